@@ -1,0 +1,12 @@
+"""Builders turn the validated deck and its faces into outputs. Each is one module with a
+`build(ctx)` function; a new output is a new module added to BUILDERS."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..context import BuildContext
+
+Builder = Callable[[BuildContext], None]
+
+BUILDERS: list[tuple[str, Builder]] = []

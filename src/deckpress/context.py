@@ -1,0 +1,38 @@
+"""What every builder receives: the deck, its faces, where to write and the build's options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .deck import LoadedDeck
+from .faces import Faces
+
+
+@dataclass
+class BuildOptions:
+    """Options of one `deckpress build`, shared by all decks it builds."""
+
+    out: Path = Path("build")
+    lang: str | None = None
+    asset_url: str | None = None
+    quiet: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)  # builder-specific command-line options
+
+
+@dataclass
+class BuildContext:
+    deck: LoadedDeck
+    faces: Faces
+    out: Path  # the deck's output folder being written (a staging folder until the build succeeds)
+    final: Path  # where that folder will be once the build succeeds: build/<deck>
+    previous: Path | None  # the last successful build of this deck, for reuse
+    options: BuildOptions
+    progress: Callable[[str], None]
+
+    def path(self, relative: str) -> Path:
+        """A path in the output folder, parents created."""
+        target = self.out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return target

@@ -1,0 +1,115 @@
+"""Load a deck file into the validated model: the Deck record, its templates and fonts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import DeckError, Problems, Where
+from .fonts import builtin_fonts
+from .options import Context
+from .schema import Card, Component, Deck, Template
+from .source import Map, load_yaml
+
+
+@dataclass
+class LoadedDeck:
+    """A validated deck and everything it refers to."""
+
+    name: str  # the file stem: `score`
+    path: Path
+    model: Deck
+    lang: str
+    templates: dict[str, Template] = field(default_factory=dict)
+    template_paths: dict[str, Path] = field(default_factory=dict)
+    fonts: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    def components(self, type_: str | None = None) -> list[Component]:
+        return [c for c in self.model.components if type_ is None or c.type == type_]
+
+    def card(self, component_id: str, card_id: str) -> Card:
+        component = next(c for c in self.model.components if c.id == component_id)
+        return next(c for c in component.cards if c.id == card_id)
+
+    def input_files(self) -> list[Path]:
+        """Every file the build reads besides the installed fonts."""
+        files = [self.path, *self.template_paths.values()]
+        files += [p for name, p in self.fonts.items() if name in self.model.fonts]
+        return sorted(set(files))
+
+
+def template_dirs(deck_path: Path) -> list[Path]:
+    """Where a deck's templates are looked up: beside the deck, then the project's templates/."""
+    return [deck_path.parent / "templates", deck_path.parent.parent / "templates"]
+
+
+def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
+    raw = load_yaml(path)
+    if not isinstance(raw, Map):
+        raise DeckError.at(Where(str(path), 1, 1), "a deck file must be a mapping with `game:` and "
+                                                   "`components:` at the top")
+    game = raw.get("game")
+    own_lang = game.get("language", "en") if isinstance(game, dict) else "en"
+    problems = Problems()
+    ctx = Context(problems, lang=lang or own_lang, fallback_lang=own_lang)
+    model = Deck.load(raw, raw.where, ctx)
+    problems.raise_if_any()
+    languages = model.game.languages or [model.game.language]
+    if lang and lang not in languages:
+        raise DeckError.at(raw.at("game"), f"this deck has no text in language {lang!r}; "
+                                           f"use --lang {' or --lang '.join(languages)}")
+    deck = LoadedDeck(name=path.stem, path=path, model=model, lang=lang or own_lang)
+    _load_fonts(deck, raw, problems)
+    _load_templates(deck, problems)
+    problems.raise_if_any()
+    return deck
+
+
+def _load_fonts(deck: LoadedDeck, raw: Map, problems: Problems) -> None:
+    deck.fonts = dict(builtin_fonts())
+    fonts_at = raw["fonts"] if "fonts" in raw else None
+    for name, rel in deck.model.fonts.items():
+        file = deck.root / rel
+        if not file.is_file():
+            problems.add(fonts_at.at(name), f"font file {rel!r} not found; put the .ttf file there or fix "
+                                            "the path (relative to the deck file)")
+        deck.fonts[name] = file
+
+
+def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
+    wanted: dict[str, Where] = {}
+    for component in deck.model.components:
+        for key in ("template", "back"):
+            name = getattr(component, key)
+            if name:
+                wanted.setdefault(name, component.source.at(key))
+        for card in component.cards:
+            for key in ("template", "back"):
+                name = getattr(card, key)
+                if name:
+                    wanted.setdefault(name, card.source.at(key) if key in card.source else card.where)
+    for name, where in wanted.items():
+        file = next((d / f"{name}.yaml" for d in template_dirs(deck.path) if (d / f"{name}.yaml").is_file()),
+                    None)
+        if file is None:
+            places = " or ".join(str(d / f"{name}.yaml") for d in template_dirs(deck.path))
+            problems.add(where, f"template {name!r} not found; create {places} or fix the name")
+            continue
+        try:
+            raw = load_yaml(file)
+        except DeckError as err:
+            problems.items.extend(err.problems)
+            continue
+        ctx = Context(problems, lang=deck.lang, fallback_lang=deck.model.game.language)
+        template = Template.load(raw, raw.where if isinstance(raw, Map) else Where(str(file), 1, 1), ctx)
+        deck.templates[name] = template
+        deck.template_paths[name] = file
+        for element in template.elements or []:
+            if element is not None and element.font not in deck.fonts and "{{" not in element.font:
+                problems.add(element.source.at("font"),
+                             f"unknown font {element.font!r}; use one of {', '.join(sorted(deck.fonts))} "
+                             "or add it under `fonts:` in the deck")

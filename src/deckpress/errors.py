@@ -1,0 +1,64 @@
+"""User-facing errors: every mistake in a deck is one `file:line:col: message` line."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in an input file (1-based line and column; 0 when unknown)."""
+
+    path: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        shown = _display_path(self.path)
+        if self.line:
+            return f"{shown}:{self.line}:{self.col}"
+        return shown
+
+
+def _display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return path
+    return path if rel.startswith("..") else rel
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: Where
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class DeckError(Exception):
+    """One or more problems in the user's input; the CLI prints one line each and exits 1."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+    @classmethod
+    def at(cls, where: Where, message: str) -> "DeckError":
+        return cls([Problem(where, message)])
+
+
+class Problems:
+    """Collects problems so a user sees every mistake of a file in one run."""
+
+    def __init__(self) -> None:
+        self.items: list[Problem] = []
+
+    def add(self, where: Where, message: str) -> None:
+        self.items.append(Problem(where, message))
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise DeckError(self.items)

@@ -1,0 +1,125 @@
+"""The face stage: one PNG per unique card face and per back, reused from the last build when unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .deck import LoadedDeck
+from .render import DPI, FaceRenderer
+from .schema import Card, Component
+
+
+def sha256_file(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Face:
+    """One rendered image: a card's front, or a back shared by the cards that use it."""
+
+    component: Component
+    card: Card | None  # None for a back
+    template: str
+    path: str  # relative to the deck's output folder, e.g. faces/deck/score-3.png
+
+    @property
+    def is_back(self) -> bool:
+        return self.card is None
+
+
+@dataclass
+class Faces:
+    """Every face of a deck, found by component and card."""
+
+    fronts: dict[tuple[str, str], Face] = field(default_factory=dict)
+    backs: dict[tuple[str, str], Face] = field(default_factory=dict)
+
+    def front(self, component: Component, card: Card) -> Face:
+        return self.fronts[(component.id, card.id)]
+
+    def back(self, component: Component, card: Card) -> Face | None:
+        """The card's back; tokens without a back template show their front on both sides."""
+        if card.back is None:
+            return None
+        return self.backs[(component.id, card.back)]
+
+    def all(self) -> list[Face]:
+        return [*self.fronts.values(), *self.backs.values()]
+
+
+def plan_faces(deck: LoadedDeck) -> Faces:
+    faces = Faces()
+    for component in deck.model.components:
+        backs = sorted({c.back for c in component.cards if c.back})
+        for card in component.cards:
+            faces.fronts[(component.id, card.id)] = Face(component, card, card.template,
+                                                         f"faces/{component.id}/{card.id}.png")
+        for back in backs:
+            name = "back" if len(backs) == 1 else f"back-{back}"
+            faces.backs[(component.id, back)] = Face(component, None, back, f"faces/{component.id}/{name}.png")
+    return faces
+
+
+class FaceStage:
+    """Renders the faces into `out`, copying those whose inputs did not change from `previous`."""
+
+    def __init__(self, deck: LoadedDeck, out: Path, previous: Path | None, previous_faces: dict):
+        self.deck = deck
+        self.out = out
+        self.previous = previous
+        self.previous_faces = previous_faces
+        self.renderer = FaceRenderer(deck)
+        self.records: dict[str, dict] = {}
+        self._base = self._base_key()
+
+    def _base_key(self) -> str:
+        model = self.deck.model
+        h = hashlib.sha256()
+        h.update(json.dumps([__version__, DPI, model.bleed, model.safe, self.deck.lang]).encode())
+        h.update(Path(__file__).with_name("render.py").read_bytes())
+        for name, path in sorted(self.deck.fonts.items()):
+            h.update(name.encode() + path.read_bytes())
+        return h.hexdigest()
+
+    def key(self, face: Face) -> str:
+        payload = {
+            "base": self._base,
+            "template": self.deck.template_paths[face.template].read_text(encoding="utf-8"),
+            "card": face.card.fields() if face.card else None,
+            "component": [face.component.id, face.component.name, face.component.size],
+        }
+        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+
+    def _reusable(self, face: Face, key: str) -> bool:
+        old = self.previous_faces.get(face.path)
+        if not old or old.get("key") != key or self.previous is None:
+            return False
+        if not (self.previous / face.path).is_file():
+            return False
+        root = self.deck.root
+        return all(((root / p).is_file() and sha256_file(root / p) == digest)
+                   for p, digest in old.get("images", {}).items())
+
+    def build(self, face: Face) -> bool:
+        """Write one face; returns True when it was rendered, False when reused."""
+        target = self.out / face.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        key = self.key(face)
+        if self._reusable(face, key):
+            target.write_bytes((self.previous / face.path).read_bytes())
+            self.records[face.path] = self.previous_faces[face.path]
+            return False
+        component = {"id": face.component.id, "name": face.component.name}
+        card = face.card.fields() if face.card else {}
+        label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
+        where = face.card.where if face.card else face.component.source.at("back")
+        image = self.renderer.render(face.template, card, component, face.component.size, where, label)
+        image.save(target, format="PNG", dpi=(DPI, DPI), compress_level=6)
+        root = self.deck.root
+        images = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(self.renderer.images_read)}
+        self.records[face.path] = {"key": key, "images": images}
+        return True

@@ -1,0 +1,408 @@
+"""Typed options: the building blocks of the deck and template schemas.
+
+Each option knows its type, its default and a one-line description, validates a
+YAML value (recording a located problem instead of raising), and describes
+itself as JSON Schema and as a row of the reference page.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, ClassVar
+
+from .errors import Problems, Where
+from .source import Map, Seq
+
+REQUIRED = object()
+
+
+class Context:
+    """What validation needs besides the value: where to report, and the language."""
+
+    def __init__(self, problems: Problems, lang: str = "en", fallback_lang: str = "en"):
+        self.problems = problems
+        self.lang = lang
+        self.fallback_lang = fallback_lang
+
+    def error(self, where: Where, message: str) -> None:
+        self.problems.add(where, message)
+
+
+class Invalid(Exception):
+    """Raised inside validators; turned into one located problem by the caller."""
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    names = [str(c) for c in choices]
+    close = difflib.get_close_matches(str(word), names, n=1, cutoff=0.6)
+    return f"did you mean {close[0]!r}?" if close else "expected one of: " + ", ".join(names)
+
+
+class Option:
+    """One typed value. Subclasses implement `check` and `schema`."""
+
+    type_name = "any"
+
+    def __init__(self, doc: str, default: Any = REQUIRED):
+        self.doc = doc
+        self.default = default
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    def validate(self, value: Any, where: Where, ctx: Context) -> Any:
+        try:
+            return self.check(value, where, ctx)
+        except Invalid as err:
+            ctx.error(where, str(err))
+            return None
+
+    def check(self, value: Any, where: Where, ctx: Context) -> Any:
+        return value
+
+    def schema(self) -> dict:
+        return {}
+
+    def json_schema(self) -> dict:
+        out = {"description": self.doc, **self.schema()}
+        if not self.required and self.default is not None and not callable(self.default):
+            out["default"] = self.default
+        return out
+
+    def default_value(self) -> Any:
+        return self.default() if callable(self.default) else self.default
+
+
+class Str(Option):
+    type_name = "string"
+
+    def __init__(self, doc: str, default: Any = REQUIRED, pattern: str | None = None, hint: str = ""):
+        super().__init__(doc, default)
+        self.pattern = pattern
+        self.hint = hint
+
+    def check(self, value, where, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        if isinstance(value, bool):
+            raise Invalid(f"expected text, got {_kind(value)}; YAML reads yes/no/on/off as true/false, "
+                          "so put the word in quotes, e.g. \"no\"")
+        if not isinstance(value, str):
+            raise Invalid(f"expected text, got {_kind(value)}; write a plain string")
+        if self.pattern and not re.fullmatch(self.pattern, value):
+            raise Invalid(f"{value!r} is not valid here; {self.hint}")
+        return value
+
+    def schema(self):
+        out = {"type": "string"}
+        if self.pattern:
+            out["pattern"] = f"^{self.pattern}$"
+        return out
+
+
+class Id(Str):
+    type_name = "id"
+
+    def __init__(self, doc: str, default: Any = REQUIRED):
+        super().__init__(doc, default, pattern=r"[a-z0-9][a-z0-9_-]*",
+                         hint="use lower-case letters, digits, '-' and '_' (e.g. fire-2)")
+
+
+class Text(Option):
+    """Text that may be given once or per language: `Score!` or `{en: Setup, ru: Подготовка}`."""
+
+    type_name = "text"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
+            for lang in (ctx.lang, ctx.fallback_lang):
+                if lang in value:
+                    return value[lang]
+            raise Invalid(f"no text in language {ctx.lang!r} (have {', '.join(value)}); "
+                          f"add `{ctx.lang}: ...`")
+        raise Invalid(f"expected text or a mapping of language to text, got {_kind(value)}")
+
+    def schema(self):
+        return {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]}
+
+
+class Int(Option):
+    type_name = "integer"
+
+    def __init__(self, doc: str, default: Any = REQUIRED, min: int | None = None, max: int | None = None):
+        super().__init__(doc, default)
+        self.min, self.max = min, max
+
+    def check(self, value, where, ctx):
+        if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise Invalid(f"expected a whole number, got {_kind(value)}")
+        if self.min is not None and value < self.min:
+            raise Invalid(f"{value} is too small; write a number of at least {self.min}")
+        if self.max is not None and value > self.max:
+            raise Invalid(f"{value} is too large; write a number of at most {self.max}")
+        return value
+
+    def schema(self):
+        out = {"type": "integer"}
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
+
+
+class Number(Int):
+    type_name = "number"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise Invalid(f"expected a number, got {_kind(value)}")
+        if self.min is not None and value < self.min:
+            raise Invalid(f"{value} is too small; write a number of at least {self.min}")
+        if self.max is not None and value > self.max:
+            raise Invalid(f"{value} is too large; write a number of at most {self.max}")
+        return value
+
+    def schema(self):
+        return {**super().schema(), "type": "number"}
+
+
+class Bool(Option):
+    type_name = "boolean"
+
+    def check(self, value, where, ctx):
+        if not isinstance(value, bool):
+            raise Invalid(f"expected true or false, got {_kind(value)}")
+        return value
+
+    def schema(self):
+        return {"type": "boolean"}
+
+
+class Choice(Option):
+    def __init__(self, doc: str, choices: list[str], default: Any = REQUIRED):
+        super().__init__(doc, default)
+        self.choices = choices
+
+    @property
+    def type_name(self):
+        return " | ".join(str(c) for c in self.choices)
+
+    def check(self, value, where, ctx):
+        if value not in self.choices:
+            raise Invalid(f"unknown value {value!r}; {did_you_mean(value, self.choices)}")
+        return value
+
+    def schema(self):
+        return {"enum": list(self.choices)}
+
+
+class Color(Str):
+    type_name = "colour"
+
+    def __init__(self, doc: str, default: Any = REQUIRED):
+        super().__init__(doc, default, pattern=r"#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?",
+                         hint="write a colour as '#rrggbb' or '#rrggbbaa'")
+
+
+class Free(Option):
+    """Any YAML value, passed on as it is (for engine-specific settings)."""
+
+    type_name = "any"
+
+    def check(self, value, where, ctx):
+        return _plain(value)
+
+
+class ListOf(Option):
+    def __init__(self, item: Option, doc: str, default: Any = REQUIRED, min_items: int = 0):
+        super().__init__(doc, default)
+        self.item = item
+        self.min_items = min_items
+
+    @property
+    def type_name(self):
+        return f"list of {self.item.type_name}"
+
+    def check(self, value, where, ctx):
+        if not isinstance(value, list):
+            raise Invalid(f"expected a list, got {_kind(value)}; write one `- item` per line")
+        if len(value) < self.min_items:
+            raise Invalid(f"needs at least {self.min_items} item(s)")
+        wheres = getattr(value, "item_where", None) or [where] * len(value)
+        return [self.item.validate(v, w, ctx) for v, w in zip(value, wheres)]
+
+    def schema(self):
+        out = {"type": "array", "items": self.item.json_schema()}
+        if self.min_items:
+            out["minItems"] = self.min_items
+        return out
+
+
+class MapOf(Option):
+    def __init__(self, key: Option, value: Option, doc: str, default: Any = REQUIRED):
+        super().__init__(doc, default)
+        self.key, self.value = key, value
+
+    @property
+    def type_name(self):
+        return f"map of {self.key.type_name} to {self.value.type_name}"
+
+    def check(self, value, where, ctx):
+        if not isinstance(value, dict):
+            raise Invalid(f"expected a mapping, got {_kind(value)}; write `key: value` lines")
+        out = {}
+        for k, v in value.items():
+            kw = value.key_where.get(k, where) if isinstance(value, Map) else where
+            vw = value.at(k) if isinstance(value, Map) else where
+            out[self.key.validate(k, kw, ctx)] = self.value.validate(v, vw, ctx)
+        return out
+
+    def schema(self):
+        return {"type": "object", "additionalProperties": self.value.json_schema()}
+
+
+class AnyOf(Option):
+    """The first alternative whose shape matches (by YAML type) validates the value."""
+
+    def __init__(self, doc: str, *alternatives: Option, default: Any = REQUIRED):
+        super().__init__(doc, default)
+        self.alternatives = alternatives
+
+    @property
+    def type_name(self):
+        return " or ".join(a.type_name for a in self.alternatives)
+
+    def check(self, value, where, ctx):
+        for alt in self.alternatives:
+            if _shape_fits(alt, value):
+                return alt.check(value, where, ctx)
+        raise Invalid(f"expected {self.type_name}, got {_kind(value)}")
+
+    def schema(self):
+        return {"anyOf": [a.json_schema() for a in self.alternatives]}
+
+
+class Section(Option):
+    """A mapping with a fixed set of typed keys, loaded into an instance of `cls`."""
+
+    def __init__(self, cls: type["Record"], doc: str, default: Any = REQUIRED):
+        super().__init__(doc, default)
+        self.cls = cls
+
+    @property
+    def type_name(self):
+        return self.cls.__name__
+
+    def check(self, value, where, ctx):
+        return self.cls.load(value, where, ctx)
+
+    def schema(self):
+        return self.cls.json_schema()
+
+
+class Record:
+    """Base of every schema record: declare options as class attributes, in order.
+
+    `extra_keys` lets a record accept more keys than it declares (the card fields a
+    component declares); they are validated by `extra_option` and stored in `.extra`.
+    """
+
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.OPTIONS = {k: v for k, v in vars(cls).items() if isinstance(v, Option)}
+        for key in cls.OPTIONS:
+            delattr(cls, key)
+
+    where: Where
+
+    @classmethod
+    def load(cls, value: Any, where: Where, ctx: Context, extra: dict[str, Option] | None = None):
+        if value is None:
+            value = Map()
+            value.where, value.key_where, value.value_where = where, {}, {}
+        if not isinstance(value, Map):
+            raise Invalid(f"expected a mapping with keys {', '.join(cls.OPTIONS)}, got {_kind(value)}")
+        self = cls.__new__(cls)
+        self.where = value.where
+        self.extra = {}
+        known = {**cls.OPTIONS, **(extra or {})}
+        for key in value:
+            if key not in known:
+                ctx.error(value.key_where[key],
+                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}")
+        for key, option in known.items():
+            if key in value:
+                result = option.validate(value[key], value.at(key), ctx)
+            elif option.required:
+                ctx.error(value.where, f"missing key {key!r} in {cls.__name__}; add `{key}:` ({option.doc})")
+                result = None
+            else:
+                result = option.default_value()
+            if key in cls.OPTIONS:
+                setattr(self, key, result)
+            else:
+                self.extra[key] = result
+        self.source = value
+        self.validate(ctx)
+        return self
+
+    def validate(self, ctx: Context) -> None:
+        """Cross-key checks; override in records that need them."""
+
+    @classmethod
+    def json_schema(cls) -> dict:
+        return {
+            "type": "object",
+            "description": (cls.__doc__ or "").strip().splitlines()[0],
+            "properties": {k: o.json_schema() for k, o in cls.OPTIONS.items()},
+            "required": [k for k, o in cls.OPTIONS.items() if o.required],
+            "additionalProperties": False,
+        }
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"true/false ({value})"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return f"text {value!r}"
+    return f"{type(value).__name__} {value!r}"
+
+
+def _shape_fits(option: Option, value: Any) -> bool:
+    if isinstance(option, (Section, MapOf)):
+        return isinstance(value, dict)
+    if isinstance(option, ListOf):
+        return isinstance(value, list)
+    if isinstance(option, Text):
+        return isinstance(value, (str, dict))
+    return not isinstance(value, (dict, list))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value

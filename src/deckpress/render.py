@@ -1,0 +1,291 @@
+"""Draw card faces with Pillow at 300 DPI, bleed included.
+
+Coordinates in templates are millimetres from the top-left corner of the trim box.
+Everything is drawn at twice the final resolution and reduced, which smooths the
+edges of shapes. Text wraps and shrinks to fit its box; if it cannot fit at the
+element's `min_size`, rendering fails with the card's name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from fontTools.ttLib import TTFont
+from PIL import Image, ImageColor, ImageDraw
+
+from .deck import LoadedDeck
+from .errors import DeckError, Where
+from .expr import render_text, render_value
+from .fonts import truetype
+from .options import Invalid
+from .schema import Element, Template
+
+DPI = 300
+SUPERSAMPLE = 2
+PT_PER_INCH = 72
+SIZE_STEP_PT = 0.5
+
+
+def mm_to_px(mm: float) -> float:
+    return mm * DPI / 25.4
+
+
+def face_pixels(size_mm: tuple[float, float], bleed_mm: float) -> tuple[int, int]:
+    """Pixel size of a face with bleed: poker with 1/8 in bleed is 825 x 1125."""
+    return tuple(round(mm_to_px(d + 2 * bleed_mm)) for d in size_mm)  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=64)
+def _codepoints(font_path: str) -> frozenset[int]:
+    with TTFont(font_path, lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+@dataclass
+class Box:
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+class FaceRenderer:
+    """Renders faces of one deck; `render` returns an RGB image at 300 DPI with bleed."""
+
+    def __init__(self, deck: LoadedDeck):
+        self.deck = deck
+        model = deck.model
+        self.bleed = model.bleed
+        self.safe = model.safe
+        self.game = {"name": model.game.name, "version": model.game.version, "author": model.game.author}
+        self.images_read: set[Path] = set()  # image files the last `render` drew, for the build cache
+
+    def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
+        ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
+               "bleed": self.bleed, "safe": self.safe, "lang": self.deck.lang}
+        style_name = render_text(template.style_by, ctx) if template.style_by else "default"
+        styles = template.styles
+        ctx["style"] = styles.get(style_name, styles.get("default", {}))
+        return ctx
+
+    def render(self, template_name: str, card: dict, component: dict, size_mm: tuple[float, float],
+               where: Where, label: str) -> Image.Image:
+        template = self.deck.templates[template_name]
+        self.images_read = set()
+        width, height = face_pixels(size_mm, self.bleed)
+        scale = mm_to_px(1) * SUPERSAMPLE
+        canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
+        ctx = self.context(template, card, component, size_mm)
+        for index, element in enumerate(template.elements):
+            name = element.name or f"{element.type} #{index + 1}"
+            try:
+                if element.when is not None and not render_value(element.when, ctx):
+                    continue
+                _Painter(self, canvas, scale, ctx, element, size_mm).paint()
+            except Invalid as err:
+                raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
+                    from None
+        return canvas.convert("RGB").reduce(SUPERSAMPLE)
+
+
+class _Painter:
+    """Draws one element onto the canvas."""
+
+    def __init__(self, renderer: FaceRenderer, canvas: Image.Image, scale: float, ctx: dict,
+                 element: Element, size_mm):
+        self.r = renderer
+        self.canvas = canvas
+        self.scale = scale
+        self.ctx = ctx
+        self.e = element
+        self.size_mm = size_mm
+
+    # -- values --------------------------------------------------------------------------------
+    def num(self, value: Any) -> float:
+        value = render_value(value, self.ctx)
+        if isinstance(value, str):
+            try:
+                value = float(value)
+            except ValueError:
+                raise Invalid(f"expected a number, got {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise Invalid(f"expected a number, got {value!r}")
+        return float(value)
+
+    def color(self, value: str | None):
+        if value is None:
+            return None
+        text = render_text(value, self.ctx)
+        if text in ("", "none"):
+            return None
+        try:
+            return ImageColor.getrgb(text)
+        except ValueError:
+            raise Invalid(f"{text!r} is not a colour; write '#rrggbb'") from None
+
+    def box(self) -> Box:
+        W, H = self.size_mm
+        e = self.e
+        if e.box:
+            inset = {"bleed": -self.r.bleed, "trim": 0.0, "safe": self.r.safe}[e.box]
+            return Box(inset, inset, W - 2 * inset, H - 2 * inset)
+        w = W if e.w is None else self.num(e.w)
+        h = H if e.h is None else self.num(e.h)
+        return Box(self.num(e.x), self.num(e.y), w, h)
+
+    def px(self, box: Box) -> tuple[float, float, float, float]:
+        off = self.r.bleed
+        s = self.scale
+        return ((box.x + off) * s, (box.y + off) * s, (box.x + box.w + off) * s, (box.y + box.h + off) * s)
+
+    # -- drawing ---------------------------------------------------------------------------------
+    def paint(self) -> None:
+        e = self.e
+        box = self.box()
+        if e.type in ("text", "icon"):
+            self.check_safe(box)
+        layer = self.canvas
+        rotated = e.rotate != 0
+        if rotated or self.needs_layer():
+            layer = Image.new("RGBA", self.canvas.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        getattr(self, f"draw_{e.type}")(draw, layer, box)
+        if layer is not self.canvas:
+            if rotated:
+                layer = layer.rotate(e.rotate, center=self.trim_centre())
+            self.canvas.alpha_composite(layer)
+
+    def trim_centre(self) -> tuple[float, float]:
+        W, H = self.size_mm
+        return ((W / 2 + self.r.bleed) * self.scale, (H / 2 + self.r.bleed) * self.scale)
+
+    def needs_layer(self) -> bool:
+        for value in (self.e.fill, self.e.stroke, self.e.color):
+            colour = self.color(value) if self.e.type != "image" else None
+            if colour is not None and len(colour) == 4 and colour[3] < 255:
+                return True
+        return self.e.type == "image"
+
+    def check_safe(self, box: Box) -> None:
+        W, H = self.size_mm
+        s = self.r.safe - 0.01
+        if box.x < s or box.y < s or box.x + box.w > W - s or box.y + box.h > H - s:
+            raise Invalid(f"its box ({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) reaches outside "
+                          f"the safe zone ({self.r.safe:.2f} mm inside the trim); move it inwards")
+
+    def outline(self) -> tuple[Any, Any, int]:
+        fill, stroke = self.color(self.e.fill), self.color(self.e.stroke)
+        width = round(self.num(self.e.stroke_width) * self.scale) if stroke else 0
+        return fill, stroke, width
+
+    def draw_rect(self, draw: ImageDraw.ImageDraw, layer, box: Box) -> None:
+        fill, stroke, width = self.outline()
+        radius = self.num(self.e.radius) * self.scale
+        draw.rounded_rectangle(self.px(box), radius=radius, fill=fill, outline=stroke, width=width)
+
+    def draw_ellipse(self, draw, layer, box: Box) -> None:
+        fill, stroke, width = self.outline()
+        draw.ellipse(self.px(box), fill=fill, outline=stroke, width=width)
+
+    def draw_line(self, draw, layer, box: Box) -> None:
+        x0, y0, x1, y1 = self.px(box)
+        stroke = self.color(self.e.stroke) or self.color(self.e.color)
+        draw.line((x0, y0, x1, y1), fill=stroke, width=max(1, round(self.num(self.e.stroke_width) * self.scale)))
+
+    def font_path(self) -> str:
+        name = render_text(self.e.font, self.ctx)
+        if name not in self.r.deck.fonts:
+            raise Invalid(f"unknown font {name!r}; use one of {', '.join(sorted(self.r.deck.fonts))}")
+        return str(self.r.deck.fonts[name])
+
+    def check_glyphs(self, text: str, font_path: str) -> None:
+        missing = sorted({ch for ch in text if not ch.isspace() and ord(ch) not in _codepoints(font_path)})
+        if missing:
+            raise Invalid(f"font {self.e.font!r} has no glyph for {''.join(missing)!r}; "
+                          "pick a font that has it")
+
+    def pt_to_px(self, pt: float) -> int:
+        return max(1, round(pt / PT_PER_INCH * DPI * SUPERSAMPLE))
+
+    def draw_text(self, draw, layer, box: Box) -> None:
+        text = render_text(self.e.text, self.ctx).strip("\n")
+        if not text.strip():
+            return
+        path = self.font_path()
+        self.check_glyphs(text, path)
+        x0, y0, x1, y1 = self.px(box)
+        size, floor = self.num(self.e.size), self.num(self.e.min_size)
+        while True:
+            font = truetype(path, self.pt_to_px(size))
+            lines = wrap(text, font, x1 - x0)
+            line_h = font.size * self.e.line_spacing
+            ascent, descent = font.getmetrics()
+            if lines is not None:
+                height = (len(lines) - 1) * line_h + ascent + descent
+                if height <= (y1 - y0) + 0.5:
+                    break
+            if size - SIZE_STEP_PT < floor - 1e-9:
+                raise Invalid(f"text does not fit in {box.w:.1f} x {box.h:.1f} mm even at {floor:g} pt "
+                              f"({text[:40]!r}...); shorten the text, enlarge the box or lower min_size")
+            size -= SIZE_STEP_PT
+        top = {"top": y0, "middle": y0 + (y1 - y0 - height) / 2, "bottom": y1 - height}[self.e.valign]
+        colour = self.color(self.e.color)
+        for i, line in enumerate(lines):
+            baseline = top + ascent + i * line_h
+            anchor, x = {"left": ("ls", x0), "center": ("ms", (x0 + x1) / 2), "right": ("rs", x1)}[self.e.align]
+            draw.text((x, baseline), line, font=font, fill=colour, anchor=anchor)
+
+    def draw_icon(self, draw, layer, box: Box) -> None:
+        glyph = render_text(self.e.text, self.ctx).strip()
+        if not glyph:
+            return
+        path = self.font_path()
+        self.check_glyphs(glyph, path)
+        x0, y0, x1, y1 = self.px(box)
+        probe = truetype(path, 400)
+        left, top, right, bottom = probe.getbbox(glyph)
+        fit = min((x1 - x0) / max(1, right - left), (y1 - y0) / max(1, bottom - top))
+        font = truetype(path, max(1, int(400 * fit)))
+        left, top, right, bottom = font.getbbox(glyph)
+        x = (x0 + x1) / 2 - (left + right) / 2
+        y = (y0 + y1) / 2 - (top + bottom) / 2
+        draw.text((x, y), glyph, font=font, fill=self.color(self.e.color))
+
+    def draw_image(self, draw, layer, box: Box) -> None:
+        rel = render_text(self.e.src or "", self.ctx)
+        file = (self.r.deck.root / rel).resolve()
+        if not file.is_relative_to(self.r.deck.root.resolve()):
+            raise Invalid(f"image {rel!r} is outside the deck's folder; keep images beside the deck file")
+        if not rel or not file.is_file():
+            raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file or fix `src`")
+        self.r.images_read.add(file)
+        try:
+            with Image.open(file) as img:
+                img = img.convert("RGBA")
+        except OSError:
+            raise Invalid(f"{rel!r} is not an image Pillow can read; save it as PNG or JPEG") from None
+        x0, y0, x1, y1 = self.px(box)
+        fit = min((x1 - x0) / img.width, (y1 - y0) / img.height)
+        img = img.resize((max(1, round(img.width * fit)), max(1, round(img.height * fit))), Image.LANCZOS)
+        layer.alpha_composite(img, (round((x0 + x1 - img.width) / 2), round((y0 + y1 - img.height) / 2)))
+
+
+def wrap(text: str, font, width: float) -> list[str] | None:
+    """Greedy word wrap; None when a single word is wider than the box."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        current = ""
+        for word in paragraph.split(" "):
+            trial = f"{current} {word}" if current else word
+            if font.getlength(trial) <= width:
+                current = trial
+                continue
+            if not current or font.getlength(word) > width:
+                return None
+            lines.append(current)
+            current = word
+        lines.append(current)
+    return lines

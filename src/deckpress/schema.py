@@ -1,0 +1,472 @@
+"""The deck format: every key a deck file may hold, typed, documented and defaulted.
+
+This module is the single definition of a deck file. The reference page
+(docs/deck-format.md), the JSON Schema (`deckpress schema`) and the validation of
+`decks/*.yaml` all come from the records below; a test keeps the page in step.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+from .errors import Where
+from .expr import is_expression, render_value
+from .options import (REQUIRED, AnyOf, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
+                      ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
+from .source import Map, Seq
+
+# Card sizes in millimetres (trim), from the print notes: width x height.
+CARD_SIZES: dict[str, tuple[float, float]] = {
+    "poker": (63.5, 88.9),
+    "bridge": (57.15, 88.9),
+    "tarot": (69.85, 120.65),
+    "mini": (44.45, 63.5),
+    "square": (63.5, 63.5),
+}
+
+LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
+
+
+def slug(text: str) -> str:
+    """`Score! 3` -> `score-3`; used for default ids."""
+    out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return out or "card"
+
+
+class Localized(Option):
+    """A value given once, or per language as `{en: ..., ru: ...}`; the build's language is picked."""
+
+    def __init__(self, inner: Option):
+        super().__init__(inner.doc, inner.default)
+        self.inner = inner
+
+    @property
+    def type_name(self):
+        return f"{self.inner.type_name} (or per language)"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, dict) and value and all(re.fullmatch(LANGUAGE, str(k)) for k in value):
+            for lang in (ctx.lang, ctx.fallback_lang):
+                if lang in value:
+                    at = value.at(lang) if isinstance(value, Map) else where
+                    return self.inner.check(value[lang], at, ctx)
+            raise Invalid(f"nothing in language {ctx.lang!r} (have {', '.join(value)}); add `{ctx.lang}:`")
+        return self.inner.check(value, where, ctx)
+
+    def schema(self):
+        inner = self.inner.schema()
+        return {"anyOf": [inner, {"type": "object", "propertyNames": {"pattern": f"^{LANGUAGE}$"},
+                                  "additionalProperties": inner}]}
+
+
+class Size(Option):
+    """A card size: a preset name or `{width: mm, height: mm}`."""
+
+    type_name = "size"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, str):
+            if value not in CARD_SIZES:
+                raise Invalid(f"unknown card size {value!r}; {did_you_mean(value, list(CARD_SIZES))}, "
+                              "or write {width: 63, height: 88} in millimetres")
+            return CARD_SIZES[value]
+        if isinstance(value, dict) and set(value) == {"width", "height"}:
+            dims = []
+            for key in ("width", "height"):
+                v = value[key]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not 10 <= v <= 400:
+                    raise Invalid(f"{key} must be a number of millimetres between 10 and 400")
+                dims.append(float(v))
+            return tuple(dims)
+        raise Invalid(f"expected one of {', '.join(CARD_SIZES)} or {{width: mm, height: mm}}")
+
+    def schema(self):
+        return {"anyOf": [{"enum": list(CARD_SIZES)},
+                          {"type": "object", "required": ["width", "height"], "additionalProperties": False,
+                           "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
+
+    def json_schema(self):
+        out = super().json_schema()
+        out["default"] = "poker"
+        return out
+
+
+class Players(Record):
+    """How many players a game or mode is for."""
+
+    min = Int("Fewest players.", min=1)
+    max = Int("Most players.", min=1)
+
+    def validate(self, ctx):
+        if None not in (self.min, self.max) and self.max < self.min:
+            ctx.error(self.source.at("max"), f"max ({self.max}) is below min ({self.min}); swap them")
+
+
+class Game(Record):
+    """Game metadata."""
+
+    name = Text("The game's name, as shown in TTS and on the PDFs.")
+    version = Str("The version of the game's content.", default="1.0")
+    players = Section(Players, "Player count, e.g. `{min: 2, max: 6}`.")
+    language = Str("Language the deck is written in (ISO 639-1).", default="en", pattern=LANGUAGE,
+                   hint="write a language code such as en or ru")
+    languages = ListOf(Str("A language code.", pattern=LANGUAGE, hint="write a code such as en"),
+                       "Every language the deck provides text in; `--lang` picks one.", default=list)
+    author = Str("Who designed the game.", default="")
+    description = Localized(Text("One-paragraph description for the TTS save and the PDF cover.",
+                                 default=""))
+
+
+class FieldSpec(Record):
+    """A card field a component declares, such as `kind`, `value` or `text`."""
+
+    type = Choice("The field's type.", ["text", "integer", "number", "boolean", "id", "list", "map"],
+                  default="text")
+    doc = Str("What the field means (one line).")
+    default = Free("The value when a card leaves the field out; without it the field is required.",
+                   default=None)
+    choices = ListOf(Str("An allowed value."), "Allowed values, if only some are.", default=None)
+
+    def option(self) -> Option:
+        default = REQUIRED if self.default is None else self.default
+        if self.choices:
+            return Choice(self.doc, self.choices, default=default)
+        kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
+                 "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
+                 "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
+        return kinds[self.type]
+
+
+class Card(Record):
+    """One card (or, with `each`, a family of cards) of a component.
+
+    Besides these keys a card holds the fields its component declares under `fields`.
+    """
+
+    name = Localized(Text("The card's name, shown on the card and as its TTS nickname."))
+    id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3).",
+            default=None)
+    count = Int("How many copies are in the deck.", default=1, min=0)
+    template = Str("Template of the face; default: the component's.", default=None)
+    back = Str("Template of this card's back; default: the component's back.", default=None)
+    each = Free("Makes this entry a family: a mapping of name to list of values (every combination) or a "
+                "list of mappings; `{{ name }}` in the other values is replaced for each member.",
+                default=None)
+    only = Str("With `each`: a jinja2 condition a member must meet to be kept, e.g. `{{ a < b }}`.",
+               default=None)
+
+    def fields(self) -> dict:
+        """Everything a template sees as `card`."""
+        return {"id": self.id, "name": self.name, "count": self.count, **self.extra}
+
+
+class CardsOption(Option):
+    """The `cards` list; validated by the component, which knows the declared fields."""
+
+    type_name = "list of Card"
+
+    def check(self, value, where, ctx):
+        if not isinstance(value, list) or not value:
+            raise Invalid("expected a non-empty list of cards; write one `- name: ...` per card")
+        return value
+
+    def schema(self):
+        out = Card.json_schema()
+        out["additionalProperties"] = True
+        return {"type": "array", "items": out, "minItems": 1}
+
+
+class TokenOptions(Record):
+    """How a token component is made in TTS."""
+
+    thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05)
+
+
+class Component(Record):
+    """A physical component: a deck of cards, or a set of tokens (chips, markers, stars)."""
+
+    id = Id("Unique id of the component, used in file names.")
+    name = Localized(Text("Name shown in TTS and the PDFs."))
+    type = Choice("What it is.", ["cards", "tokens"], default="cards")
+    role = Choice("`play`: part of the game; `reminder`: help cards laid beside the table.",
+                  ["play", "reminder"], default="play")
+    optional = Bool("An optional set (an expansion): built, but kept out of the main deck in TTS.",
+                    default=False)
+    template = Str("Template of the faces (a file in templates/, without .yaml).")
+    back = Str("Template of the backs; tokens without one show the face on both sides.", default=None)
+    size = Size("Size: poker, bridge, tarot, mini, square or {width, height} in mm; default: the deck's.",
+                default=None)
+    shape = Choice("Outline, for TTS and cutting.", ["rounded", "rectangle", "circle", "hex"],
+                   default="rounded")
+    fields = MapOf(Id("Field name."), Section(FieldSpec, "The field."),
+                   "Card fields this component's cards have, besides name, id and count.", default=dict)
+    cards = CardsOption("The cards (or tokens), each with its count.")
+    token = Section(TokenOptions, "Token settings (type: tokens).", default=None)
+
+    def validate(self, ctx):
+        if self.cards is None or self.fields is None:
+            return
+        extra = {name: spec.option() for name, spec in self.fields.items() if spec is not None}
+        cards: list[Card] = []
+        for raw, where in zip(self.cards, getattr(self.cards, "item_where", [])):
+            for member in _expand(raw, where, ctx):
+                try:
+                    card = Card.load(member, where, ctx, extra=extra)
+                except Invalid as err:
+                    ctx.error(where, str(err))
+                    continue
+                if card.name is not None and card.id is None:
+                    card.id = slug(card.name)
+                card.template = card.template or self.template
+                card.back = card.back or self.back
+                cards.append(card)
+        self.cards = cards
+
+
+def _expand(raw: Any, where: Where, ctx: Context) -> list[Any]:
+    """A family entry (`each`) becomes one mapping per member, expressions filled in."""
+    if not isinstance(raw, Map) or "each" not in raw:
+        return [raw]
+    each, at = raw["each"], raw.at("each")
+    if isinstance(each, dict) and each and all(isinstance(v, list) for v in each.values()):
+        names = list(each)
+        members = [dict(zip(names, combo)) for combo in itertools.product(*each.values())]
+    elif isinstance(each, list) and each and all(isinstance(m, dict) for m in each):
+        members = [dict(m) for m in each]
+    else:
+        ctx.error(at, "`each` needs a mapping of name to list of values, or a list of mappings; "
+                      "e.g. each: {n: [1, 2, 3]}")
+        return []
+    out = []
+    for variables in members:
+        try:
+            if raw.get("only") is not None and not render_value(raw["only"], variables):
+                continue
+            out.append(_fill(raw, variables))
+        except Invalid as err:
+            ctx.error(where, str(err))
+            return []
+    return out
+
+
+def _fill(value: Any, variables: dict) -> Any:
+    if isinstance(value, Map):
+        out = Map((k, _fill(v, variables)) for k, v in value.items() if k not in ("each", "only"))
+        out.where, out.key_where, out.value_where = value.where, value.key_where, value.value_where
+        return out
+    if isinstance(value, Seq):
+        out = Seq(_fill(v, variables) for v in value)
+        out.where, out.item_where = value.where, value.item_where
+        return out
+    return render_value(value, variables) if is_expression(value) else value
+
+
+class TableBlock(Record):
+    """A table in the rules."""
+
+    header = ListOf(Localized(Text("A column heading.")), "Column headings.")
+    rows = ListOf(ListOf(Localized(Text("A cell.")), "A row's cells."), "The rows.")
+
+
+class Block(Record):
+    """One block of rules text: exactly one of its keys. A plain string is a paragraph."""
+
+    paragraph = Localized(Text("A paragraph.", default=None))
+    heading = Localized(Text("A sub-heading.", default=None))
+    list = ListOf(Localized(Text("An item.")), "A bulleted list.", default=None)
+    numbered = ListOf(Localized(Text("An item.")), "A numbered list.", default=None)
+    table = Section(TableBlock, "A table.", default=None)
+
+    def validate(self, ctx):
+        given = [k for k in type(self).OPTIONS if getattr(self, k) is not None]
+        if len(given) != 1:
+            ctx.error(self.where, "a rules block holds exactly one of paragraph, heading, list, numbered, "
+                                  f"table (this one has {', '.join(given) or 'none'})")
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in type(self).OPTIONS if getattr(self, k) is not None)
+
+    @property
+    def content(self):
+        return getattr(self, self.kind)
+
+
+class BlockOption(Option):
+    """A plain string (a paragraph) or a Block mapping."""
+
+    type_name = "text or Block"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, dict) and set(value) & set(Block.OPTIONS):
+            return Block.load(value, where, ctx)
+        block = Block.__new__(Block)
+        block.where, block.extra = where, {}
+        for key in Block.OPTIONS:
+            setattr(block, key, None)
+        block.paragraph = Localized(Text("A paragraph.")).check(value, where, ctx)
+        return block
+
+    def schema(self):
+        return {"anyOf": [Localized(Text("")).schema(), Block.json_schema()]}
+
+
+BLOCKS = ListOf(BlockOption("A block of rules text."), "Paragraphs, lists and tables.", default=list)
+
+
+class RuleSection(Record):
+    """A section of the rules, with a heading; one tab of the TTS notebook."""
+
+    heading = Localized(Text("The section's heading."))
+    id = Id("Id of the section; default: from the heading.", default=None)
+    body = BLOCKS
+    reminder = Bool("Print this section on the PDF's rules reminder pages.", default=True)
+
+    def validate(self, ctx):
+        if self.id is None and self.heading:
+            self.id = slug(self.heading)
+
+
+class Mode(Record):
+    """A game mode (variant) with its own rules and engine options."""
+
+    id = Id("Id of the mode, used by the TTS scripts.")
+    name = Localized(Text("The mode's name."))
+    players = Section(Players, "Player count of this mode; default: the game's.", default=None)
+    rules = BLOCKS
+    options = Free("Settings for the game's rules engine in TTS (see docs/rules/).", default=dict)
+
+
+class Setup(Record):
+    """How a game is set up."""
+
+    deal = MapOf(Int("Players.", min=1), Int("Cards each.", min=0),
+                 "Cards dealt to each player, by number of players.", default=dict)
+    remove = MapOf(Int("Players.", min=1), ListOf(Id("A card id."), "Card ids."),
+                   "Cards taken out of the deck before dealing, by number of players.", default=dict)
+    options = Free("Game-specific setup settings for the TTS scripts.", default=dict)
+
+
+class TTSOptions(Record):
+    """Tabletop Simulator export settings."""
+
+    image_format = Choice("Format of the deck sheets.", ["jpeg", "png"], default="jpeg")
+    quality = Int("JPEG quality of the deck sheets.", default=90, min=1, max=100)
+
+
+class PrintOptions(Record):
+    """Print-and-play settings."""
+
+    profiles = ListOf(Str("A profile name: a file print/NAME.yaml."), "Print profiles to build.",
+                      default=lambda: ["a4", "letter"])
+
+
+class Deck(Record):
+    """A deck file: one game, everything deckpress builds from it."""
+
+    game = Section(Game, "Game metadata.")
+    card_size = Size("Card size: poker, bridge, tarot, mini, square, or {width, height} in mm.",
+                     default=CARD_SIZES["poker"])
+    bleed = Number("Bleed around each face in mm (3.175 = 1/8 in).", default=3.175, min=0, max=10)
+    safe = Number("Safe margin inside the trim in mm; templates keep text inside it.", default=3.175,
+                  min=0, max=20)
+    fonts = MapOf(Str("Font name."), Str("Path of a .ttf file, relative to the deck file."),
+                  "Extra fonts for the templates, by name.", default=dict)
+    components = ListOf(Section(Component, "A component."), "Decks and token sets.", min_items=1)
+    rules = Localized(ListOf(Section(RuleSection, "A section."), "The rules, as sections.", default=list))
+    modes = ListOf(Section(Mode, "A game mode."), "Game modes (variants).", default=list)
+    setup = Section(Setup, "Setup data for the TTS scripts and the rules pages.", default=None)
+    tts = Section(TTSOptions, "Tabletop Simulator export settings.", default=None)
+    print = Section(PrintOptions, "Print-and-play settings.", default=None)
+
+    def validate(self, ctx):
+        seen: dict[str, str] = {}
+        for component in self.components or []:
+            if component is None:
+                continue
+            if component.id in seen:
+                ctx.error(component.source.at("id"), f"component id {component.id!r} is used twice; "
+                                                     "give each component its own id")
+            seen[component.id] = "component"
+            ids: set[str] = set()
+            for card in component.cards or []:
+                if not isinstance(card, Card):
+                    continue
+                if card.id in ids:
+                    ctx.error(card.where, f"card id {card.id!r} is used twice in {component.id}; "
+                                          "give the card an `id:` of its own")
+                ids.add(card.id)
+        if self.setup is None:
+            self.setup = Setup.load(None, self.where, ctx)
+        if self.tts is None:
+            self.tts = TTSOptions.load(None, self.where, ctx)
+        if self.print is None:
+            self.print = PrintOptions.load(None, self.where, ctx)
+        for component in self.components or []:
+            if component is not None and component.size is None:
+                component.size = self.card_size
+
+
+# --- Templates: files in templates/, one card layout each --------------------------------------------
+
+EXPR = " May be a jinja2 expression."
+
+
+class Element(Record):
+    """One thing drawn on a face, placed in millimetres from the top-left corner of the trim box.
+
+    Any value may be a jinja2 expression over `card` (the card's fields), `style` (the
+    card's style), `game`, `component`, and the sizes `W`, `H`, `bleed` and `safe` (mm).
+    """
+
+    type = Choice("What to draw.", ["rect", "ellipse", "line", "text", "icon", "image"])
+    name = Str("Name used in error messages; default: the type and position.", default=None)
+    when = Str("Draw only when this jinja2 condition holds, e.g. `{{ card.value > 2 }}`.", default=None)
+    box = Choice("Start from a whole box: `bleed` (the full image), `trim` or `safe`.",
+                 ["bleed", "trim", "safe"], default=None)
+    x = Free("Left edge in mm from the trim's left edge (negative reaches into the bleed)." + EXPR, default=0)
+    y = Free("Top edge in mm from the trim's top edge." + EXPR, default=0)
+    w = Free("Width in mm; default: the trim width." + EXPR, default=None)
+    h = Free("Height in mm; default: the trim height." + EXPR, default=None)
+    fill = Str("Fill colour `#rrggbb` or `#rrggbbaa`." + EXPR, default=None)
+    stroke = Str("Outline colour." + EXPR, default=None)
+    stroke_width = Free("Outline width in mm." + EXPR, default=0.5)
+    radius = Free("Corner radius in mm (rect)." + EXPR, default=0)
+    text = Str("The text (text) or glyph (icon)." + EXPR, default="")
+    font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
+               "mono-bold, or one the deck adds.", default="sans")
+    size = Free("Font size in points; text shrinks from it to fit." + EXPR, default=10)
+    min_size = Free("Smallest font size in points before the build fails." + EXPR, default=6)
+    color = Str("Text colour." + EXPR, default="#000000")
+    align = Choice("Horizontal alignment.", ["left", "center", "right"], default="center")
+    valign = Choice("Vertical alignment.", ["top", "middle", "bottom"], default="middle")
+    line_spacing = Number("Line height as a multiple of the font size.", default=1.15, min=0.8, max=3)
+    rotate = Choice("Turn the element about the card's centre (180 draws it upside down).",
+                    [0, 90, 180, 270], default=0)
+    src = Str("Image file, relative to the deck file." + EXPR, default=None)
+
+
+class Template(Record):
+    """A card layout: a file templates/NAME.yaml."""
+
+    description = Str("What the template is for.", default="")
+    styles = MapOf(Str("Style name."), Free("Values."),
+                   "Named styles (e.g. one per card kind); `style` is the one `style_by` picks.",
+                   default=dict)
+    style_by = Str("Expression naming the card's style, e.g. `{{ card.kind }}`; falls back to `default`.",
+                   default=None)
+    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1)
+
+
+RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, RuleSection,
+                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, Template, Element]
+
+
+def json_schema() -> dict:
+    """The deck format as JSON Schema (draft 2020-12), for YAML editors."""
+    out = Deck.json_schema()
+    out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    out["title"] = "deckpress deck file"
+    return out
