@@ -1,0 +1,38 @@
+"""Shared fixtures: the real decks built once per test session into a temporary folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from deckpress.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Result:
+    def __init__(self, exit_code: int, stdout: str, stderr: str):
+        self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
+
+
+def run_cli(*args: str, cwd: Path = ROOT) -> Result:
+    """Run `deckpress ARGS` in `cwd` and return its exit code, stdout and stderr."""
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    finally:
+        os.chdir(old)
+    return Result(result.exit_code, result.stdout, result.stderr)
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory) -> Path:
+    """`deckpress build score --out OUT` of the shipped SCORE! deck; returns OUT/score."""
+    out = tmp_path_factory.mktemp("build")
+    result = run_cli("build", "score", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    return out / "score"
