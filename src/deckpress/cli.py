@@ -8,11 +8,12 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, reference
 from .build import build_deck
 from .context import BuildOptions
 from .deck import load_deck
 from .errors import DeckError
+from .faces import check_faces
 from .schema import json_schema
 
 DECKS_DIR = Path("decks")
@@ -94,11 +95,13 @@ def build(decks: tuple[str, ...], out: Path, lang: str | None, asset_url: str | 
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--lang", default=None, help="Language to check the texts in (default: each deck's own).")
 def check(decks: tuple[str, ...], lang: str | None) -> None:
-    """Validate DECKs without writing anything."""
+    """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
+    is reported too)."""
     failed = False
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
+            check_faces(deck)
         except DeckError as err:
             _report(err)
             failed = True
@@ -109,6 +112,10 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
 
 
 @main.command()
-def schema() -> None:
+@click.option("--markdown", is_flag=True, help="Print the reference page (docs/deck-format.md) instead.")
+def schema(markdown: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
-    click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    if markdown:
+        click.echo(reference.markdown(), nl=False)
+    else:
+        click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))

@@ -44,7 +44,7 @@ def _render(source: str, context: dict, native: bool) -> Any:
         raise Invalid(f"in expression {source!r}: {err.message or err}; "
                       f"names you can use: {', '.join(sorted(context))}") from None
     except (TypeError, ValueError, ZeroDivisionError, ArithmeticError) as err:
-        raise Invalid(f"in expression {source!r}: {err}") from None
+        raise Invalid(f"in expression {source!r}: {err}; fix the expression") from None
 
 
 def render_text(source: str, context: dict) -> str:

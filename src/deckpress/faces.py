@@ -64,10 +64,17 @@ def plan_faces(deck: LoadedDeck) -> Faces:
     return faces
 
 
+def check_faces(deck: LoadedDeck) -> None:
+    """Draw every face in memory: raises DeckError for text that does not fit, missing images..."""
+    stage = FaceStage(deck, out=None, previous=None, previous_faces={})
+    for face in plan_faces(deck).all():
+        stage.draw(face)
+
+
 class FaceStage:
     """Renders the faces into `out`, copying those whose inputs did not change from `previous`."""
 
-    def __init__(self, deck: LoadedDeck, out: Path, previous: Path | None, previous_faces: dict):
+    def __init__(self, deck: LoadedDeck, out: Path | None, previous: Path | None, previous_faces: dict):
         self.deck = deck
         self.out = out
         self.previous = previous
@@ -104,6 +111,13 @@ class FaceStage:
         return all(((root / p).is_file() and sha256_file(root / p) == digest)
                    for p, digest in old.get("images", {}).items())
 
+    def draw(self, face: Face):
+        component = {"id": face.component.id, "name": face.component.name}
+        card = face.card.fields() if face.card else {}
+        label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
+        where = face.card.where if face.card else face.component.source.at("back")
+        return self.renderer.render(face.template, card, component, face.component.size, where, label)
+
     def build(self, face: Face) -> bool:
         """Write one face; returns True when it was rendered, False when reused."""
         target = self.out / face.path
@@ -113,11 +127,7 @@ class FaceStage:
             target.write_bytes((self.previous / face.path).read_bytes())
             self.records[face.path] = self.previous_faces[face.path]
             return False
-        component = {"id": face.component.id, "name": face.component.name}
-        card = face.card.fields() if face.card else {}
-        label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
-        where = face.card.where if face.card else face.component.source.at("back")
-        image = self.renderer.render(face.template, card, component, face.component.size, where, label)
+        image = self.draw(face)
         image.save(target, format="PNG", dpi=(DPI, DPI), compress_level=6)
         root = self.deck.root
         images = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(self.renderer.images_read)}

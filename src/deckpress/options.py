@@ -126,7 +126,8 @@ class Text(Option):
                     return value[lang]
             raise Invalid(f"no text in language {ctx.lang!r} (have {', '.join(value)}); "
                           f"add `{ctx.lang}: ...`")
-        raise Invalid(f"expected text or a mapping of language to text, got {_kind(value)}")
+        raise Invalid(f"expected text or a mapping of language to text, got {_kind(value)}; "
+                      "write a string, or e.g. {en: Setup, ru: Подготовка}")
 
     def schema(self):
         return {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]}
@@ -143,7 +144,7 @@ class Int(Option):
         if isinstance(value, str) and re.fullmatch(r"-?\d+", value.strip()):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise Invalid(f"expected a whole number, got {_kind(value)}")
+            raise Invalid(f"expected a whole number, got {_kind(value)}; write digits, e.g. 3")
         if self.min is not None and value < self.min:
             raise Invalid(f"{value} is too small; write a number of at least {self.min}")
         if self.max is not None and value > self.max:
@@ -169,7 +170,7 @@ class Number(Int):
             except ValueError:
                 pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise Invalid(f"expected a number, got {_kind(value)}")
+            raise Invalid(f"expected a number, got {_kind(value)}; write digits, e.g. 2.5")
         if self.min is not None and value < self.min:
             raise Invalid(f"{value} is too small; write a number of at least {self.min}")
         if self.max is not None and value > self.max:
@@ -185,7 +186,7 @@ class Bool(Option):
 
     def check(self, value, where, ctx):
         if not isinstance(value, bool):
-            raise Invalid(f"expected true or false, got {_kind(value)}")
+            raise Invalid(f"expected true or false, got {_kind(value)}; write true or false")
         return value
 
     def schema(self):
@@ -241,7 +242,7 @@ class ListOf(Option):
         if not isinstance(value, list):
             raise Invalid(f"expected a list, got {_kind(value)}; write one `- item` per line")
         if len(value) < self.min_items:
-            raise Invalid(f"needs at least {self.min_items} item(s)")
+            raise Invalid(f"needs at least {self.min_items} item(s); add `- ...` lines")
         wheres = getattr(value, "item_where", None) or [where] * len(value)
         return [self.item.validate(v, w, ctx) for v, w in zip(value, wheres)]
 
@@ -290,7 +291,7 @@ class AnyOf(Option):
         for alt in self.alternatives:
             if _shape_fits(alt, value):
                 return alt.check(value, where, ctx)
-        raise Invalid(f"expected {self.type_name}, got {_kind(value)}")
+        raise Invalid(f"expected {self.type_name}, got {_kind(value)}; see docs/deck-format.md")
 
     def schema(self):
         return {"anyOf": [a.json_schema() for a in self.alternatives]}
@@ -337,7 +338,8 @@ class Record:
             value = Map()
             value.where, value.key_where, value.value_where = where, {}, {}
         if not isinstance(value, Map):
-            raise Invalid(f"expected a mapping with keys {', '.join(cls.OPTIONS)}, got {_kind(value)}")
+            raise Invalid(f"expected a mapping, got {_kind(value)}; write `key: value` lines with keys from: "
+                          f"{', '.join(cls.OPTIONS)}")
         self = cls.__new__(cls)
         self.where = value.where
         self.extra = {}

@@ -82,13 +82,25 @@ class FaceRenderer:
         for index, element in enumerate(template.elements):
             name = element.name or f"{element.type} #{index + 1}"
             try:
-                if element.when is not None and not render_value(element.when, ctx):
-                    continue
-                _Painter(self, canvas, scale, ctx, element, size_mm).paint()
+                for item_ctx in _each(element, ctx):
+                    if element.when is not None and not render_value(element.when, item_ctx):
+                        continue
+                    _Painter(self, canvas, scale, item_ctx, element, size_mm).paint()
             except Invalid as err:
                 raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
                     from None
         return canvas.convert("RGB").reduce(SUPERSAMPLE)
+
+
+def _each(element: Element, ctx: dict) -> list[dict]:
+    """The contexts an element is drawn in: once, or once per item of its `each` list."""
+    if element.each is None:
+        return [ctx]
+    items = render_value(element.each, ctx)
+    if not isinstance(items, (list, tuple)):
+        raise Invalid(f"`each` gave {items!r}, not a list; write an expression giving a list, e.g. "
+                      "{{ [1, 2, 3] }}")
+    return [{**ctx, "item": item, "index": i} for i, item in enumerate(items)]
 
 
 class _Painter:
@@ -110,9 +122,9 @@ class _Painter:
             try:
                 value = float(value)
             except ValueError:
-                raise Invalid(f"expected a number, got {value!r}") from None
+                raise Invalid(f"expected a number, got {value!r}; write a number of mm or points") from None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise Invalid(f"expected a number, got {value!r}")
+            raise Invalid(f"expected a number, got {value!r}; write a number of mm or points")
         return float(value)
 
     def color(self, value: str | None):

@@ -77,10 +77,10 @@ class Size(Option):
             for key in ("width", "height"):
                 v = value[key]
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or not 10 <= v <= 400:
-                    raise Invalid(f"{key} must be a number of millimetres between 10 and 400")
+                    raise Invalid(f"{key} must be a number of millimetres between 10 and 400; e.g. {key}: 63.5")
                 dims.append(float(v))
             return tuple(dims)
-        raise Invalid(f"expected one of {', '.join(CARD_SIZES)} or {{width: mm, height: mm}}")
+        raise Invalid(f"expected a size; write one of {', '.join(CARD_SIZES)} or {{width: mm, height: mm}}")
 
     def schema(self):
         return {"anyOf": [{"enum": list(CARD_SIZES)},
@@ -414,6 +414,12 @@ class Deck(Record):
 EXPR = " May be a jinja2 expression."
 
 
+class Expr(Free):
+    """A number, or a jinja2 expression giving one; evaluated per card when drawing."""
+
+    type_name = "number or expression"
+
+
 class Element(Record):
     """One thing drawn on a face, placed in millimetres from the top-left corner of the trim box.
 
@@ -424,21 +430,23 @@ class Element(Record):
     type = Choice("What to draw.", ["rect", "ellipse", "line", "text", "icon", "image"])
     name = Str("Name used in error messages; default: the type and position.", default=None)
     when = Str("Draw only when this jinja2 condition holds, e.g. `{{ card.value > 2 }}`.", default=None)
+    each = Str("Draw the element once per item of this list expression, e.g. `{{ style.pips }}`; the other "
+               "values see the item as `item` and its position as `index`.", default=None)
     box = Choice("Start from a whole box: `bleed` (the full image), `trim` or `safe`.",
                  ["bleed", "trim", "safe"], default=None)
-    x = Free("Left edge in mm from the trim's left edge (negative reaches into the bleed)." + EXPR, default=0)
-    y = Free("Top edge in mm from the trim's top edge." + EXPR, default=0)
-    w = Free("Width in mm; default: the trim width." + EXPR, default=None)
-    h = Free("Height in mm; default: the trim height." + EXPR, default=None)
+    x = Expr("Left edge in mm from the trim's left edge (negative reaches into the bleed)." + EXPR, default=0)
+    y = Expr("Top edge in mm from the trim's top edge." + EXPR, default=0)
+    w = Expr("Width in mm; default: the trim width." + EXPR, default=None)
+    h = Expr("Height in mm; default: the trim height." + EXPR, default=None)
     fill = Str("Fill colour `#rrggbb` or `#rrggbbaa`." + EXPR, default=None)
     stroke = Str("Outline colour." + EXPR, default=None)
-    stroke_width = Free("Outline width in mm." + EXPR, default=0.5)
-    radius = Free("Corner radius in mm (rect)." + EXPR, default=0)
+    stroke_width = Expr("Outline width in mm." + EXPR, default=0.5)
+    radius = Expr("Corner radius in mm (rect)." + EXPR, default=0)
     text = Str("The text (text) or glyph (icon)." + EXPR, default="")
     font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
                "mono-bold, or one the deck adds.", default="sans")
-    size = Free("Font size in points; text shrinks from it to fit." + EXPR, default=10)
-    min_size = Free("Smallest font size in points before the build fails." + EXPR, default=6)
+    size = Expr("Font size in points; text shrinks from it to fit." + EXPR, default=10)
+    min_size = Expr("Smallest font size in points before the build fails." + EXPR, default=6)
     color = Str("Text colour." + EXPR, default="#000000")
     align = Choice("Horizontal alignment.", ["left", "center", "right"], default="center")
     valign = Choice("Vertical alignment.", ["top", "middle", "bottom"], default="middle")

@@ -1,0 +1,120 @@
+"""Bad input is normal input: each mistake gives one located line, exit status 1, and no traceback."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+
+LINE = re.compile(r"^decks/score\.yaml:(\d+):(\d+): .+; .+$")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A copy of the project's SCORE! deck and templates to break."""
+    (tmp_path / "decks").mkdir()
+    shutil.copy(ROOT / "decks" / "score.yaml", tmp_path / "decks" / "score.yaml")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    return tmp_path
+
+
+def edit(path: Path, old: str, new: str) -> int:
+    """Replace `old` (which must occur once) and return the 1-based line where it was."""
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return line
+
+
+def one_error(project: Path, command: str = "check") -> tuple[int, str]:
+    result = run_cli(command, "score", cwd=project) if command == "check" else \
+        run_cli("build", "score", "--quiet", cwd=project)
+    assert result.exit_code == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    match = LINE.match(lines[0])
+    assert match, lines[0]
+    return int(match.group(1)), lines[0]
+
+
+def test_yaml_syntax_error(project):
+    line = edit(project / "decks/score.yaml", "  - id: reminders", "  - id: [reminders")
+    at, message = one_error(project)
+    assert at >= line and "YAML syntax error" in message
+
+
+def test_unknown_key_suggests_the_right_one(project):
+    line = edit(project / "decks/score.yaml", "        count: 3\n        kind: double",
+                "        cuont: 3\n        kind: double")
+    at, message = one_error(project)
+    assert at == line and "unknown key 'cuont'" in message and "did you mean 'count'?" in message
+
+
+def test_wrong_type(project):
+    line = edit(project / "decks/score.yaml", "  players: {min: 1, max: 6}", "  players: {min: one, max: 6}")
+    at, message = one_error(project)
+    assert at == line and "expected a whole number" in message
+
+
+def test_negative_count(project):
+    line = edit(project / "decks/score.yaml", "        count: 3\n        kind: deny",
+                "        count: -3\n        kind: deny")
+    at, message = one_error(project)
+    assert at == line and "-3 is too small" in message and "at least 0" in message
+
+
+def test_missing_template(project):
+    line = edit(project / "decks/score.yaml", "    template: score-reminder", "    template: score-remindr")
+    at, message = one_error(project)
+    assert at == line and "template 'score-remindr' not found" in message
+
+
+def test_missing_font(project):
+    edit(project / "templates/score-back.yaml", "font: sans-oblique", "font: sans-obliq")
+    result = run_cli("check", "score", cwd=project)
+    assert result.exit_code == 1
+    assert re.fullmatch(r"templates/score-back\.yaml:\d+:\d+: unknown font 'sans-obliq'; .+\n", result.stderr)
+
+
+def test_missing_deck_font_file(project):
+    edit(project / "decks/score.yaml", "card_size: poker", "card_size: poker\nfonts: {title: fonts/title.ttf}")
+    at, message = one_error(project)
+    assert "font file 'fonts/title.ttf' not found" in message
+
+
+def test_missing_image(project):
+    edit(project / "templates/score-back.yaml", "elements:\n",
+         "elements:\n  - {type: image, name: logo, src: art/logo.png, x: 10, y: 10, w: 20, h: 20}\n")
+    at, message = one_error(project)
+    assert "image 'art/logo.png' not found" in message and "back of 'deck'" in message
+
+
+def test_text_that_cannot_fit_names_the_card(project):
+    line = edit(project / "decks/score.yaml", "        text: Every adversary loses {{ n }}",
+                "        text: " + "Every adversary loses a great many points, again and again, " * 6 + "{{ n }}")
+    at, message = one_error(project)
+    assert "card 'Bomb! 1'" in message and "element 'effect'" in message and "does not fit" in message
+
+
+def test_failed_build_leaves_previous_output_untouched(project):
+    assert run_cli("build", "score", "--quiet", cwd=project).exit_code == 0
+    out = project / "build"
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    edit(project / "decks/score.yaml", "        text: Every adversary loses {{ n }}",
+         "        text: " + "Every adversary loses a great many points, again and again, " * 6 + "{{ n }}")
+    one_error(project, command="build")
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert sorted(p.name for p in out.iterdir()) == ["score"]
+
+
+def test_usage_errors_exit_2():
+    assert run_cli("build", "no-such-deck").exit_code == 2
+    assert run_cli("build", "--back-offset", "x").exit_code == 2
+    assert run_cli("frobnicate").exit_code == 2
