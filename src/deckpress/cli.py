@@ -119,3 +119,7 @@ def schema(markdown: bool) -> None:
         click.echo(reference.markdown(), nl=False)
     else:
         click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
