@@ -1,0 +1,1 @@
+"""Pure-data rules engines for the games deckpress supports."""

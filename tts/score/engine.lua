@@ -1,0 +1,824 @@
+-- SCORE! (Not So Simple) rules engine, Lua port for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- A pure port of src/deckpress/engines/score.py: same functions, same data shapes (Lua
+-- tables for dicts and lists), same results (tests/test_score_differential.py checks it).
+-- The rules interpretations are the numbered clauses of docs/rules/score.md ("C<n>").
+-- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
+-- local table and returns it so a bundler can wrap it in a function.
+--
+-- Lua specifics: lists are 1-based sequences, but seat and team numbers stored in them
+-- are 0-based like in Python.  An empty roster slot in `plays` is `false` (nil would
+-- break the sequence); absent values (no target, no bug, no winner) are nil, except in
+-- mode options, where null is `false` (see MODE_OPTIONS).
+-- Errors are raised with error("...") where Python raises ValueError.
+
+local ScoreEngine = {}
+
+local ACTIONS = {
+  "score", "double", "lose_per_adversary", "adversaries_lose", "deny", "pass", "protect",
+}
+local TARGETED = { double = true, lose_per_adversary = true, deny = true }
+local AMOUNT_ACTIONS = { score = true, lose_per_adversary = true, adversaries_lose = true }
+
+ScoreEngine.HAND_SIZES = { [2] = 15, [3] = 12, [4] = 9, [5] = 8, [6] = 7 }
+
+-- Mode options in the same order as MODE_OPTIONS in score.py; defaults are Classic!.
+-- kind: "int", "int?", "bool", "ids", "priorities" or an enum list (nullable = null allowed).
+-- YAML null (Python None) is `false` here: nil means "not given" and takes the default,
+-- so a full options table keeps false and stays valid when validated again.
+local MODE_OPTIONS = {
+  { key = "players_min", kind = "int", default = 2 },
+  { key = "players_max", kind = "int?", default = 6 },
+  { key = "deck_remove", kind = "ids", default = {} },
+  { key = "deck_per_player", kind = "bool", default = false },
+  { key = "hand_size", kind = "int?", default = false },
+  { key = "draw_per_slot", kind = "int?", default = false },
+  { key = "roster_size", kind = "int", default = 3 },
+  { key = "action_turns", kind = "int?", default = false },
+  { key = "pick", kind = "enum", values = { "leftmost", "dice" }, default = "leftmost" },
+  { key = "order", kind = "enum", values = { "priority", "dice" }, default = "priority" },
+  { key = "priority_override", kind = "priorities", default = {} },
+  { key = "discard", kind = "bool", default = true },
+  { key = "deny_discards", kind = "bool", default = true },
+  { key = "teams", kind = "enum", values = { "individual", "pooled" }, nullable = true,
+    default = false },
+  { key = "separate_teams", kind = "bool", default = false },
+  { key = "carry_over", kind = "bool", default = false },
+  { key = "floor", kind = "int?", default = 0 },
+  { key = "floor_applies", kind = "enum", values = { "round_end", "always" }, default = "round_end" },
+  { key = "bug_penalty", kind = "int", default = 20 },
+  { key = "target", kind = "int", default = 50 },
+  { key = "target_per_player", kind = "int?", default = false },
+  { key = "max_rounds", kind = "int?", default = 8 },
+  { key = "solo", kind = "enum", values = { "scorlitaire", "scorliroad", "score-against" },
+    nullable = true, default = false },
+  { key = "virtual_rows", kind = "int", default = 0 },
+}
+
+local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard"; products stay below 2^53
+local PRNG_MULTIPLIER = 48271
+
+-- ---------------------------------------------------------------------------
+-- Small helpers
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+local function contains(list, value)
+  for _, v in ipairs(list) do
+    if v == value then return true end
+  end
+  return false
+end
+
+local function copy_list(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return out
+end
+
+local function filled(n, value)
+  local out = {}
+  for i = 1, n do out[i] = value end
+  return out
+end
+
+local function fmt(x)
+  if x == math.floor(x) then return string.format("%d", x) end
+  return tostring(x)
+end
+
+local function seat_list(values)
+  if #values == 0 then return "nobody" end
+  local parts = {}
+  for i, v in ipairs(values) do parts[i] = tostring(v) end
+  return table.concat(parts, ", ")
+end
+
+-- ---------------------------------------------------------------------------
+-- Data validation
+
+local function check_option(opt, value)
+  local kind, ok = opt.kind, false
+  if kind == "enum" then
+    ok = (value == false and opt.nullable == true) or contains(opt.values, value)
+  elseif kind == "int" then
+    ok = is_int(value)
+  elseif kind == "int?" then
+    ok = value == false or is_int(value)
+  elseif kind == "bool" then
+    ok = type(value) == "boolean"
+  elseif kind == "ids" then
+    ok = type(value) == "table"
+    if ok then
+      for k, v in pairs(value) do
+        if not is_int(k) or type(v) ~= "string" then ok = false end
+      end
+    end
+  else -- priorities
+    ok = type(value) == "table"
+    if ok then
+      for k, v in pairs(value) do
+        if type(k) ~= "string" or type(v) ~= "number" then ok = false end
+      end
+    end
+  end
+  if not ok then
+    error("mode option '" .. opt.key .. "': invalid value " .. tostring(value) .. " (expected " .. kind .. ")")
+  end
+end
+
+-- Validate a mode options table; return a new table with every option filled in (C1).
+function ScoreEngine.mode_options(options)
+  options = options or {}
+  local known, names, unknown = {}, {}, {}
+  for _, opt in ipairs(MODE_OPTIONS) do
+    known[opt.key] = true
+    names[#names + 1] = opt.key
+  end
+  for k, _ in pairs(options) do
+    if not known[k] then unknown[#unknown + 1] = tostring(k) end
+  end
+  if #unknown > 0 then
+    table.sort(unknown)
+    table.sort(names)
+    error("unknown mode option '" .. unknown[1] .. "'; known options: " .. table.concat(names, ", "))
+  end
+  local full = {}
+  for _, opt in ipairs(MODE_OPTIONS) do
+    local value = options[opt.key]
+    if value == nil then value = opt.default end
+    check_option(opt, value)
+    if type(value) == "table" then
+      local c = {}
+      for k, v in pairs(value) do c[k] = v end
+      value = c
+    end
+    full[opt.key] = value
+  end
+  return full
+end
+
+-- Raise an error unless `card` is a well-formed card table; return it unchanged.
+function ScoreEngine.validate_card(card)
+  if type(card) ~= "table" then error("card must be a table") end
+  local id = tostring(card.id)
+  if type(card.id) ~= "string" then error("card " .. id .. ": 'id' must be a string") end
+  if type(card.name) ~= "string" then error("card " .. id .. ": 'name' must be a string") end
+  if type(card.priority) ~= "number" then error("card " .. id .. ": 'priority' must be a number") end
+  local effect = card.effect
+  if type(effect) ~= "table" or not contains(ACTIONS, effect.action) then
+    error("card " .. id .. ": effect.action must be one of " .. table.concat(ACTIONS, ", "))
+  end
+  if AMOUNT_ACTIONS[effect.action] and not (is_int(effect.amount) and effect.amount >= 0) then
+    error("card " .. id .. ": " .. effect.action .. " needs a non-negative integer amount")
+  end
+  if effect.action == "pass" and effect.direction ~= "cw" and effect.direction ~= "ccw" then
+    error("card " .. id .. ": pass needs direction 'cw' or 'ccw'")
+  end
+  return card
+end
+
+-- Expand cards (each with an optional "count", default 1) into a deck, leaving out the
+-- mode's deck_remove ids (C20).
+function ScoreEngine.build_deck(cards, mode)
+  local removed = ScoreEngine.mode_options(mode).deck_remove
+  local deck = {}
+  for _, card in ipairs(cards) do
+    ScoreEngine.validate_card(card)
+    if not contains(removed, card.id) then
+      for _ = 1, card.count or 1 do
+        local c = {}
+        for k, v in pairs(card) do c[k] = v end
+        deck[#deck + 1] = c
+      end
+    end
+  end
+  return deck
+end
+
+-- Cards dealt to each player: the mode's hand_size, else the Get ready! table.
+function ScoreEngine.hand_size(mode, n_players)
+  local opts = ScoreEngine.mode_options(mode)
+  if opts.hand_size then return opts.hand_size end
+  local size = ScoreEngine.HAND_SIZES[n_players]
+  if size == nil then
+    error("no hand size for " .. tostring(n_players) .. " players; set hand_size in the mode")
+  end
+  return size
+end
+
+-- Raise an error if the player count or the team seating breaks the mode (C21).
+function ScoreEngine.validate_setup(mode, n_players, teams)
+  local opts = ScoreEngine.mode_options(mode)
+  if n_players < opts.players_min or (opts.players_max and n_players > opts.players_max) then
+    error(n_players .. " players is outside this mode's " .. opts.players_min .. ".."
+      .. tostring(opts.players_max))
+  end
+  if not opts.teams then return end
+  local sizes = { [0] = 0, [1] = 0 }
+  if teams == nil or #teams ~= n_players then error("team modes need a team (0 or 1) for every seat") end
+  for _, t in ipairs(teams) do
+    if t ~= 0 and t ~= 1 then error("team modes need a team (0 or 1) for every seat") end
+    sizes[t] = sizes[t] + 1
+  end
+  if opts.separate_teams then
+    local adjacent = 0
+    for s = 1, n_players do
+      if n_players > 1 and teams[s] == teams[s % n_players + 1] then adjacent = adjacent + 1 end
+    end
+    local least = math.abs(sizes[0] - sizes[1])
+    if adjacent > least then
+      error("team members sit side by side " .. adjacent .. " times; this team split allows " .. least)
+    end
+  end
+end
+
+-- ---------------------------------------------------------------------------
+-- Deterministic randomness
+
+local function prng_next(state)
+  return (state * PRNG_MULTIPLIER) % PRNG_MODULUS
+end
+
+local function prng_seed(seed)
+  local state = seed % PRNG_MODULUS
+  if state > 0 then return state end
+  return state + PRNG_MODULUS - 1
+end
+
+-- Return a shuffled copy of `items` (Fisher-Yates driven by the Park-Miller PRNG).
+function ScoreEngine.shuffle(items, seed)
+  local result = copy_list(items)
+  local state = prng_seed(seed)
+  for i = #result, 2, -1 do
+    state = prng_next(state)
+    local j = state % i + 1
+    result[i], result[j] = result[j], result[i]
+  end
+  return result
+end
+
+-- ---------------------------------------------------------------------------
+-- Action turn
+
+-- C14/C15: compare the roster sizes left after this action turn; nil = no Bug!.
+local function bug_check(state, plays, opts)
+  local turn = state.turn or 0
+  local after, expected = {}, nil
+  if opts.discard then
+    local expected_before = opts.roster_size - turn
+    for s = 1, #plays do
+      local count
+      if state.roster_counts then
+        count = state.roster_counts[s]
+      elseif plays[s] then
+        count = expected_before
+      else
+        count = 0
+      end
+      after[s] = math.max(count - 1, 0)
+    end
+    expected = math.max(expected_before - 1, 0)
+  else
+    for s = 1, #plays do
+      after[s] = state.roster_counts and state.roster_counts[s] or opts.roster_size
+    end
+    expected = opts.roster_size
+  end
+  local differ = false
+  for s = 2, #after do
+    if after[s] ~= after[1] then differ = true end
+  end
+  if not differ then return nil end
+  local responsible = {}
+  for s = 1, #after do
+    if after[s] ~= expected then responsible[#responsible + 1] = s - 1 end
+  end
+  return { responsible = responsible, penalty = opts.bug_penalty, counts = after }
+end
+
+-- Resolve one action turn; see resolve_action_turn in score.py for the shapes.
+function ScoreEngine.resolve_action_turn(state, plays, mode)
+  local opts = ScoreEngine.mode_options(mode)
+  local n = #plays
+  local teams = state.teams
+  local team_rules = opts.teams ~= false
+  local pooled = opts.teams == "pooled"
+  if team_rules and (teams == nil or #teams ~= n) then
+    error("team modes need state.teams with one team per seat")
+  end
+  local start = copy_list(state.scores)
+  local entity_count = n
+  if pooled then
+    entity_count = 0
+    for _, t in ipairs(teams) do entity_count = math.max(entity_count, t + 1) end
+  end
+  if #start ~= entity_count then
+    error("state.scores needs " .. entity_count .. " entries, got " .. #start)
+  end
+  local dice = state.dice
+  if opts.order == "dice" and (dice == nil or #dice ~= n) then
+    error("order 'dice' needs state.dice with one die per seat")
+  end
+
+  -- 1-based index into the score list for a 0-based seat
+  local function entity(seat)
+    if pooled then return teams[seat + 1] + 1 end
+    return seat + 1
+  end
+
+  local log = {}
+  local cards = {}   -- one report per flipped card, in seat order
+  local played = {}  -- the card table behind each report
+  local live = {}    -- live[seat + 1] = index into `cards` of the card in front of the seat
+  local targets = {}
+  for s = 1, n do
+    local play = plays[s]
+    if play then
+      ScoreEngine.validate_card(play.card)
+      targets[s] = play.target
+      cards[#cards + 1] = { card = play.card.id, seat = s - 1, holder = s - 1 }
+      played[#cards] = play.card
+      live[s] = #cards
+    end
+  end
+  local discarded = {}
+  if opts.discard then
+    for i, report in ipairs(cards) do discarded[i] = report.card end
+  end
+
+  local bug = bug_check(state, plays, opts)
+  if bug ~= nil then -- C14: the whole SCORE! phase is nullified; nothing resolves
+    for _, report in ipairs(cards) do report.status = "nullified" end
+    log[1] = "Bug! roster sizes after this action turn: " .. seat_list(bug.counts)
+      .. "; responsible seat(s) " .. seat_list(bug.responsible) .. " score -" .. bug.penalty
+    return { deltas = filled(entity_count, 0), scores = start, cards = cards, effective = {},
+      discarded = discarded, bug = bug, log = log }
+  end
+
+  local function priority(index)
+    local override = opts.priority_override[cards[index].card]
+    if override ~= nil then return override end
+    return played[index].priority
+  end
+
+  local function key(index, holder) -- C9: the step at which a card resolves
+    if opts.order == "dice" then return dice[holder + 1] end
+    return priority(index)
+  end
+
+  local scores = copy_list(start)
+  local protected = filled(n, false)
+  local denied = filled(n, false)
+  local effective = {}
+
+  local function valid_target(seat, snap_protected) -- C4 (seat is 0-based)
+    local target = targets[seat + 1]
+    return is_int(target) and target >= 0 and target < n and not snap_protected[target + 1]
+  end
+
+  local function adversaries(seat, snap_protected) -- C5
+    local list = {}
+    for a = 0, n - 1 do
+      if a ~= seat and not snap_protected[a + 1]
+        and not (team_rules and teams[a + 1] == teams[seat + 1]) then
+        list[#list + 1] = a
+      end
+    end
+    return list
+  end
+
+  local function pass_blocked(index, snap_denied) -- C11: an opposite pass cancels this one
+    local direction = played[index].effect.direction
+    for other, report in ipairs(cards) do
+      local effect = played[other].effect
+      if other ~= index and effect.action == "pass" and effect.direction ~= direction then
+        if report.status == "effect" or report.status == "cancelled" then return true end
+        if report.status == nil and live[report.holder + 1] == other
+          and not snap_denied[report.holder + 1] then
+          return true
+        end
+      end
+    end
+    return false
+  end
+
+  while true do
+    -- seats whose card lying in front of them has not resolved yet
+    local waiting = {}
+    for s = 1, n do
+      if live[s] ~= nil and cards[live[s]].status == nil then waiting[#waiting + 1] = s - 1 end
+    end
+    if #waiting == 0 then break end
+    local step = nil
+    for _, s in ipairs(waiting) do
+      local k = key(live[s + 1], s)
+      if step == nil or k < step then step = k end
+    end
+    local acting = {}
+    for _, s in ipairs(waiting) do
+      if key(live[s + 1], s) == step then acting[#acting + 1] = live[s + 1] end
+    end
+    local snap_protected, snap_denied = copy_list(protected), copy_list(denied)
+    local doubles = filled(entity_count, 0)
+    local adds = filled(entity_count, 0)
+    local shift = 0
+    local pass_players, pass_cards = {}, {}
+    for _, i in ipairs(acting) do
+      local report, card = cards[i], played[i]
+      local holder, effect = report.holder, card.effect
+      local action, amount = effect.action, effect.amount or 0
+      local who = "seat " .. holder .. " plays " .. card.name
+      local target = targets[holder + 1]
+      if snap_denied[holder + 1] then -- C8: a denied player applies nothing this turn
+        report.status = "denied"
+        log[#log + 1] = "seat " .. holder .. " is denied: " .. card.name .. " has no effect"
+      elseif TARGETED[action] and not valid_target(holder, snap_protected) then
+        report.status = "no_target" -- C4
+        log[#log + 1] = who .. " without a valid target: no effect"
+      elseif action == "pass" and pass_blocked(i, snap_denied) then
+        report.status = "cancelled"
+        log[#log + 1] = who .. ": cancelled by the opposite pass"
+      else
+        report.status = "effect"
+        effective[#effective + 1] = report.card
+        if action == "protect" then
+          protected[holder + 1] = true
+          log[#log + 1] = who .. ": protected for this action turn"
+        elseif action == "deny" then
+          denied[target + 1] = true
+          log[#log + 1] = who .. " on seat " .. target
+        elseif action == "pass" then
+          if effect.direction == "cw" then shift = shift + 1 else shift = shift - 1 end
+          pass_players[holder] = true
+          pass_cards[i] = true
+          log[#log + 1] = who
+        elseif action == "score" then
+          adds[entity(holder)] = adds[entity(holder)] + amount
+          log[#log + 1] = who .. ": +" .. amount
+        elseif action == "double" then
+          doubles[entity(target)] = doubles[entity(target)] + 1
+          log[#log + 1] = who .. " on seat " .. target
+        elseif action == "adversaries_lose" then
+          local hit = adversaries(holder, snap_protected)
+          for _, seat in ipairs(hit) do
+            adds[entity(seat)] = adds[entity(seat)] - amount
+          end
+          log[#log + 1] = who .. ": seat(s) " .. seat_list(hit) .. " lose " .. amount
+        else -- lose_per_adversary
+          local loss = amount * #adversaries(holder, snap_protected)
+          adds[entity(target)] = adds[entity(target)] - loss
+          log[#log + 1] = who .. " on seat " .. target .. ": -" .. loss
+        end
+      end
+    end
+
+    -- C8: denied players throw the card lying in front of them (unless deny_discards is off)
+    for s = 1, n do
+      if denied[s] and not snap_denied[s] and live[s] ~= nil then
+        local index = live[s]
+        if opts.deny_discards then
+          live[s] = nil
+          if cards[index].status == nil then
+            cards[index].status = "denied"
+            log[#log + 1] = "seat " .. (s - 1) .. " throws " .. played[index].name .. " (denied)"
+          end
+        end
+      end
+    end
+
+    -- C10: doubles compound on the start-of-step score, additive changes come after
+    for e = 1, entity_count do
+      scores[e] = scores[e] * 2 ^ doubles[e] + adds[e]
+      if opts.floor_applies == "always" and opts.floor then
+        scores[e] = math.max(scores[e], opts.floor) -- C17
+      end
+    end
+
+    if opts.order == "dice" then -- C18: resolved cards leave the table at once
+      for _, i in ipairs(acting) do live[cards[i].holder + 1] = nil end
+    end
+
+    if shift % n ~= 0 then -- C12: everyone gives the card in front of him
+      local moved = {}
+      for s = 0, n - 1 do
+        if live[s + 1] ~= nil then moved[(s + shift) % n + 1] = live[s + 1] end
+      end
+      live = moved
+      if shift > 0 then
+        log[#log + 1] = "cards pass clockwise"
+      else
+        log[#log + 1] = "cards pass counter-clockwise"
+      end
+      for s = 0, n - 1 do
+        local index = live[s + 1]
+        if index ~= nil then
+          cards[index].holder = s
+          local status = cards[index].status
+          -- C12: the pass player, the pass card's receiver and the No! player throw
+          local reason = nil
+          if pass_players[s] then
+            reason = "pass player"
+          elseif pass_cards[index] then
+            reason = "pass card"
+          elseif protected[s + 1] then
+            reason = "protected player"
+          elseif status == nil and key(index, s) <= step then
+            reason = "too late" -- C18: this player has already had his turn
+          end
+          if reason ~= nil then
+            live[s + 1] = nil
+            if status == nil then cards[index].status = "void" end
+            log[#log + 1] = "seat " .. s .. " throws " .. played[index].name .. " (" .. reason .. ")"
+          end
+        end
+      end
+    end
+  end
+
+  local deltas, shown = {}, {}
+  for e = 1, entity_count do
+    deltas[e] = scores[e] - start[e]
+    shown[e] = fmt(scores[e])
+  end
+  log[#log + 1] = "scores: " .. seat_list(shown)
+  return { deltas = deltas, scores = scores, cards = cards, effective = effective,
+    discarded = discarded, bug = nil, log = log }
+end
+
+-- ---------------------------------------------------------------------------
+-- Round and game
+
+local function entity_count_of(opts, n_seats, teams)
+  if opts.teams ~= "pooled" then return n_seats end
+  local count = 0
+  for _, t in ipairs(teams) do count = math.max(count, t + 1) end
+  return count
+end
+
+-- Play the SCORE! phase of one round; see resolve_round in score.py for the shapes.
+function ScoreEngine.resolve_round(state, rosters, mode, turn_inputs)
+  local opts = ScoreEngine.mode_options(mode)
+  local n = #rosters
+  local teams = state.teams
+  local totals = copy_list(state.totals)
+  local count = entity_count_of(opts, n, teams)
+  local start = filled(count, 0) -- C16/C17
+  if opts.carry_over then start = copy_list(totals) end
+  local running = copy_list(start)
+  turn_inputs = turn_inputs or {}
+  local n_turns = opts.action_turns
+  if not n_turns then
+    n_turns = 0
+    for _, roster in ipairs(rosters) do n_turns = math.max(n_turns, #roster) end
+  end
+  local turns, log, bug = {}, {}, nil
+  for t = 0, n_turns - 1 do
+    local inputs = turn_inputs[t + 1] or {}
+    local dice = inputs.dice
+    local plays, counts = {}, {}
+    for s, roster in ipairs(rosters) do
+      local play
+      if opts.pick == "dice" then -- C19: the die picks the roster card
+        local die = dice and dice[s]
+        if not (is_int(die) and die >= 1 and die <= #roster) then
+          error("action turn " .. t .. ": seat " .. (s - 1) .. " needs a die in 1.." .. #roster)
+        end
+        play = roster[die]
+        counts[s] = #roster
+      else
+        play = roster[t + 1] or false
+        counts[s] = math.max(#roster - t, 0)
+      end
+      if play and inputs.targets ~= nil then
+        play = { card = play.card, target = inputs.targets[s] }
+      end
+      plays[s] = play
+    end
+    local turn_state = { scores = running, roster_counts = counts, turn = t, teams = teams, dice = dice }
+    local result = ScoreEngine.resolve_action_turn(turn_state, plays, opts)
+    turns[#turns + 1] = result
+    log[#log + 1] = "action turn " .. (t + 1)
+    for _, line in ipairs(result.log) do log[#log + 1] = line end
+    if result.bug ~= nil then
+      bug = result.bug
+      break
+    end
+    running = result.scores
+  end
+
+  local floor, always = opts.floor, opts.floor_applies == "always"
+  if bug ~= nil then -- C14: everything of this SCORE! phase is void, then the penalty
+    local penalty = filled(count, 0)
+    for _, seat in ipairs(bug.responsible) do
+      local e = seat + 1
+      if opts.teams == "pooled" then e = teams[seat + 1] + 1 end
+      penalty[e] = penalty[e] - bug.penalty
+    end
+    running = {}
+    for e = 1, count do
+      running[e] = start[e] + penalty[e]
+      if always and floor then running[e] = math.max(running[e], floor) end
+    end
+  elseif floor then
+    local floored = {}
+    for e = 1, count do floored[e] = math.max(running[e], floor) end -- C16
+    running = floored
+  end
+  local new_totals, round_scores, shown = {}, {}, {}
+  for e = 1, count do
+    if opts.carry_over then new_totals[e] = running[e] else new_totals[e] = totals[e] + running[e] end
+    round_scores[e] = new_totals[e] - totals[e]
+    shown[e] = fmt(round_scores[e])
+  end
+  log[#log + 1] = "round scores: " .. seat_list(shown)
+  return { turns = turns, round_scores = round_scores, totals = new_totals, bug = bug, log = log }
+end
+
+-- Points needed to win for a seat (or a team when pooled); entity is 0-based (C22/C24).
+function ScoreEngine.entity_target(mode, entity, teams)
+  local opts = ScoreEngine.mode_options(mode)
+  if not opts.target_per_player then return opts.target end
+  local size = 1
+  if opts.teams == "pooled" then
+    size = 0
+    for _, t in ipairs(teams) do
+      if t == entity then size = size + 1 end
+    end
+  end
+  return opts.target_per_player * size
+end
+
+-- Decide whether the game is over (C22, C23, C24, C28); see game_status in score.py.
+function ScoreEngine.game_status(totals, rounds_played, mode, teams, contenders)
+  local opts = ScoreEngine.mode_options(mode)
+  local eligible = {}
+  if contenders == nil then
+    for e = 1, #totals do eligible[e] = e - 1 end
+  else
+    eligible = copy_list(contenders)
+  end
+  local reached = {}
+  for _, e in ipairs(eligible) do
+    if totals[e + 1] >= ScoreEngine.entity_target(opts, e, teams) then reached[#reached + 1] = e end
+  end
+  local status = { finished = false, tiebreak = {} }
+  if opts.solo then -- C28: solo games are won or lost, never tied
+    if #reached > 0 then
+      status.finished, status.winner, status.reason = true, 0, "target"
+    elseif opts.max_rounds and rounds_played >= opts.max_rounds then
+      status.finished, status.reason = true, "lost"
+    end
+    return status
+  end
+  local out_of_rounds = opts.max_rounds ~= false and rounds_played >= opts.max_rounds
+  if #reached == 0 and not out_of_rounds and contenders == nil then return status end
+  local pool = eligible
+  if #reached > 0 then pool = reached end
+  local best = nil
+  for _, e in ipairs(pool) do
+    if best == nil or totals[e + 1] > best then best = totals[e + 1] end
+  end
+  local leaders = {}
+  for _, e in ipairs(pool) do
+    if totals[e + 1] == best then leaders[#leaders + 1] = e end
+  end
+  local reason = "rounds"
+  if #reached > 0 then
+    reason = "target"
+  elseif contenders ~= nil then
+    reason = "tiebreak"
+  end
+  local same_team = opts.teams == "individual"
+  if same_team then
+    for _, e in ipairs(leaders) do
+      if teams[e + 1] ~= teams[leaders[1] + 1] then same_team = false end
+    end
+  end
+  if #leaders == 1 then
+    status.finished, status.winner, status.reason = true, leaders[1], reason
+  elseif same_team then
+    status.finished, status.reason = true, reason -- C23: tied team-mates win together
+  else
+    status.tiebreak = leaders
+    return status
+  end
+  if opts.teams == "pooled" then
+    status.winning_team = status.winner
+  elseif opts.teams == "individual" then
+    status.winning_team = teams[leaders[1] + 1]
+  end
+  return status
+end
+
+-- ---------------------------------------------------------------------------
+-- Solo modes
+
+-- Scorlitaire!/Scorliroad!: apply one flipped card (C26).
+function ScoreEngine.solitaire_flip(state, card, mode)
+  local opts = ScoreEngine.mode_options(mode)
+  ScoreEngine.validate_card(card)
+  local effect = card.effect
+  local action, amount = effect.action, effect.amount or 0
+  local score, last = state.score, state.last_score or 0
+  local delta, outcome = 0, "score"
+  if action == "score" then
+    delta, last = amount, amount
+  elseif action == "double" then
+    delta = last
+  elseif action == "lose_per_adversary" or action == "adversaries_lose" then
+    delta, outcome = -amount, "lose"
+  elseif action == "deny" then
+    outcome = "block"
+  elseif action == "pass" then
+    outcome = "reshuffle"
+  else -- protect
+    outcome = "lost"
+  end
+  score = score + delta
+  local status = "playing"
+  if outcome == "lost" then
+    status = "lost"
+  elseif score >= opts.target then
+    status = "won"
+  end
+  return { score = score, last_score = last, delta = delta, outcome = outcome, status = status }
+end
+
+-- Scorlitaire! CW!/CCW!: shuffle the face-down and discarded cards together; the flipped
+-- pass card is discarded afterwards.
+function ScoreEngine.solitaire_reshuffle(face_down, discarded, flipped, seed)
+  local pile = copy_list(face_down)
+  for _, c in ipairs(discarded) do pile[#pile + 1] = c end
+  return { face_down = ScoreEngine.shuffle(pile, seed), discarded = { flipped } }
+end
+
+-- Score Against! precedence (C27): class, then strength, then virtual before own.
+local function against_rank(card, source, score)
+  local action = card.effect.action
+  local virtual = 0
+  if source == "virtual" then virtual = 1 end
+  if action == "protect" or action == "deny" or action == "pass" then
+    return { 3, 0, virtual }
+  elseif action == "lose_per_adversary" or action == "adversaries_lose" then
+    return { 2, card.effect.amount, virtual }
+  end
+  local gain = math.max(score, 0)
+  if action == "score" then gain = card.effect.amount end
+  return { 1, gain, virtual }
+end
+
+local function rank_greater(a, b)
+  for i = 1, 3 do
+    if a[i] ~= b[i] then return a[i] > b[i] end
+  end
+  return false
+end
+
+-- Score Against!: resolve your flipped roster card against one virtual column.
+function ScoreEngine.score_against_turn(score, own_card, column)
+  local candidates = { { card = own_card, source = "roster" } }
+  for _, c in ipairs(column) do candidates[#candidates + 1] = { card = c, source = "virtual" } end
+  local best, winner = nil, 1
+  for index, cand in ipairs(candidates) do
+    ScoreEngine.validate_card(cand.card)
+    local rank = against_rank(cand.card, cand.source, score)
+    if best == nil or rank_greater(rank, best) then best, winner = rank, index end
+  end
+  local card, source = candidates[winner].card, candidates[winner].source
+  local effect = card.effect
+  local delta
+  if best[1] == 3 then
+    delta = 0
+  elseif best[1] == 2 then
+    delta = effect.amount
+    if source == "virtual" then delta = -effect.amount end
+  elseif effect.action == "score" then
+    delta = effect.amount
+  else
+    delta = score
+  end
+  local discarded = {}
+  for index, cand in ipairs(candidates) do
+    if index ~= winner then discarded[#discarded + 1] = cand.card.id end
+  end
+  return { applied = { card = card.id, source = source }, delta = delta, score = score + delta,
+    discarded = discarded }
+end
+
+-- Score Against!: play a round; the round score is floored and added to `total`.
+function ScoreEngine.score_against_round(total, roster, columns, mode)
+  local opts = ScoreEngine.mode_options(mode)
+  local score, turns = 0, {}
+  for i = 1, math.min(#roster, #columns) do
+    local turn = ScoreEngine.score_against_turn(score, roster[i], columns[i])
+    turns[#turns + 1] = turn
+    score = turn.score
+  end
+  if opts.floor then score = math.max(score, opts.floor) end
+  return { turns = turns, round_score = score, total = total + score }
+end
+
+return ScoreEngine
