@@ -1,0 +1,174 @@
+-- Scoop scoring ("Count"): pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- A line-by-line port of src/deckpress/engines/scoop.py: same function, same data shapes
+-- (Lua tables for dicts and lists), same results (tests/test_games_lua.py checks it on
+-- thousands of random deals).  The rules interpretations are the numbered clauses of
+-- docs/rules/scoop.md ("C<n>").  No TTS calls, no goto, no bitwise operators, no
+-- io/load/require: the file defines one local table and returns it so a bundler can wrap it.
+--
+-- A card is {rank = "Q", suit = "hearts"}; a player is {go_pile = {cards}, game_pile = {cards},
+-- name = optional string}.  Players are numbered from 1 in the order given (C12).
+-- Errors are raised with error("...") where Python raises ValueError.
+
+local ScoopScoring = {}
+
+ScoopScoring.RANKS = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" }
+local FACES = { J = true, Q = true, K = true }
+local KNOWN = {}
+for _, r in ipairs(ScoopScoring.RANKS) do KNOWN[r] = true end
+
+-- C2-C6: points per rank in each pile (the same table as decks/scoop.yaml setup.options.scoring).
+ScoopScoring.SCORING = {
+  go = { A = 1, ["2"] = -1, ["3"] = 1, ["4"] = 1, ["5"] = 1, ["6"] = 1, ["7"] = 1, ["8"] = 1,
+         ["9"] = 1, ["10"] = 2, J = 0, Q = 0, K = 0 },
+  game = { A = 1, ["2"] = -1, ["3"] = 0, ["4"] = 0, ["5"] = 0, ["6"] = 0, ["7"] = 0, ["8"] = 0,
+           ["9"] = 0, ["10"] = 0, J = 1, Q = 1, K = 1 },
+}
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+-- C1: "A", "2".."10", "J", "Q", "K"; whole numbers 2-10 and lower case are accepted.
+function ScoopScoring.normalize_rank(rank)
+  if is_int(rank) then rank = string.format("%d", rank) end
+  if type(rank) ~= "string" then error("a card's rank must be A, 2-10, J, Q or K") end
+  rank = string.upper(rank)
+  if not KNOWN[rank] then error("unknown rank '" .. rank .. "': use A, 2-10, J, Q or K") end
+  return rank
+end
+
+-- C13: a scoring table must give whole points for every rank in both piles.
+function ScoopScoring.check_scoring(scoring)
+  if type(scoring) ~= "table" then error("scoring must be a table {go = {...}, game = {...}}") end
+  for _, pile in ipairs({ "go", "game" }) do
+    local t = scoring[pile]
+    if type(t) ~= "table" then error("scoring." .. pile .. " must be a table of points by rank") end
+    for _, rank in ipairs(ScoopScoring.RANKS) do
+      if not is_int(t[rank]) then error("scoring." .. pile .. "." .. rank .. " must be a whole number") end
+    end
+  end
+  return scoring
+end
+
+local function points(n)
+  if n == 1 or n == -1 then return string.format("%d point", n) end
+  return string.format("%d points", n)
+end
+
+local function faces(n)
+  if n == 1 then return "1 face card" end
+  return string.format("%d face cards", n)
+end
+
+local function names(list)
+  if #list == 1 then return list[1] end
+  local head = {}
+  for i = 1, #list - 1 do head[i] = list[i] end
+  return table.concat(head, ", ") .. " and " .. list[#list]
+end
+
+local function pile_ranks(player, key, number)
+  local pile = player[key]
+  if pile == nil then pile = {} end
+  if type(pile) ~= "table" then
+    error(string.format("player %d: %s must be a list of cards", number, key))
+  end
+  local ranks = {}
+  for _, card in ipairs(pile) do
+    if type(card) ~= "table" then
+      error(string.format("player %d: every card in %s must be a table {rank, suit}", number, key))
+    end
+    ranks[#ranks + 1] = ScoopScoring.normalize_rank(card.rank)
+  end
+  return ranks
+end
+
+-- score(players, scoring) -> {players = {{name, go_points, game_points, go_faces, game_faces,
+--   faces, winner, score}}, winners = {player numbers}, decided_by = "go_pile" |
+--   "face_cards" | "shared", explanation = string}
+function ScoopScoring.score(players, scoring)
+  if scoring == nil then scoring = ScoopScoring.SCORING end
+  ScoopScoring.check_scoring(scoring)
+  if type(players) ~= "table" or #players == 0 then error("Scoop needs at least one player to score") end
+  local rows = {}
+  for number, player in ipairs(players) do
+    if type(player) ~= "table" then
+      error(string.format("player %d must be a table {go_pile, game_pile}", number))
+    end
+    local name = player.name
+    if type(name) ~= "string" or name == "" then name = string.format("Player %d", number) end
+    local go = pile_ranks(player, "go_pile", number)
+    local game = pile_ranks(player, "game_pile", number)
+    local row = { name = name, go_points = 0, game_points = 0, go_faces = 0, game_faces = 0,
+      faces = 0, winner = false, score = 0 }
+    for _, r in ipairs(go) do
+      row.go_points = row.go_points + scoring.go[r]
+      if FACES[r] then row.go_faces = row.go_faces + 1 end
+    end
+    for _, r in ipairs(game) do
+      row.game_points = row.game_points + scoring.game[r]
+      if FACES[r] then row.game_faces = row.game_faces + 1 end
+    end
+    row.faces = row.go_faces + row.game_faces
+    rows[number] = row
+  end
+
+  local lines = {}
+  for i, row in ipairs(rows) do
+    lines[i] = string.format("%s: Go Pile %s, Game Pile %s, %s in both piles.",
+      row.name, points(row.go_points), points(row.game_points), faces(row.faces))
+  end
+  -- C7: the most Go Pile points.
+  local best_go = rows[1].go_points
+  for _, row in ipairs(rows) do best_go = math.max(best_go, row.go_points) end
+  local leaders = {}
+  for i, row in ipairs(rows) do
+    if row.go_points == best_go then leaders[#leaders + 1] = i end
+  end
+  local winners, decided_by
+  if #leaders == 1 then
+    winners = leaders
+    decided_by = "go_pile"
+    lines[#lines + 1] = string.format("%s has the most Go Pile points (%d).", rows[leaders[1]].name, best_go)
+  else
+    -- C8: among the leaders only, the most face cards in both piles.
+    local best_faces = rows[leaders[1]].faces
+    for _, i in ipairs(leaders) do best_faces = math.max(best_faces, rows[i].faces) end
+    winners = {}
+    local tied = {}
+    for _, i in ipairs(leaders) do
+      tied[#tied + 1] = rows[i].name
+      if rows[i].faces == best_faces then winners[#winners + 1] = i end
+    end
+    if #winners == 1 then
+      decided_by = "face_cards"
+      lines[#lines + 1] = string.format("Go Pile tie at %d between %s; %s has the most face cards (%d).",
+        best_go, names(tied), rows[winners[1]].name, best_faces)
+    else
+      -- C9: still tied: every one of them wins and scores.
+      decided_by = "shared"
+      local still = {}
+      for k, i in ipairs(winners) do still[k] = rows[i].name end
+      lines[#lines + 1] = string.format(
+        "Go Pile tie at %d between %s; %s also tie on face cards (%d), so each scores their Game Pile.",
+        best_go, names(tied), names(still), best_faces)
+    end
+  end
+  -- C10: only the winner(s) score, and they score their Game Pile.
+  for _, i in ipairs(winners) do
+    rows[i].winner = true
+    rows[i].score = rows[i].game_points
+    lines[#lines + 1] = string.format("%s wins and scores %s from the Game Pile.",
+      rows[i].name, points(rows[i].game_points))
+  end
+  if #winners < #rows then lines[#lines + 1] = "Nobody else scores." end
+  return {
+    players = rows,
+    winners = winners,
+    decided_by = decided_by,
+    explanation = table.concat(lines, "\n"),
+  }
+end
+
+return ScoopScoring

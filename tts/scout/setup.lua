@@ -1,0 +1,239 @@
+-- Scout set-up ("Setup") and hand turning: pure game logic for Tabletop Simulator
+-- (MoonSharp, Lua 5.2).
+--
+-- setup_plan() removes cards by player count, shuffles with a random orientation per card,
+-- deals the hands, gives out the Scout & Show chips and the first-player marker.
+-- flip_hand() / can_flip() / record_flip() handle "turn your whole hand once per round".
+-- The rules interpretations are the numbered clauses of docs/rules/scout.md ("C<n>").
+-- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
+-- local table and returns it so a bundler can wrap it in a function.
+--
+-- A card is {id = "3-7", top = 3, bottom = 7} (decks/scout.yaml: `top` is read when the
+-- card is held as printed, `bottom` when it is turned 180 degrees).  A card in a hand or
+-- in a plan also has `flipped` (false: `top` is the active value, true: `bottom`).
+-- Players are numbered 1..seat_count in clockwise order from the first seat.
+
+local ScoutSetup = {}
+
+-- C3: cards per player by player count (2: 11, see C4).
+ScoutSetup.DEAL = { [2] = 11, [3] = 12, [4] = 11, [5] = 9 }
+ScoutSetup.CHIPS_PER_PLAYER = 1
+
+local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard", as in tts/score/engine.lua
+local PRNG_MULTIPLIER = 48271
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+local function low_high(card)
+  return math.min(card.top, card.bottom), math.max(card.top, card.bottom)
+end
+
+local function has_values(card, a, b)
+  local lo, hi = low_high(card)
+  return lo == math.min(a, b) and hi == math.max(a, b)
+end
+
+local function copy_card(card)
+  return { id = card.id, top = card.top, bottom = card.bottom, flipped = card.flipped == true }
+end
+
+-- The value that counts: `top`, or `bottom` when the card is turned (C7).
+function ScoutSetup.active_value(card)
+  if card.flipped then return card.bottom end
+  return card.top
+end
+
+-- The value on the other end of the card.
+function ScoutSetup.hidden_value(card)
+  if card.flipped then return card.top end
+  return card.bottom
+end
+
+-- The active values of a hand, left to right.
+function ScoutSetup.active_values(hand)
+  local out = {}
+  for i, card in ipairs(hand) do out[i] = ScoutSetup.active_value(card) end
+  return out
+end
+
+function ScoutSetup.validate_card(card, index)
+  local where = "card " .. tostring(index)
+  if type(card) ~= "table" then error(where .. ": expected a table {id, top, bottom}") end
+  if type(card.id) ~= "string" or card.id == "" then error(where .. ": id must be a non-empty string") end
+  for _, key in ipairs({ "top", "bottom" }) do
+    local v = card[key]
+    if not is_int(v) or v < 1 or v > 10 then
+      error(where .. " (" .. card.id .. "): " .. key .. " must be a whole number from 1 to 10")
+    end
+  end
+  if card.top == card.bottom then error(where .. " (" .. card.id .. "): top and bottom must differ") end
+end
+
+-- C2: the cards taken out for this many players.
+function ScoutSetup.removed_for(seat_count, card)
+  if seat_count == 3 then return card.top == 10 or card.bottom == 10 end
+  if seat_count == 2 or seat_count == 4 then return has_values(card, 9, 10) end
+  return false
+end
+
+-- C6: the order in which cards mark the first player: 1/2 first, then by the lower value,
+-- then by the higher value (1/3, 1/4, ..., 2/3, ...); ties (equal pairs) by id.
+local function before(a, b)
+  local alo, ahi = low_high(a)
+  local blo, bhi = low_high(b)
+  if alo ~= blo then return alo < blo end
+  if ahi ~= bhi then return ahi < bhi end
+  return a.id < b.id
+end
+
+-- setup_plan(seat_count, cards, seed) -> plan (docs/rules/scout.md).
+function ScoutSetup.setup_plan(seat_count, cards, seed)
+  if not is_int(seat_count) or ScoutSetup.DEAL[seat_count] == nil then
+    error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
+  end
+  if not is_int(seed) then error("seed must be an integer") end
+  local seen = {}
+  for i, card in ipairs(cards) do
+    ScoutSetup.validate_card(card, i)
+    if seen[card.id] then error("card id " .. card.id .. " is in the deck twice") end
+    seen[card.id] = true
+  end
+
+  -- C2: remove by player count (the cards' given order is kept).
+  local kept, removed = {}, {}
+  for _, card in ipairs(cards) do
+    if ScoutSetup.removed_for(seat_count, card) then
+      removed[#removed + 1] = card.id
+    else
+      kept[#kept + 1] = card
+    end
+  end
+  local each = ScoutSetup.DEAL[seat_count]
+  if #kept < each * seat_count then
+    error(string.format("%d players need %d cards each (%d); only %d are left after removing %d",
+      seat_count, each, each * seat_count, #kept, #removed))
+  end
+
+  -- C5: Fisher-Yates with the Park-Miller PRNG, then one draw per card for its orientation
+  -- (the upper half of the generator's range turns the card).
+  local state = seed % PRNG_MODULUS
+  if state <= 0 then state = state + PRNG_MODULUS - 1 end
+  local deck = {}
+  for i, card in ipairs(kept) do deck[i] = card end
+  for i = #deck, 2, -1 do
+    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
+    local j = state % i + 1
+    deck[i], deck[j] = deck[j], deck[i]
+  end
+  local oriented = {}
+  for i, card in ipairs(deck) do
+    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
+    local c = copy_card(card)
+    c.flipped = state * 2 > PRNG_MODULUS
+    oriented[i] = c
+  end
+
+  -- C3: one card at a time, player 1 first; a hand keeps the order its cards came in.
+  local hands, deals = {}, {}
+  for p = 1, seat_count do hands[p] = {} end
+  for k = 1, each * seat_count do
+    local p = (k - 1) % seat_count + 1
+    local card = oriented[k]
+    hands[p][#hands[p] + 1] = card
+    deals[#deals + 1] = { player = p, position = #hands[p], id = card.id, flipped = card.flipped }
+  end
+  -- C4: what is not dealt stays out of the round.
+  local unused = {}
+  for k = each * seat_count + 1, #oriented do unused[#unused + 1] = oriented[k].id end
+
+  -- C6: first player.
+  local best, best_player = nil, nil
+  for p = 1, seat_count do
+    for _, card in ipairs(hands[p]) do
+      if best == nil or before(card, best) then best, best_player = card, p end
+    end
+  end
+  local reason
+  if has_values(best, 1, 2) then
+    reason = string.format("Player %d holds the 1/2 card (%s) and starts.", best_player, best.id)
+  else
+    local lo, hi = low_high(best)
+    reason = string.format("Nobody holds the 1/2 card; player %d holds the lowest card, %d/%d (%s), and starts.",
+      best_player, lo, hi, best.id)
+  end
+
+  local chips = {}
+  for p = 1, seat_count do chips[p] = ScoutSetup.CHIPS_PER_PLAYER end
+
+  return {
+    seat_count = seat_count,
+    deal_count = each,
+    removed = removed,           -- ids taken out (C2), in the given order
+    unused = unused,             -- ids shuffled but not dealt (C4)
+    hands = hands,               -- hands[p] = cards {id, top, bottom, flipped}, left to right
+    deals = deals,               -- every card move in dealing order
+    chips = chips,               -- Scout & Show chips per player
+    first_player = best_player,
+    first_card = best.id,
+    explanation = reason,
+  }
+end
+
+-- C7: turning a hand reverses its order and turns every card (a new list; the input stays).
+function ScoutSetup.flip_hand(hand)
+  local out, n = {}, #hand
+  for i = 1, n do
+    local c = copy_card(hand[n + 1 - i])
+    c.flipped = not c.flipped
+    out[i] = c
+  end
+  return out
+end
+
+-- C8: round state {flipped = {[player] = true, ...}, started = bool}.
+function ScoutSetup.new_round()
+  return { flipped = {}, started = false }
+end
+
+local function copy_state(state)
+  local flipped = {}
+  for k, v in pairs(state.flipped or {}) do flipped[k] = v end
+  return { flipped = flipped, started = state.started == true }
+end
+
+-- true, or false and the reason.
+function ScoutSetup.can_flip(state, player)
+  if state.flipped and state.flipped[player] then
+    return false, "You have already turned your hand this round."
+  end
+  if state.started then
+    return false, "The round has started: a hand can only be turned before the first turn."
+  end
+  return true
+end
+
+-- A new state where `player` has turned their hand; an error if it is not allowed.
+function ScoutSetup.record_flip(state, player)
+  local ok, why = ScoutSetup.can_flip(state, player)
+  if not ok then error(why) end
+  local s = copy_state(state)
+  s.flipped[player] = true
+  return s
+end
+
+-- A new state once the first card of the round has been played or scouted.
+function ScoutSetup.begin_play(state)
+  local s = copy_state(state)
+  s.started = true
+  return s
+end
+
+-- Check, record and turn in one call: {state = new state, hand = turned hand}.
+function ScoutSetup.turn_hand(state, player, hand)
+  local s = ScoutSetup.record_flip(state, player)
+  return { state = s, hand = ScoutSetup.flip_hand(hand) }
+end
+
+return ScoutSetup

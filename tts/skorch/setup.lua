@@ -1,0 +1,201 @@
+-- Skorch set-up ("Deal"): pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- deal_plan() says, card by card, where every card goes: each seated player's prison
+-- (back row down-up-down-up-down, front row up-down-up-down-up), five hand cards, the
+-- first card of the discard pile and the draw pile.  The TTS layer only moves objects.
+-- The rules interpretations are the numbered clauses of docs/rules/skorch.md ("C<n>").
+-- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
+-- local table and returns it so a bundler can wrap it in a function.
+--
+-- A card is a table {id = "attack-7-3", kind = "attack", value = 7}; kind is one of
+-- KINDS (the `kind` field of decks/skorch.yaml), value 1-10 for attack cards.
+-- Lists are 1-based; seats are whatever the caller uses (TTS colours), in clockwise order.
+
+local SkorchSetup = {}
+
+SkorchSetup.KINDS = { "attack", "elude", "shield", "demoter", "skorch", "undead", "faceoff" }
+SkorchSetup.PRISON_SIZE = 5
+SkorchSetup.HAND_SIZE = 5
+SkorchSetup.MIN_PLAYERS = 2
+-- C4: orientation per slot, left to right as the owner sees it (true = face up).
+SkorchSetup.BACK_ROW = { false, true, false, true, false }
+SkorchSetup.FRONT_ROW = { true, false, true, false, true }
+
+local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard", as in tts/score/engine.lua
+local PRNG_MULTIPLIER = 48271
+
+local function is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+local function contains(list, value)
+  for _, v in ipairs(list) do
+    if v == value then return true end
+  end
+  return false
+end
+
+local function copy_card(card)
+  return { id = card.id, kind = card.kind, value = card.value }
+end
+
+-- Return a shuffled copy of `items` (Fisher-Yates driven by the Park-Miller PRNG; the same
+-- permutation as ScoreEngine.shuffle for the same seed).
+function SkorchSetup.shuffle(items, seed)
+  if not is_int(seed) then error("seed must be an integer") end
+  local result = {}
+  for i, v in ipairs(items) do result[i] = v end
+  local state = seed % PRNG_MODULUS
+  if state <= 0 then state = state + PRNG_MODULUS - 1 end
+  for i = #result, 2, -1 do
+    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
+    local j = state % i + 1
+    result[i], result[j] = result[j], result[i]
+  end
+  return result
+end
+
+-- C2: a card is checked before anything is dealt.
+function SkorchSetup.validate_card(card, index)
+  local where = "card " .. tostring(index)
+  if type(card) ~= "table" then error(where .. ": expected a table {id, kind, value}") end
+  if type(card.id) ~= "string" or card.id == "" then error(where .. ": id must be a non-empty string") end
+  if not contains(SkorchSetup.KINDS, card.kind) then
+    error(where .. " (" .. card.id .. "): kind must be one of " .. table.concat(SkorchSetup.KINDS, ", "))
+  end
+  if card.kind == "attack" then
+    if not is_int(card.value) or card.value < 1 or card.value > 10 then
+      error(where .. " (" .. card.id .. "): an attack card needs a value from 1 to 10")
+    end
+  end
+end
+
+-- C9: the value to beat when the first discard is this card (nothing was played before it).
+function SkorchSetup.opening_value(card)
+  if card.kind == "attack" then return card.value end
+  if card.kind == "elude" then return 1 end
+  return 0
+end
+
+-- C1: index of `seat` in `seats`, or an error.
+local function seat_index(seats, seat)
+  for i, s in ipairs(seats) do
+    if s == seat then return i end
+  end
+  error("dealer " .. tostring(seat) .. " is not one of the seated players")
+end
+
+-- deal_plan(seats, deck, options) -> plan.  See docs/rules/skorch.md for the shapes.
+--   seats:   seated players in clockwise order (e.g. TTS colours), at least 2.
+--   deck:    list of cards {id, kind, value}, deck[1] = the top card.
+--   options: { dealer = a seat (default seats[1]), seed = integer (shuffle first; absent:
+--              the deck is dealt in the order given, already shuffled) }
+function SkorchSetup.deal_plan(seats, deck, options)
+  options = options or {}
+  if type(seats) ~= "table" or #seats < SkorchSetup.MIN_PLAYERS then
+    error("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
+  end
+  local seen = {}
+  for _, s in ipairs(seats) do
+    if seen[s] then error("seat " .. tostring(s) .. " is listed twice") end
+    seen[s] = true
+  end
+  local ids = {}
+  for i, card in ipairs(deck) do
+    SkorchSetup.validate_card(card, i)
+    if ids[card.id] then error("card id " .. card.id .. " is in the deck twice") end
+    ids[card.id] = true
+  end
+  local n = #seats
+  local per_player = 2 * SkorchSetup.PRISON_SIZE + SkorchSetup.HAND_SIZE
+  local needed = n * per_player + 1
+  if #deck < needed then
+    error(string.format("%d players need %d cards (%d each and 1 for the discard pile); the deck has %d",
+      n, needed, per_player, #deck))
+  end
+
+  -- C3: shuffle with the seed, or take the order given.
+  local cards = deck
+  if options.seed ~= nil then cards = SkorchSetup.shuffle(deck, options.seed) end
+
+  -- C1: the dealer deals; the player to the dealer's left (next clockwise) first, dealer last.
+  local dealer = options.dealer
+  if dealer == nil then dealer = seats[1] end
+  local d = seat_index(seats, dealer)
+  local order = {}
+  for k = 1, n do order[k] = seats[(d + k - 1) % n + 1] end
+
+  local players = {}
+  for k, seat in ipairs(order) do
+    players[k] = { seat = seat, back = {}, front = {}, hand = {} }
+  end
+
+  local deals, next_card = {}, 1
+  local function take()
+    local card = cards[next_card]
+    next_card = next_card + 1
+    return card
+  end
+  -- C5: three rounds (back row, front row, hand); in each, every player gets five cards at
+  -- once, in the order of `order`, slot 1 to 5.
+  local rows = {
+    { name = "back", faces = SkorchSetup.BACK_ROW },
+    { name = "front", faces = SkorchSetup.FRONT_ROW },
+    { name = "hand" },
+  }
+  for _, row in ipairs(rows) do
+    for _, p in ipairs(players) do
+      local size = row.faces and SkorchSetup.PRISON_SIZE or SkorchSetup.HAND_SIZE
+      for slot = 1, size do
+        local card = take()
+        local up = false
+        if row.faces then up = row.faces[slot] end
+        local entry = copy_card(card)
+        entry.face_up = up
+        entry.slot = slot
+        p[row.name][slot] = entry
+        deals[#deals + 1] = { seat = p.seat, row = row.name, slot = slot, id = card.id, face_up = up }
+      end
+    end
+  end
+
+  -- C6: the next card starts the discard pile face up; the rest is the draw pile, face down.
+  local first = copy_card(take())
+  first.face_up = true
+  deals[#deals + 1] = { seat = false, row = "discard", slot = 1, id = first.id, face_up = true }
+  local draw_pile = {}
+  for i = next_card, #cards do draw_pile[#draw_pile + 1] = cards[i].id end
+
+  -- C7/C8: who starts.
+  local special = first.kind ~= "attack"
+  local starter = order[1]
+  if special then starter = order[2] end -- n >= 2; with 2 players order[2] is the dealer
+  local skipped = false
+  if special then skipped = order[1] end
+
+  local reason
+  if special then
+    reason = string.format("The first discard is a special card (%s): it counts as %s's turn, so %s starts.",
+      first.kind, tostring(order[1]), tostring(starter))
+  else
+    reason = string.format("The first discard is an attack %d: %s, to the dealer's left, starts.",
+      first.value, tostring(starter))
+  end
+
+  return {
+    dealer = dealer,
+    order = order,               -- deal order: left of the dealer first, the dealer last
+    players = players,           -- in `order`: {seat, back = {5 slots}, front = {5 slots}, hand = {5}}
+    deals = deals,               -- every card move in dealing order (for animation)
+    discard = first,             -- {id, kind, value, face_up = true}
+    draw_pile = draw_pile,       -- ids, top first, face down
+    first_discard_special = special,
+    first_player = starter,
+    skipped = skipped,           -- the seat whose first turn the special card used, or false
+    direction = "cw",            -- C8: play goes clockwise
+    value_to_beat = SkorchSetup.opening_value(first),
+    explanation = reason,
+  }
+end
+
+return SkorchSetup
