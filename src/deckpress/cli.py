@@ -123,3 +123,33 @@ def schema(markdown: bool) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--tts-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Tabletop Simulator data folder (default: TTS's own for this operating system).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"), show_default=True,
+              help="Folder the deck was built into.")
+@click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
+def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
+    """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder."""
+    from .tts.install import default_tts_dir, install as install_files
+
+    name = Path(deck).stem
+    built = out / name / "tts"
+    if not (built / f"{name}.json").is_file():
+        raise click.UsageError(f"{built / (name + '.json')} does not exist; run `deckpress build {name}` first")
+    target = tts_dir or default_tts_dir()
+    result = install_files(built, name, target, force=force)
+    for path in result.written:
+        click.echo(f"installed {path}")
+    for path in result.unchanged:
+        click.echo(f"up to date {path}")
+    for path in result.refused:
+        click.echo(f"{path}: not written by deckpress, or changed since; kept it (use --force to overwrite)",
+                   err=True)
+    if "file:///" in (built / f"{name}.json").read_text(encoding="utf-8"):
+        click.echo("note: the images are file:/// paths, seen only on this computer; for the Workshop see "
+                   "docs/tts.md", err=True)
+    sys.exit(1 if result.refused else 0)

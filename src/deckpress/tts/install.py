@@ -1,0 +1,92 @@
+"""`deckpress install`: copy a built save, its thumbnail and the saved objects into the TTS data folder.
+
+A file already there is replaced only when deckpress wrote it: `Saves/.deckpress-installed.json`
+records the sha256 of every file deckpress installed. A file that differs from what was recorded (the
+user edited or re-saved it in TTS) or that deckpress never wrote is left alone unless `force` is given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RECORD = ".deckpress-installed.json"
+
+
+def default_tts_dir(system: str | None = None, home: Path | None = None, env: dict | None = None) -> Path:
+    """The TTS data folder TTS uses by default on this operating system."""
+    system = system or platform.system()
+    home = home or Path.home()
+    env = os.environ if env is None else env
+    if system == "Windows":
+        profile = Path(env.get("USERPROFILE", str(home)))
+        return profile / "Documents" / "My Games" / "Tabletop Simulator"
+    if system == "Darwin":
+        return home / "Library" / "Tabletop Simulator"
+    data = env.get("XDG_DATA_HOME")
+    return (Path(data) if data else home / ".local" / "share") / "Tabletop Simulator"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@dataclass
+class InstallResult:
+    written: list[Path] = field(default_factory=list)
+    unchanged: list[Path] = field(default_factory=list)
+    refused: list[Path] = field(default_factory=list)  # exists, not ours (or changed since): not touched
+
+
+def plan_files(built_tts: Path, deck: str) -> list[tuple[Path, str]]:
+    """(source, destination relative to the TTS folder) for everything install copies."""
+    pairs = []
+    for suffix in (".json", ".png"):
+        source = built_tts / f"{deck}{suffix}"
+        if source.is_file():
+            pairs.append((source, f"Saves/{deck}{suffix}"))
+    objects = built_tts / "saved-objects"
+    if objects.is_dir():
+        for source in sorted(objects.iterdir()):
+            if source.is_file():
+                pairs.append((source, f"Saves/Saved Objects/{deck}/{source.name}"))
+    return pairs
+
+
+def install(built_tts: Path, deck: str, tts_dir: Path, force: bool = False) -> InstallResult:
+    """Copy the files of plan_files into tts_dir (see the module docstring for what is overwritten)."""
+    record_path = tts_dir / "Saves" / RECORD
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        record = {}
+    files = record.setdefault("files", {})
+    result = InstallResult()
+    for source, relative in plan_files(built_tts, deck):
+        target = tts_dir / relative
+        digest = _sha256(source)
+        if target.exists():
+            current = _sha256(target) if target.is_file() else None
+            if current == digest:
+                files[relative] = digest
+                result.unchanged.append(target)
+                continue
+            if not force and files.get(relative) != current:
+                result.refused.append(target)
+                continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(target.name + ".deckpress-tmp")
+        shutil.copyfile(source, temporary)
+        os.replace(temporary, target)
+        files[relative] = digest
+        result.written.append(target)
+    if result.written or result.unchanged:
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        record["files"] = dict(sorted(files.items()))
+        record_path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return result

@@ -1,0 +1,269 @@
+"""Lua for Tabletop Simulator: literal escaping, a sandbox check, module bundling and the jinja2 templates.
+
+TTS runs MoonSharp (Lua 5.2, sandboxed): no `require` at runtime, no io, no load, no utf8, no goto,
+no `//` or bitwise operators. So every module file under the project's tts/ folder is wrapped in a
+function and registered in a table at the top of the Global script; scripts get modules with
+`use("lib.setup")`. Deck data reaches Lua only through `lua_literal`, never by pasting text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from ..errors import DeckError, Where
+
+KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
+                     "return then true until while".split())
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+LUA_INT = 2 ** 53  # MoonSharp numbers are doubles: larger integers lose precision
+
+
+class LuaValueError(ValueError):
+    """A Python value that has no faithful Lua literal."""
+
+
+def lua_string(text: str) -> str:
+    """A double-quoted Lua string literal for `text`, safe for any content.
+
+    Backslash, quote and control characters are escaped (controls as 3-digit `\\ddd`, so a following
+    digit can't extend them); other characters, including non-ASCII ones, are kept as they are:
+    MoonSharp reads the script as Unicode text, so byte escapes of UTF-8 would come out garbled.
+    """
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 32 or code == 127:
+            out.append(f"\\{code:03d}")
+        elif 0xD800 <= code <= 0xDFFF:
+            raise LuaValueError(f"text holds a lone surrogate (U+{code:04X}); fix the text's encoding")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, bool):
+        return f"[{'true' if key else 'false'}]"
+    if isinstance(key, str):
+        return key if IDENTIFIER.match(key) and key not in KEYWORDS else f"[{lua_string(key)}]"
+    if isinstance(key, int):
+        return f"[{lua_literal(key)}]"
+    raise LuaValueError(f"a Lua table key must be a string or an integer, not {type(key).__name__}")
+
+
+def _sort_key(key: Any) -> tuple:
+    return (0, key, "") if isinstance(key, int) and not isinstance(key, bool) else (1, 0, str(key))
+
+
+def lua_literal(value: Any, indent: int = 0, width: int = 100) -> str:
+    """The Lua literal of a JSON-like Python value (None, bool, int, float, str, list, tuple, dict).
+
+    Maps are written with sorted keys, so the same value always gives the same text. None is only
+    allowed as a map value (the key is left out, as Lua can't store nil); a list can't hold None.
+    """
+    if value is None:
+        return "nil"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if abs(value) > LUA_INT:
+            raise LuaValueError(f"the integer {value} is too large for Lua (at most 2^53)")
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            raise LuaValueError(f"{value} has no Lua literal; use a finite number")
+        return repr(value)
+    if isinstance(value, str):
+        return lua_string(value)
+    if isinstance(value, (list, tuple)):
+        if any(v is None for v in value):
+            raise LuaValueError("a list for Lua can't hold null (Lua lists end at the first nil)")
+        items = [lua_literal(v, indent + 1, width) for v in value]
+    elif isinstance(value, dict):
+        items = [f"{_key(k)} = {lua_literal(value[k], indent + 1, width)}"
+                 for k in sorted(value, key=_sort_key) if value[k] is not None]
+    else:
+        raise LuaValueError(f"no Lua literal for a {type(value).__name__}")
+    if not items:
+        return "{}"
+    flat = "{" + ", ".join(items) + "}"
+    if len(flat) + indent * 2 <= width and "\n" not in flat:
+        return flat
+    pad = "  " * (indent + 1)
+    return "{\n" + "".join(f"{pad}{item},\n" for item in items) + "  " * indent + "}"
+
+
+# --- The MoonSharp sandbox check -------------------------------------------------------------------
+
+_TOKEN = re.compile(r"""
+    (?P<long_comment>--\[(?P<lc_eq>=*)\[.*?\](?P=lc_eq)\])
+  | (?P<comment>--[^\n]*)
+  | (?P<long_string>\[(?P<ls_eq>=*)\[.*?\](?P=ls_eq)\])
+  | (?P<string>"(?:\\.|\\\n|[^"\\\n])*"|'(?:\\.|\\\n|[^'\\\n])*')
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>0[xX][0-9a-fA-F.]+(?:[pP][+-]?\d+)?|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)
+  | (?P<op>//|<<|>>|~=|==|<=|>=|::|\.\.\.|\.\.|[-+*/%^#&~|<>=(){}\[\];:,.])
+  | (?P<space>\s+)
+  | (?P<other>.)
+""", re.S | re.X)
+
+_ASSIGN = re.compile(r"\s*=(?!=)")
+
+FORBIDDEN_NAMES = {
+    "goto": "goto is not in MoonSharp's Lua; use a loop with a flag or a function",
+    "io": "the io library is not available in TTS",
+    "load": "load is not available in TTS",
+    "loadstring": "loadstring is not available in TTS",
+    "loadfile": "loadfile is not available in TTS",
+    "dofile": "dofile is not available in TTS",
+    "require": "require does not work in TTS; call use(\"module.name\") to get a bundled module",
+    "utf8": "the utf8 library is Lua 5.3; TTS runs Lua 5.2",
+}
+FORBIDDEN_OPS = {
+    "//": "integer division `//` is Lua 5.3; write math.floor(a / b)",
+    "&": "bitwise operators are Lua 5.3; use bit32.band",
+    "|": "bitwise operators are Lua 5.3; use bit32.bor",
+    "~": "bitwise operators are Lua 5.3; use bit32.bxor or bit32.bnot",
+    "<<": "bitwise shifts are Lua 5.3; use bit32.lshift",
+    ">>": "bitwise shifts are Lua 5.3; use bit32.rshift",
+    "::": "labels (goto) are not in MoonSharp's Lua",
+}
+
+
+def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
+    """(line, column, message) for every construct MoonSharp's TTS sandbox lacks; empty when clean."""
+    problems = []
+    previous = None
+    for match in _TOKEN.finditer(source):
+        kind = match.lastgroup
+        if kind in ("space", "comment", "long_comment", "string", "long_string", "number"):
+            if kind not in ("space", "comment", "long_comment"):
+                previous = match.group()
+            continue
+        text = match.group()
+        line = source.count("\n", 0, match.start()) + 1
+        col = match.start() - (source.rfind("\n", 0, match.start()) + 1) + 1
+        is_key = _ASSIGN.match(source, match.end()) is not None  # `io = 1`: a field or variable
+        if kind == "name" and text in FORBIDDEN_NAMES and previous not in (".", ":") and not is_key:
+            problems.append((line, col, f"`{text}`: {FORBIDDEN_NAMES[text]}"))
+        elif kind == "op" and text in FORBIDDEN_OPS:
+            problems.append((line, col, FORBIDDEN_OPS[text]))
+        previous = text
+    return problems
+
+
+def check_sandbox(source: str, path: str) -> None:
+    """Raise a located DeckError when `source` uses something the TTS sandbox lacks."""
+    problems = sandbox_problems(source)
+    if problems:
+        line, col, message = problems[0]
+        raise DeckError.at(Where(path, line, col), message)
+
+
+# --- Bundling --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Module:
+    name: str  # "lib.setup", "score.engine"
+    path: Path
+    source: str
+
+
+def module_name(tts_dir: Path, path: Path) -> str:
+    return ".".join(path.relative_to(tts_dir).with_suffix("").parts)
+
+
+BUILTIN = Path(__file__).resolve().parents[3] / "tts"  # the deckpress checkout's own tts/ folder
+
+
+def source_dirs(project_tts: Path) -> list[Path]:
+    """Where TTS sources are looked up: the project's tts/, then deckpress's own (a project needs a
+    tts/ folder only to change them)."""
+    dirs = [project_tts]
+    if BUILTIN.is_dir() and BUILTIN.resolve() != project_tts.resolve():
+        dirs.append(BUILTIN)
+    return dirs
+
+
+def find_modules(dirs: list[Path], deck_name: str) -> list[Module]:
+    """The modules a deck's Global script bundles: tts/lib/**.lua and tts/<deck>/**.lua, sorted; each
+    folder is taken from the first of `dirs` that has it."""
+    out: list[Module] = []
+    for folder in ("lib", deck_name):
+        base = next((d for d in dirs if (d / folder).is_dir()), None)
+        if base is not None:
+            out += [Module(module_name(base, f), f, f.read_text(encoding="utf-8"))
+                    for f in sorted((base / folder).rglob("*.lua"))]
+    return out
+
+
+BUNDLE_HEAD = """\
+-- Modules bundled by deckpress: each file under tts/ is a function that returns its table.
+-- use("lib.setup") runs a module once and returns what it returned (TTS has no require).
+local MODULES, LOADED = {}, {}
+function use(name)
+  local found = LOADED[name]
+  if found == nil then
+    local define = MODULES[name]
+    if define == nil then error("no bundled Lua module " .. name, 2) end
+    found = define(name)
+    if found == nil then found = true end
+    LOADED[name] = found
+  end
+  return found
+end
+function has_module(name)
+  return MODULES[name] ~= nil
+end
+"""
+
+
+def bundle(modules: list[Module]) -> str:
+    """The module table: one `MODULES["name"] = function(...) ... end` per module, in the given order."""
+    parts = [BUNDLE_HEAD]
+    for module in modules:
+        check_sandbox(module.source, str(module.path))
+        body = module.source.rstrip("\n")
+        parts.append(f"\n-- module {module.name} ({module.path.name})\n"
+                     f"MODULES[{lua_string(module.name)}] = function(...)\n{body}\nend\n")
+    return "".join(parts)
+
+
+def environment(dirs: list[Path]) -> jinja2.Environment:
+    """jinja2 over the TTS source folders. `{{ x | lua }}` is the only way values enter Lua;
+    .xml templates are autoescaped for XML."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
+                             undefined=jinja2.StrictUndefined,
+                             autoescape=jinja2.select_autoescape(enabled_extensions=("xml", "xml.j2")),
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env.filters["lua"] = lambda value: jinja2.filters.Markup(lua_literal(value))
+    return env
+
+
+def render(dirs: list[Path], template: str, **values: Any) -> str:
+    """Render one template of tts/; errors name the file and line."""
+    tts_dir = next((d for d in dirs if (d / template).is_file()), dirs[0])
+    try:
+        return environment(dirs).get_template(template).render(**values)
+    except jinja2.TemplateSyntaxError as err:
+        raise DeckError.at(Where(str(tts_dir / template), err.lineno or 0, 1), f"template error: {err.message}")
+    except jinja2.TemplateNotFound:
+        raise DeckError.at(Where(str(tts_dir / template)), "this TTS template is missing; restore it from "
+                                                           "the deckpress repository") from None
+    except (jinja2.UndefinedError, LuaValueError) as err:
+        raise DeckError.at(Where(str(tts_dir / template)), f"template error: {err}") from None

@@ -1,0 +1,64 @@
+"""`deckpress install`: copies the save, thumbnail and saved objects; never overwrites a stranger's file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_cli
+from deckpress.tts.install import RECORD, default_tts_dir
+
+
+def install(built: Path, tts_dir: Path, *extra: str):
+    return run_cli("install", "score", "--out", str(built.parent), "--tts-dir", str(tts_dir), *extra)
+
+
+def test_install_copies_save_thumbnail_and_saved_objects(built, tmp_path):
+    result = install(built, tmp_path)
+    assert result.exit_code == 0, result.stderr
+    saves = tmp_path / "Saves"
+    assert (saves / "score.json").read_bytes() == (built / "tts" / "score.json").read_bytes()
+    assert (saves / "score.png").read_bytes() == (built / "tts" / "score.png").read_bytes()
+    objects = saves / "Saved Objects" / "score"
+    assert sorted(p.name for p in objects.iterdir()) == sorted(p.name for p in (built / "tts/saved-objects").iterdir())
+    record = json.loads((saves / RECORD).read_text(encoding="utf-8"))
+    assert "Saves/score.json" in record["files"] and len(record["files"]) == 6
+    again = install(built, tmp_path)
+    assert again.exit_code == 0 and "up to date" in again.stdout
+
+
+def test_install_keeps_a_file_it_did_not_write_unless_forced(built, tmp_path):
+    saves = tmp_path / "Saves"
+    saves.mkdir()
+    mine = saves / "score.json"
+    mine.write_text('{"SaveName": "my own game"}', encoding="utf-8")
+    result = install(built, tmp_path)
+    assert result.exit_code == 1
+    assert "kept it" in result.stderr and "--force" in result.stderr
+    assert mine.read_text(encoding="utf-8") == '{"SaveName": "my own game"}'
+    assert (saves / "score.png").is_file()  # the rest is installed
+    forced = install(built, tmp_path, "--force")
+    assert forced.exit_code == 0
+    assert mine.read_bytes() == (built / "tts" / "score.json").read_bytes()
+
+
+def test_install_keeps_a_file_changed_since_it_wrote_it(built, tmp_path):
+    assert install(built, tmp_path).exit_code == 0
+    save = tmp_path / "Saves" / "score.json"
+    save.write_text(save.read_text(encoding="utf-8").replace("SCORE!", "MY SCORE!"), encoding="utf-8")
+    result = install(built, tmp_path)
+    assert result.exit_code == 1 and "MY SCORE!" in save.read_text(encoding="utf-8")
+
+
+def test_install_needs_a_build(tmp_path):
+    result = run_cli("install", "score", "--out", str(tmp_path / "nothing"), "--tts-dir", str(tmp_path))
+    assert result.exit_code == 2 and "deckpress build score" in result.stderr
+
+
+def test_default_tts_dir_per_system(tmp_path):
+    home = Path("/home/someone")
+    assert default_tts_dir("Linux", home, {}) == home / ".local/share/Tabletop Simulator"
+    assert default_tts_dir("Linux", home, {"XDG_DATA_HOME": "/data"}) == Path("/data/Tabletop Simulator")
+    assert default_tts_dir("Darwin", home, {}) == home / "Library/Tabletop Simulator"
+    assert default_tts_dir("Windows", home, {"USERPROFILE": "C:/Users/me"}) == \
+        Path("C:/Users/me/Documents/My Games/Tabletop Simulator")

@@ -1,0 +1,219 @@
+"""The Lua side: the literal escaper, the sandbox check, the bundler, and the Global script running
+under Lua 5.2 (lupa) against the fake TTS API in tests/lua/fake_tts.lua."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import lupa.lua52 as lua52
+import pytest
+
+from conftest import ROOT
+from deckpress.errors import DeckError
+from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
+                               sandbox_problems)
+from fake_tts import FakeTTS, to_py
+
+DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
+SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
+
+
+def lua_eval(expression: str):
+    return to_py(lua52.LuaRuntime().execute(f"return {expression}"))
+
+
+# --- the escaper ---------------------------------------------------------------------------------
+
+NASTY = ['plain', 'quote " and \' and \\ backslash', "]] ]=] --[[ comment", "line\nbreak\r\ttab",
+         "nul\x00 and \x01\x7f", "digit after escape \x01" + "23", "UTF-8: é ü ★ 日本 🂡", "", "end",
+         '" .. os.exit() .. "', "\\n is not a newline"]
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_lua_string_round_trips_any_text(text):
+    assert lua_eval(lua_string(text)) == text
+
+
+def test_lua_literal_round_trips_nested_data():
+    value = {"name": "Score! 3", "count": 3, "ratio": 0.5, "big": -1.5e20, "ok": True, "no": False,
+             "list": [1, "two", {"three": [3]}], "end": "keyword key", "with space": 1, 2: "int key",
+             "nested": {"a": {"b": {"c": NASTY}}}, "empty": {}}
+    back = lua_eval(lua_literal(value))
+    expected = dict(value)
+    expected["empty"] = None  # an empty Lua table has no way to say list or map
+    back["empty"] = None
+    assert back == expected
+
+
+def test_lua_literal_is_deterministic_and_drops_none_in_maps():
+    assert lua_literal({"b": 1, "a": None, "c": [True]}) == lua_literal({"c": [True], "b": 1})
+    assert lua_literal({"b": 1, "a": 2}) == "{a = 2, b = 1}"
+
+
+@pytest.mark.parametrize("bad", [[1, None], float("nan"), float("inf"), 2 ** 60, {1.5: "x"}, object(), "\ud800"])
+def test_lua_literal_refuses_values_it_cant_write(bad):
+    with pytest.raises(LuaValueError):
+        lua_literal(bad)
+
+
+# --- the sandbox check ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("source, found", [
+    ("local x = 7 // 2", "//"), ("local x = a & b", "bitwise"), ("local x = a | b", "bitwise"),
+    ("local x = ~a", "bitwise"), ("local x = a << 1", "shift"), ("goto done", "goto"), ("::done::", "labels"),
+    ("local f = io.open('x')", "io"), ("load('x')()", "load"), ("local m = require('m')", "require"),
+    ("print(utf8.char(65))", "utf8"),
+])
+def test_sandbox_check_finds_what_moonsharp_lacks(source, found):
+    problems = sandbox_problems(source)
+    assert problems and found in problems[0][2]
+
+
+def test_sandbox_check_ignores_strings_comments_and_fields():
+    clean = '''
+-- a comment with // and goto and require("x")
+--[==[ long comment: a | b, io.open ]==]
+local s = "a // b & c ~ d" .. 'goto' .. [[ require io ]] .. [=[ ]] // ]=]
+local t = {io = 1, goto_x = 2}
+local u = t.io + t.goto_x
+if a ~= b then u = #t end
+'''
+    assert sandbox_problems(clean) == []
+
+
+def test_check_sandbox_reports_the_file_line_and_column(tmp_path):
+    with pytest.raises(DeckError) as err:
+        check_sandbox("local a = 1\nlocal b = a // 2\n", "tts/x/engine.lua")
+    assert str(err.value).startswith("tts/x/engine.lua:2:13: integer division")
+
+
+# --- the bundler ---------------------------------------------------------------------------------
+
+def test_bundler_wraps_modules_without_require(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "game").mkdir()
+    (tmp_path / "other").mkdir()
+    (tmp_path / "lib" / "util.lua").write_text("local M = {}\nfunction M.twice(x) return 2 * x end\nreturn M\n")
+    (tmp_path / "game" / "engine.lua").write_text(
+        "local E = {}\nlocal util = use('lib.util')\nfunction E.score(x) return util.twice(x) + 1 end\nreturn E\n")
+    (tmp_path / "other" / "engine.lua").write_text("error('another deck')\n")
+    modules = find_modules([tmp_path], "game")
+    assert [m.name for m in modules] == ["lib.util", "game.engine"]
+    code = bundle(modules) + "\nreturn use('game.engine').score(20), use('game.engine') == use('game.engine')"
+    runtime = lua52.LuaRuntime(unpack_returned_tuples=True)
+    runtime.globals().require = None
+    assert runtime.execute(code) == (41, True)
+
+
+def test_bundler_rejects_a_module_moonsharp_cant_run(tmp_path):
+    with pytest.raises(DeckError, match="bitwise"):
+        bundle([Module("x.engine", tmp_path / "engine.lua", "return 1 & 2\n")])
+
+
+def test_every_project_lua_file_fits_the_sandbox():
+    for path in sorted((ROOT / "tts").rglob("*.lua")):
+        assert sandbox_problems(path.read_text(encoding="utf-8")) == [], path
+
+
+# --- the Global script under the fake TTS ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def save(built: Path) -> dict:
+    return json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+
+
+def test_global_script_fits_the_sandbox_and_compiles(save):
+    assert sandbox_problems(save["LuaScript"]) == []
+    runtime = lua52.LuaRuntime()
+    runtime.execute(f"return function() {save['LuaScript']} end")  # compiles without running
+
+
+def test_data_reaches_lua_intact(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    data = to_py(table.globals.DATA)
+    assert data["seats"] == SEATS
+    assert data["setup"]["deal"] == [None, 15, 12, 9, 8, 7] or data["setup"]["deal"] == {**DEAL}
+    assert data["main"] == "deck"
+    names = [c["name"] for c in data["components"][0]["cards"]]
+    assert names[:3] == ["Score! 1", "Score! 2", "Score! 3"] and "No!" in names
+    guids = [g for c in data["components"][0]["cards"] for g in c["guids"]]
+    assert len(guids) == len(set(guids)) == 42
+    assert data["engine"] == ("score.engine" if (ROOT / "tts/score/engine.lua").is_file() else None)
+
+
+@pytest.mark.parametrize("seated", [
+    ["White", "Red"], ["Red", "White", "Blue"], ["Green", "Yellow", "White", "Purple"],
+    ["White", "Red", "Yellow", "Green", "Blue"], SEATS,
+])
+def test_get_ready_deals_the_seeds_count_to_each_seated_player(save, seated):
+    table = FakeTTS(save, seated=seated)
+    table.click("uiGetReady", seated[0], None, "get_ready")
+    each = DEAL[len(seated)]
+    for color in SEATS:
+        assert len(table.hand(color)) == (each if color in seated else 0), color
+    assert "shuffle" in table.calls
+    left = 42 - each * len(seated)
+    deck = [o for o in table.tagged("deck") if o.type == "Deck"]
+    assert [d.getQuantity() for d in deck] == ([left] if left > 1 else [])
+    assert any(f"{each} cards to each of {len(seated)} players" in b for b in table.broadcasts)
+
+
+def test_deals_go_round_the_table_clockwise(save):
+    table = FakeTTS(save, seated=["Blue", "White", "Green"])
+    table.click("uiGetReady", "Blue")
+    assert [c for c in table.calls if c.startswith("deal")] == ["deal 12 White", "deal 12 Green", "deal 12 Blue"]
+
+
+def test_get_ready_again_gathers_every_card_first(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow"])
+    table.click("uiGetReady", "White")
+    first = table.hand("Red")
+    table.click("uiGetReady", "Red")
+    assert len(table.hand("Red")) == 12 and len(table.hand("White")) == 12
+    deck = [o for o in table.tagged("deck") if o.type == "Deck"]
+    assert len(deck) == 1 and deck[0].getQuantity() == 42 - 36
+    assert table.hand("Red") != first  # shuffled again
+
+
+def test_get_ready_explains_an_unsupported_player_count(save):
+    table = FakeTTS(save, seated=["White"])
+    table.click("uiGetReady", "White")
+    assert table.hand("White") == []
+    assert any("no deal for 1 player" in b for b in table.broadcasts)
+    table = FakeTTS(save, seated=[])
+    table.click("uiGetReady", "White")
+    assert any("nobody is seated" in b for b in table.broadcasts)
+
+
+def test_scores_per_player_show_change_and_survive_save_load(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    assert table.ui_attribute("score_row_White", "active") == "true"
+    assert table.ui_attribute("score_row_Blue", "active") == "false"
+    for _ in range(3):
+        table.click("uiScorePlus", "White", "Red")
+    table.click("uiScoreMinus", "Red", "White")
+    assert table.ui_value("score_Red") == "3" and table.ui_value("score_White") == "-1"
+    state = table.call("onSave")
+    assert isinstance(state, str) and "Red=3" in state
+    reloaded = FakeTTS(dict(save, LuaScriptState=state), seated=["White", "Red"])
+    assert reloaded.ui_value("score_Red") == "3" and reloaded.ui_value("score_White") == "-1"
+
+
+def test_every_xml_handler_is_a_global_function(save):
+    table = FakeTTS(save, seated=["White"])
+    root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
+    handlers = {re.match(r"\w+", e.get("onClick")).group() for e in root.iter() if e.get("onClick")}
+    assert handlers >= {"uiGetReady", "uiScorePlus", "uiScoreMinus"}
+    for name in handlers:
+        assert lua52.lua_type(table.globals[name]) == "function", name
+
+
+def test_the_fake_rejects_what_tts_would(save):
+    """The fake must be strict enough to catch a wrong script: dealing to a colour without a hand fails."""
+    table = FakeTTS(save, seated=["White"])
+    deck = [o for o in table.tagged("deck") if o.type == "Deck"][0]
+    with pytest.raises(lua52.LuaError, match="no hand zone"):
+        deck.deal(1, "Pink")
