@@ -28,6 +28,9 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
+# Tabletop Simulator player colours that can sit at a table, in TTS order.
+TTS_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink"]
+
 
 def slug(text: str) -> str:
     """`Score! 3` -> `score-3`; used for default ids."""
@@ -352,15 +355,98 @@ class Setup(Record):
 class TTSOptions(Record):
     """Tabletop Simulator export settings."""
 
-    image_format = Choice("Format of the deck sheets.", ["jpeg", "png"], default="jpeg")
+    image_format = Choice("Format of the deck sheets, backs and token images.", ["jpeg", "png"],
+                          default="jpeg")
     quality = Int("JPEG quality of the deck sheets.", default=90, min=1, max=100)
+    description_field = Str("Card field shown as the card's TTS Description (its tooltip).", default="text")
+    seats = ListOf(Choice("A player colour.", TTS_COLORS), "Player colours given a hand zone, clockwise "
+                   "from the bottom; default: as many as the game's most players (at most 10).",
+                   default=None)
+
+    def validate(self, ctx):
+        if self.seats is not None and len(set(self.seats)) != len(self.seats):
+            ctx.error(self.source.at("seats"), "a colour is listed twice in seats; list each colour once")
 
 
 class PrintOptions(Record):
     """Print-and-play settings."""
 
-    profiles = ListOf(Str("A profile name: a file print/NAME.yaml."), "Print profiles to build.",
+    profiles = ListOf(Id("A profile name: a file print/NAME.yaml, e.g. a4, letter or gutterfold-a4."),
+                      "Print profiles to build, one PDF each: build/<deck>/print/<deck>-<profile>.pdf.",
                       default=lambda: ["a4", "letter"])
+
+
+# Paper sizes in millimetres, portrait: width x height.
+PAGE_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "legal": (215.9, 355.6),
+    "a3": (297.0, 420.0),
+    "tabloid": (279.4, 431.8),
+}
+
+
+class PageSize(Option):
+    """A paper size: a preset name or `{width: mm, height: mm}` (portrait)."""
+
+    type_name = "page size"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, str):
+            if value not in PAGE_SIZES:
+                raise Invalid(f"unknown page size {value!r}; {did_you_mean(value, list(PAGE_SIZES))}, "
+                              "or write {width: 210, height: 297} in millimetres")
+            return PAGE_SIZES[value]
+        if isinstance(value, dict) and set(value) == {"width", "height"}:
+            dims = []
+            for key in ("width", "height"):
+                v = value[key]
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not 50 <= v <= 2000:
+                    raise Invalid(f"{key} must be a number of millimetres between 50 and 2000")
+                dims.append(float(v))
+            return tuple(dims)
+        raise Invalid(f"expected one of {', '.join(PAGE_SIZES)} or {{width: mm, height: mm}}")
+
+    def schema(self):
+        return {"anyOf": [{"enum": list(PAGE_SIZES)},
+                          {"type": "object", "required": ["width", "height"], "additionalProperties": False,
+                           "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
+
+
+class PrintProfile(Record):
+    """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
+
+    description = Str("What the profile is for (one line).", default="")
+    page = PageSize("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", default="a4")
+    orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
+    layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
+                    "printing; `gutterfold`: fronts and backs on one page, fold along the middle line.",
+                    ["duplex", "gutterfold"], default="duplex")
+    margin = Number("Least distance in mm from the page edge to the cards (printers cannot print to the "
+                    "edge).", default=5, min=0, max=50)
+    gap = Number("Space in mm between neighbouring cards; 0 butts them so they share cut lines.",
+                 default=0, min=0, max=30)
+    bleed = Number("Bleed in mm printed around each card; default: the deck's `bleed`. Between cards it is "
+                   "limited to half the gap.", default=None, min=0, max=10)
+    gutter = Number("Gutterfold: space in mm between the fronts and the backs, with the fold line in its "
+                    "middle.", default=10, min=0, max=60)
+    token_gap = Number("Space in mm between tokens on a token sheet; each token gets its own cut outline.",
+                       default=3, min=0, max=30)
+    cut_lines = Choice("Style of the cut lines, which run from the cards to the page edge.",
+                       ["solid", "dashed", "none"], default="solid")
+    cut_line_width = Number("Width of the cut lines in mm.", default=0.2, min=0.05, max=2)
+    cut_line_color = Color("Colour of the cut lines.", default="#000000")
+    back_offset = ListOf(Number("Millimetres."), "Shift `[x, y]` in mm of the back pages, measured with the "
+                         "calibration sheet (x to the right, y up, as you look at the back); added to "
+                         "`--back-offset`.", default=lambda: [0, 0])
+    rules = Bool("Print the rules reminder pages after the cards.", default=True)
+    rules_columns = Int("Columns of the rules reminder pages.", default=2, min=1, max=4)
+    font_size = Number("Size in points of the rules reminder text.", default=8.5, min=5, max=16)
+
+    def validate(self, ctx):
+        if self.back_offset is not None and len(self.back_offset) != 2:
+            ctx.error(self.source.at("back_offset"), "back_offset needs two numbers; write [x, y] in mm, "
+                                                     "e.g. [1.5, -0.5]")
 
 
 class Deck(Record):
@@ -469,7 +555,8 @@ class Template(Record):
 
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, RuleSection,
-                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, Template, Element]
+                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
+                               Template, Element]
 
 
 def json_schema() -> dict:

@@ -6,7 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..context import BuildContext
+from . import pdf, tts
 
 Builder = Callable[[BuildContext], None]
 
-BUILDERS: list[tuple[str, Builder]] = []
+BUILDERS: list[tuple[str, Builder]] = [
+    ("tts", tts.build),
+    ("pdf", pdf.build),
+]

@@ -1,0 +1,171 @@
+"""A reportlab canvas set up for deckpress: millimetres, embedded DejaVu fonts, images stored once,
+streams compressed without ASCII85, and byte-identical output for the same input."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import struct
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from fontTools.ttLib import TTFont as FTFont
+from reportlab import rl_config
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from ..fonts import builtin_fonts
+
+# reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
+FONTS = {
+    "sans": "DeckpressSans",
+    "sans-bold": "DeckpressSans-Bold",
+    "sans-oblique": "DeckpressSans-Oblique",
+    "sans-bold-oblique": "DeckpressSans-BoldOblique",
+    "mono": "DeckpressMono",
+}
+SANS, BOLD, ITALIC = FONTS["sans"], FONTS["sans-bold"], FONTS["sans-oblique"]
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> dict[str, str]:
+    """Register the DejaVu TTFs with reportlab once per process (Latin, Cyrillic, card suits)."""
+    files = builtin_fonts()
+    for key, name in FONTS.items():
+        pdfmetrics.registerFont(TTFont(name, str(files[key])))
+    pdfmetrics.registerFontFamily(SANS, normal=SANS, bold=BOLD, italic=ITALIC,
+                                  boldItalic=FONTS["sans-bold-oblique"])
+    return dict(FONTS)
+
+
+@lru_cache(maxsize=8)
+def codepoints(key: str = "sans") -> frozenset[int]:
+    """The characters the DejaVu face `key` can print."""
+    with FTFont(str(builtin_fonts()[key]), lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+def missing_glyphs(text: str, key: str = "sans") -> str:
+    """The characters of `text` the font lacks (whitespace aside), each once, in order."""
+    have = codepoints(key)
+    out = []
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ch not in out:
+            out.append(ch)
+    return "".join(out)
+
+
+@contextmanager
+def plain_streams() -> Iterator[None]:
+    """Compressed streams without ASCII85 (~25% smaller), restoring reportlab's setting afterwards."""
+    old = rl_config.useA85
+    rl_config.useA85 = 0
+    try:
+        yield
+    finally:
+        rl_config.useA85 = old
+
+
+class PngXObject(pdfdoc.PDFImageXObject):
+    """An RGB or grey PNG embedded without decoding: its zlib data (IDAT) is a valid PDF Flate stream
+    with the PNG predictors, so the image costs no re-compression and keeps its exact pixels."""
+
+    def __init__(self, name: str, path: Path):
+        super().__init__(name)
+        data = path.read_bytes()
+        if data[:8] != b"\x89PNG\r\n\x1a\n":
+            raise ValueError("not a PNG")
+        pos, idat = 8, []
+        width = height = depth = color = interlace = None
+        while pos < len(data):
+            length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+            body = data[pos + 8:pos + 8 + length]
+            if kind == b"IHDR":
+                width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            elif kind == b"IDAT":
+                idat.append(body)
+            elif kind == b"IEND":
+                break
+            pos += 12 + length
+        if depth != 8 or color not in (0, 2) or interlace or not idat:
+            raise ValueError("only 8-bit RGB or grey PNGs without interlace are passed through")
+        self.width, self.height, self.bitsPerComponent = width, height, 8
+        self.colors = 3 if color == 2 else 1
+        self.colorSpace = "DeviceRGB" if color == 2 else "DeviceGray"
+        self.streamContent = b"".join(idat)
+        self._filters = ("FlateDecode",)
+        self.mask = None
+
+    def format(self, document):
+        stream = pdfdoc.PDFStream(content=self.streamContent)
+        stream.dictionary.dict.update({
+            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
+            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
+            "ColorSpace": pdfdoc.PDFName(self.colorSpace),
+            "Filter": pdfdoc.PDFName("FlateDecode"),
+            "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
+                                                 "BitsPerComponent": 8, "Columns": self.width}),
+            "Length": len(self.streamContent)})
+        stream.filters = ()  # already compressed: do not deflate again
+        return stream.format(document)
+
+
+class Images:
+    """Image XObjects of one build, made once per file and shared by every PDF of the build.
+
+    Each image is named after its path relative to the output folder (not the absolute path that
+    reportlab's drawImage would hash), so the same deck gives the same bytes wherever it is built.
+    """
+
+    def __init__(self, root: Path):
+        self.root = root
+        self._made: dict[str, pdfdoc.PDFImageXObject] = {}
+
+    def xobject(self, rel: str) -> pdfdoc.PDFImageXObject:
+        """The image's XObject, read once per build; copied into each PDF that draws it."""
+        if rel not in self._made:
+            name = hashlib.sha256(rel.encode()).hexdigest()[:16]
+            path = self.root / rel
+            try:
+                obj: pdfdoc.PDFImageXObject = PngXObject(name, path)
+            except (ValueError, struct.error):
+                obj = pdfdoc.PDFImageXObject(name, str(path))
+            obj.name = name
+            self._made[rel] = obj
+        return self._made[rel]
+
+    def draw(self, canvas: Canvas, rel: str, x: float, y: float, w: float, h: float) -> None:
+        """Draw the image `rel` (a path in the output folder) into x, y, w, h (points)."""
+        template = self.xobject(rel)
+        doc = canvas._doc
+        reg = doc.getXObjectName(template.name)
+        obj = doc.idToObject.get(reg)
+        if obj is None:  # first use in this PDF: register a copy (an object belongs to one document)
+            obj = copy.copy(template)
+            canvas._setXObjects(obj)
+            doc.Reference(obj, reg)
+            doc.addForm(obj.name, obj)
+        canvas._currentPageHasImages = 1
+        canvas.saveState()
+        canvas.translate(x, y)
+        canvas.scale(w, h)
+        canvas._code.append(f"/{reg} Do")
+        canvas.restoreState()
+        canvas._formsinuse.append(obj.name)
+
+
+def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: str, subject: str) -> Canvas:
+    """A canvas writing `target`, fonts registered, output invariant (no dates, a fixed file id)."""
+    register_fonts()
+    canvas = Canvas(str(target), pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
+                    pageCompression=1, pdfVersion=(1, 4), initialFontName=SANS, initialFontSize=9)
+    canvas.setTitle(title)
+    canvas.setAuthor(author)
+    canvas.setSubject(subject)
+    canvas.setCreator("deckpress")
+    canvas.setProducer("deckpress (reportlab)")
+    return canvas

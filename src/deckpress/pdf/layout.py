@@ -1,0 +1,203 @@
+"""Page geometry in millimetres, PDF style (origin at the bottom-left corner of the page, y up).
+
+A sheet is a grid of equal slots (cards or tokens) centred on the page. Duplex backs use the
+same grid with the columns mirrored (long edge) or the rows mirrored and every back turned 180
+degrees (short edge). A gutterfold page holds a grid of fronts above the fold line and, mirrored
+about that line and turned 180 degrees, the grid of their backs below it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def x1(self) -> float:
+        return self.x + self.w
+
+    @property
+    def y1(self) -> float:
+        return self.y + self.h
+
+    def grow(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+        return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
+
+    def union(self, other: "Rect") -> "Rect":
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.x1, other.x1) - x, max(self.y1, other.y1) - y)
+
+    def moved(self, dx: float, dy: float) -> "Rect":
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one card goes: its trim rectangle, how much bleed may show on each side, and its turn."""
+
+    trim: Rect
+    bleed: tuple[float, float, float, float]  # left, bottom, right, top
+    rotate: int = 0  # 0 or 180
+
+    @property
+    def clip(self) -> Rect:
+        return self.trim.grow(*self.bleed)
+
+
+def fit(avail: float, size: float, gap: float) -> int:
+    """How many items of `size` with `gap` between them fit in `avail`."""
+    if size > avail + EPS:
+        return 0
+    return int((avail - size + EPS) // (size + gap)) + 1
+
+
+@dataclass(frozen=True)
+class Grid:
+    """`cols` x `rows` items of w x h with `gap` between them; (x, y) is the bottom-left of the grid."""
+
+    cols: int
+    rows: int
+    w: float
+    h: float
+    gap: float
+    x: float
+    y: float
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def rect(self) -> Rect:
+        return Rect(self.x, self.y, self.cols * self.w + (self.cols - 1) * self.gap,
+                    self.rows * self.h + (self.rows - 1) * self.gap)
+
+    def cell(self, col: int, row: int) -> Rect:
+        """The trim of the item at `col` (from the left) and `row` (from the top)."""
+        x = self.x + col * (self.w + self.gap)
+        y = self.y + (self.rows - 1 - row) * (self.h + self.gap)
+        return Rect(x, y, self.w, self.h)
+
+    def col_edges(self) -> list[float]:
+        """x of every vertical cut line: both edges of each column (shared when the gap is 0)."""
+        return _edges(self.x, self.w, self.gap, self.cols)
+
+    def row_edges(self) -> list[float]:
+        return _edges(self.y, self.h, self.gap, self.rows)
+
+
+def _edges(start: float, size: float, gap: float, n: int) -> list[float]:
+    out: list[float] = []
+    for i in range(n):
+        a = start + i * (size + gap)
+        for v in (a, a + size):
+            if not out or abs(out[-1] - v) > EPS:
+                out.append(round(v, 6))
+    return out
+
+
+def centred_grid(area: Rect, w: float, h: float, gap: float) -> Grid | None:
+    """As many items as fit in `area`, the grid centred in it; None when not even one fits."""
+    cols, rows = fit(area.w, w, gap), fit(area.h, h, gap)
+    if not cols or not rows:
+        return None
+    gw, gh = cols * w + (cols - 1) * gap, rows * h + (rows - 1) * gap
+    return Grid(cols, rows, w, h, gap, area.x + (area.w - gw) / 2, area.y + (area.h - gh) / 2)
+
+
+def slot_bleed(grid: Grid, col: int, row: int, bleed: float, fold: str | None = None,
+               gutter: float = 0) -> tuple[float, float, float, float]:
+    """Bleed on each side of a cell: `bleed` on the grid's outside, at most half the gap between
+    cells, and at most half the gutter on the side that faces the fold (`fold`: top or bottom)."""
+    inside = min(bleed, grid.gap / 2)
+    left = bleed if col == 0 else inside
+    right = bleed if col == grid.cols - 1 else inside
+    top = bleed if row == 0 else inside
+    bottom = bleed if row == grid.rows - 1 else inside
+    if fold == "bottom" and row == grid.rows - 1:
+        bottom = min(bleed, gutter / 2)
+    if fold == "top" and row == 0:
+        top = min(bleed, gutter / 2)
+    return (left, bottom, right, top)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """The layout of one kind of page: where the n-th item's front and back go."""
+
+    page: tuple[float, float]
+    fronts: Grid
+    backs: Grid
+    bleed: float
+    fold_y: float | None = None  # gutterfold: y of the fold line
+    gutter: float = 0
+
+    @property
+    def per_page(self) -> int:
+        return self.fronts.per_page
+
+    def front_slot(self, index: int) -> Slot:
+        col, row = index % self.fronts.cols, index // self.fronts.cols
+        fold = "bottom" if self.fold_y is not None else None
+        return Slot(self.fronts.cell(col, row), slot_bleed(self.fronts, col, row, self.bleed, fold, self.gutter))
+
+    def back_slot(self, index: int, mode: str = "long-edge") -> Slot:
+        """Where the back of the `index`-th front goes, in the coordinates of the page as printed.
+
+        Gutterfold: mirrored about the fold line and turned 180 degrees, so that it is upright when
+        the folded card is turned over sideways. Duplex long edge: the columns mirror. Duplex short
+        edge: the page turns over its top edge, so the rows mirror and each back turns 180 degrees
+        (upright again when the cut card is turned over sideways).
+        """
+        col, row = index % self.fronts.cols, index // self.fronts.cols
+        g = self.backs
+        if self.fold_y is not None:
+            brow = g.rows - 1 - row
+            return Slot(g.cell(col, brow), slot_bleed(g, col, brow, self.bleed, "top", self.gutter), 180)
+        if mode == "short-edge":
+            brow = g.rows - 1 - row
+            return Slot(g.cell(col, brow), slot_bleed(g, col, brow, self.bleed), 180)
+        bcol = g.cols - 1 - col
+        return Slot(g.cell(bcol, row), slot_bleed(g, bcol, row, self.bleed), 0)
+
+    @property
+    def trim(self) -> Rect:
+        """The part of the page holding cards (the union of the trims)."""
+        if self.fold_y is None:
+            return self.fronts.rect
+        return self.fronts.rect.union(self.backs.rect)
+
+
+def duplex_sheet(page: tuple[float, float], margin: float, w: float, h: float, gap: float,
+                 bleed: float) -> Sheet | None:
+    area = Rect(margin, margin, page[0] - 2 * margin, page[1] - 2 * margin)
+    grid = centred_grid(area, w, h, gap)
+    if grid is None:
+        return None
+    # The back page mirrors the front page: the same grid, centred the same way, serves both.
+    return Sheet(page, grid, grid, bleed)
+
+
+def gutterfold_sheet(page: tuple[float, float], margin: float, w: float, h: float, gap: float,
+                     bleed: float, gutter: float) -> Sheet | None:
+    """Fronts above the fold line (the page's middle), their backs mirrored below it."""
+    fold = page[1] / 2
+    half = fold - gutter / 2 - margin
+    cols = fit(page[0] - 2 * margin, w, gap)
+    rows = fit(half, h, gap)
+    if not cols or not rows:
+        return None
+    gw = cols * w + (cols - 1) * gap
+    gh = rows * h + (rows - 1) * gap
+    x = (page[0] - gw) / 2
+    fronts = Grid(cols, rows, w, h, gap, x, fold + gutter / 2)
+    backs = Grid(cols, rows, w, h, gap, x, fold - gutter / 2 - gh)
+    return Sheet(page, fronts, backs, bleed, fold_y=fold, gutter=gutter)

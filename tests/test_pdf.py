@@ -1,0 +1,414 @@
+"""Print-and-play PDFs: opened with pypdf and checked for sizes, boxes, fonts, shared images, the rules
+text, the placement of backs (duplex long and short edge, gutterfold, back offset) and determinism."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from conftest import ROOT, run_cli
+from deckpress.builders import pdf as pdf_builder
+from deckpress.context import BuildContext, BuildOptions
+from deckpress.deck import load_deck
+from deckpress.errors import DeckError
+from deckpress.faces import FaceStage, plan_faces
+from deckpress.pdf.layout import duplex_sheet, fit, gutterfold_sheet
+from deckpress.pdf.profiles import deck_profiles
+
+MM = 72 / 25.4
+A4 = (210 * MM, 297 * MM)
+LETTER = (612.0, 792.0)
+POKER = (63.5, 88.9)
+BLEED = 3.175
+
+
+# --- helpers -----------------------------------------------------------------------------------------
+
+def _mul(m, n):
+    a, b, c, d, e, f = m
+    a2, b2, c2, d2, e2, f2 = n
+    return (a * a2 + b * c2, a * b2 + b * d2, c * a2 + d * c2, c * b2 + d * d2,
+            e * a2 + f * c2 + e2, e * b2 + f * d2 + f2)
+
+
+def placements(reader: PdfReader, page) -> list[dict]:
+    """Every image drawn on the page: its XObject id and where its unit square lands (points)."""
+    xobjects = page["/Resources"].get("/XObject", {}) if "/Resources" in page else {}
+    ctm, stack, out = (1, 0, 0, 1, 0, 0), [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul(tuple(float(v) for v in operands), ctm)
+        elif op == b"Do":
+            ref = xobjects.raw_get(operands[0])
+            if ref.get_object()["/Subtype"] != "/Image":
+                continue
+            a, b, c, d, e, f = ctm
+            xs = [e, e + a, e + c, e + a + c]
+            ys = [f, f + b, f + d, f + b + d]
+            out.append({"id": ref.idnum, "x": min(xs), "y": min(ys), "w": max(xs) - min(xs),
+                        "h": max(ys) - min(ys), "cx": (min(xs) + max(xs)) / 2, "cy": (min(ys) + max(ys)) / 2,
+                        "turned": a < 0 and d < 0})
+    return out
+
+
+def box(page, name: str) -> tuple[float, ...]:
+    """A page box (pypdf falls back to the CropBox, then the MediaBox, when the page has none)."""
+    value = {"/TrimBox": page.trimbox, "/BleedBox": page.bleedbox}[name]
+    return tuple(float(v) for v in (value.left, value.bottom, value.right, value.top))
+
+
+def card_pages(reader: PdfReader) -> list[int]:
+    return [i for i, p in enumerate(reader.pages) if placements(reader, p)]
+
+
+def build_pdfs(project: Path, deck: str, out: Path, duplex: str = "long-edge", offset=(0.0, 0.0)) -> Path:
+    """Faces and PDFs only (no other builders) of `project`/decks/`deck`.yaml into `out`."""
+    loaded = load_deck(project / "decks" / f"{deck}.yaml")
+    out.mkdir(parents=True, exist_ok=True)
+    faces = plan_faces(loaded)
+    stage = FaceStage(loaded, out, None, {})
+    for face in faces.all():
+        stage.build(face)
+    options = BuildOptions(out=out, extra={"duplex": duplex, "back_offset": offset})
+    ctx = BuildContext(deck=loaded, faces=faces, out=out, final=out, previous=None, options=options,
+                       progress=lambda msg: None)
+    pdf_builder.build(ctx)
+    return out / "print"
+
+
+MINI_DECK = """\
+game: {name: "Тест ♠♥♦♣", language: ru, players: {min: 2, max: 4}}
+card_size: tarot
+components:
+  - id: cards
+    name: Карты
+    template: plain
+    back: plain-back
+    cards:
+      - {name: "Туз ♠", count: 5}
+  - id: chips
+    name: Фишки
+    type: tokens
+    shape: circle
+    size: {width: 20, height: 20}
+    template: plain
+    cards:
+      - {name: "1", count: 30}
+rules:
+  - heading: Подготовка
+    body:
+      - Перемешайте колоду.
+      - list: [Раз, Два]
+      - numbered: [Первый, Второй]
+      - table: {header: [Игроки, Карты], rows: [["2", "10"]]}
+modes:
+  - id: fast
+    name: Быстрый режим
+    rules: [Играйте быстро.]
+print:
+  profiles: [a4, gutterfold-a4, mine]
+"""
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    """A small project: tarot cards, circle tokens without backs, Russian rules, three profiles."""
+    root = tmp_path_factory.mktemp("project")
+    (root / "decks").mkdir()
+    (root / "templates").mkdir()
+    shutil.copytree(ROOT / "print", root / "print")
+    (root / "print" / "mine.yaml").write_text("page: letter\ngap: 2\nbleed: 1\ncut_lines: dashed\n"
+                                              "back_offset: [0.5, 0]\nrules: false\n", encoding="utf-8")
+    (root / "templates" / "plain.yaml").write_text(textwrap.dedent("""\
+        elements:
+          - {type: rect, box: bleed, fill: "#336699"}
+          - {type: text, box: safe, text: "{{ card.name }}", size: 12}
+        """), encoding="utf-8")
+    (root / "templates" / "plain-back.yaml").write_text(textwrap.dedent("""\
+        elements:
+          - {type: rect, box: bleed, fill: "#aa3333"}
+          - {type: text, box: safe, text: "РУБАШКА", size: 10}
+        """), encoding="utf-8")
+    (root / "decks" / "mini.yaml").write_text(MINI_DECK, encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def mini(project, tmp_path_factory) -> Path:
+    return build_pdfs(project, "mini", tmp_path_factory.mktemp("mini") / "mini", duplex="short-edge",
+                      offset=(1.5, -0.5))
+
+
+# --- SCORE!, default profiles ----------------------------------------------------------------------
+
+def test_score_pdfs_are_written(built):
+    names = sorted(p.name for p in (built / "print").iterdir())
+    assert names == ["calibration-a4.pdf", "calibration-letter.pdf", "score-a4.pdf", "score-letter.pdf"]
+
+
+@pytest.mark.parametrize("profile,size", [("a4", A4), ("letter", LETTER)])
+def test_pages_are_true_size_and_counted(built, profile, size):
+    reader = PdfReader(built / "print" / f"score-{profile}.pdf")
+    for page in reader.pages:
+        assert float(page.mediabox.width) == pytest.approx(size[0], abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(size[1], abs=0.01)
+    # 42 game cards on 5 sheets and 2 reminder cards on 1, each sheet a front and a back page.
+    cards = card_pages(reader)
+    assert cards == list(range(12))
+    assert len(reader.pages) > 12  # then the rules reminder
+    first = placements(reader, reader.pages[0])
+    assert len(first) == 9
+    for image in first:  # the face (trim + bleed) drawn at its true size
+        assert image["w"] == pytest.approx((POKER[0] + 2 * BLEED) * MM, abs=0.05)
+        assert image["h"] == pytest.approx((POKER[1] + 2 * BLEED) * MM, abs=0.05)
+    assert len(placements(reader, reader.pages[10])) == 2  # the reminder cards
+
+
+@pytest.mark.parametrize("profile,size", [("a4", A4), ("letter", LETTER)])
+def test_trim_and_bleed_boxes(built, profile, size):
+    reader = PdfReader(built / "print" / f"score-{profile}.pdf")
+    page = reader.pages[0]
+    x0, y0, x1, y1 = box(page, "/TrimBox")
+    assert (x1 - x0) == pytest.approx(3 * POKER[0] * MM, abs=0.05)
+    assert (y1 - y0) == pytest.approx(3 * POKER[1] * MM, abs=0.05)
+    assert x0 == pytest.approx(size[0] - x1, abs=0.05)  # centred
+    assert y0 == pytest.approx(size[1] - y1, abs=0.05)
+    bx0, by0, bx1, by1 = box(page, "/BleedBox")
+    assert (x0 - bx0, y0 - by0, bx1 - x1, by1 - y1) == pytest.approx((BLEED * MM,) * 4, abs=0.05)
+    # The cards butt: the 9 trims tile the trim box exactly.
+    for image in placements(reader, page):
+        col = (image["x"] + BLEED * MM - x0) / (POKER[0] * MM)
+        row = (image["y"] + BLEED * MM - y0) / (POKER[1] * MM)
+        assert col == pytest.approx(round(col), abs=1e-3) and row == pytest.approx(round(row), abs=1e-3)
+    rules = reader.pages[-1]
+    assert box(rules, "/TrimBox") == pytest.approx(tuple(float(v) for v in rules.mediabox))
+
+
+def test_print_at_actual_size_line(built):
+    reader = PdfReader(built / "print" / "score-a4.pdf")
+    for index in card_pages(reader)[::2]:
+        assert "100%" in reader.pages[index].extract_text()
+
+
+def test_long_edge_backs_mirror_the_fronts(built):
+    reader = PdfReader(built / "print" / "score-a4.pdf")
+    width = A4[0]
+    for front_index in (0, 10):  # a full sheet and the 2 reminders on a partial one
+        fronts = placements(reader, reader.pages[front_index])
+        backs = placements(reader, reader.pages[front_index + 1])
+        assert len(backs) == len(fronts)
+        for front, back in zip(fronts, backs):
+            assert back["cx"] == pytest.approx(width - front["cx"], abs=0.05)
+            assert back["cy"] == pytest.approx(front["cy"], abs=0.05)
+            assert not back["turned"]
+        if len(fronts) == 2:  # a partial sheet: the backs really moved to the other side
+            assert {round(b["cx"]) for b in backs} != {round(f["cx"]) for f in fronts}
+    back_box, front_box = box(reader.pages[11], "/TrimBox"), box(reader.pages[10], "/TrimBox")
+    assert back_box[0] == pytest.approx(width - front_box[2], abs=0.05)
+
+
+def test_fonts_are_embedded_truetype(built):
+    for name in ("score-a4.pdf", "score-letter.pdf", "calibration-a4.pdf"):
+        reader = PdfReader(built / "print" / name)
+        fonts = {}
+        for page in reader.pages:
+            for ref in page["/Resources"].get("/Font", {}).values():
+                font = ref.get_object()
+                fonts[font["/BaseFont"]] = font
+        assert fonts, name
+        for base, font in fonts.items():
+            assert "DejaVu" in base, base  # no standard (unembedded) font such as Helvetica
+            assert "/FontFile2" in font["/FontDescriptor"], base
+
+
+def test_each_face_is_stored_once(built):
+    faces = sorted((built / "faces").rglob("*.png"))
+    for name in ("score-a4.pdf", "score-letter.pdf"):
+        reader = PdfReader(built / "print" / name)
+        drawn = [p["id"] for i in card_pages(reader) for p in placements(reader, reader.pages[i])]
+        assert len(drawn) == 2 * 44  # every copy, front and back
+        assert len(set(drawn)) == len(faces)  # but each face image once in the file
+        assert (built / "print" / name).stat().st_size < 1.5 * sum(f.stat().st_size for f in faces)
+
+
+def test_streams_are_not_ascii85(built):
+    data = (built / "print" / "score-a4.pdf").read_bytes()
+    assert b"ASCII85Decode" not in data
+    assert b"FlateDecode" in data
+
+
+def test_rules_reminder_text(built):
+    reader = PdfReader(built / "print" / "score-a4.pdf")
+    text = "\n".join(reader.pages[i].extract_text() for i in range(12, len(reader.pages)))
+    for expected in ("Rules reminder", "Overview", "Game content", "How to play", "Deal table", "Card order",
+                     "Game modes", "Cards each", "Classic!", "Score Against!", "Bug!"):
+        assert expected in text, expected
+    assert text.index("Deal table") < text.index("Card order") < text.index("Game modes")
+
+
+def test_output_is_deterministic(built, tmp_path):
+    result = run_cli("build", "score", "--out", str(tmp_path), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    for pdf in sorted((built / "print").iterdir()):
+        assert (tmp_path / "score" / "print" / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+def test_calibration_sheet(built):
+    reader = PdfReader(built / "print" / "calibration-a4.pdf")
+    assert len(reader.pages) == 2
+    front, back = (p.extract_text() for p in reader.pages)
+    assert "--back-offset X,Y" in front and "100 mm" in front
+    assert "+10" in back and "-10" in back
+
+
+# --- Another deck: tarot cards, circle tokens, Russian, short edge, offsets, gutterfold -------------
+
+def test_mini_files(mini):
+    assert sorted(p.name for p in mini.iterdir()) == ["calibration-a4.pdf", "calibration-mine.pdf",
+                                                      "mini-a4.pdf", "mini-gutterfold-a4.pdf", "mini-mine.pdf"]
+
+
+def test_short_edge_backs_with_offset(mini):
+    reader = PdfReader(mini / "mini-a4.pdf")
+    height = A4[1]
+    fronts, backs = placements(reader, reader.pages[0]), placements(reader, reader.pages[1])
+    assert len(fronts) == 4  # tarot: 2 x 2 on A4
+    for front, back in zip(fronts, backs):
+        assert back["turned"]
+        assert back["cx"] == pytest.approx(front["cx"] + 1.5 * MM, abs=0.05)
+        assert back["cy"] == pytest.approx(height - front["cy"] - 0.5 * MM, abs=0.05)
+
+
+def test_tokens_sheet(mini):
+    reader = PdfReader(mini / "mini-a4.pdf")
+    pages = card_pages(reader)
+    assert len(pages) == 6  # 5 tarot cards on 2 sheets, 30 tokens on 1, each with a back page
+    tokens = placements(reader, reader.pages[4])
+    assert len(tokens) == 30
+    assert tokens[0]["w"] == pytest.approx((20 + 2 * BLEED) * MM, abs=0.05)
+    assert {t["id"] for t in tokens} == {t["id"] for t in placements(reader, reader.pages[5])}  # face twice
+    ops = reader.pages[4]["/Contents"].get_object().get_data().split()
+    assert ops.count(b"c") >= 30 * 4 * 2  # a circular clip and a circular cut outline per token
+
+
+def test_russian_rules_and_fonts(mini):
+    reader = PdfReader(mini / "mini-a4.pdf")
+    text = reader.pages[-1].extract_text()
+    for expected in ("Памятка по правилам", "Подготовка", "Перемешайте колоду.", "Игроки", "Режимы игры",
+                     "Быстрый режим", "Тест ♠♥♦♣"):
+        assert expected in text, expected
+    for page in reader.pages:
+        for ref in page["/Resources"].get("/Font", {}).values():
+            assert "/FontFile2" in ref.get_object()["/FontDescriptor"]
+
+
+def test_gutterfold_backs_are_mirrored_about_the_fold_and_turned(mini):
+    reader = PdfReader(mini / "mini-gutterfold-a4.pdf")
+    page = reader.pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    assert width < height  # tarot does not fit a landscape gutterfold page: the page turns
+    images = placements(reader, page)
+    fronts = [i for i in images if not i["turned"]]
+    backs = [i for i in images if i["turned"]]
+    assert len(fronts) == len(backs) == 2
+    fold = height / 2
+    for front, back in zip(fronts, backs):
+        assert front["cy"] > fold > back["cy"]
+        assert back["cx"] == pytest.approx(front["cx"], abs=0.05)
+        assert back["cy"] == pytest.approx(2 * fold - front["cy"], abs=0.05)
+    tokens = placements(reader, reader.pages[3])
+    assert float(reader.pages[3].mediabox.width) > float(reader.pages[3].mediabox.height)  # landscape
+    assert len(tokens) == 60
+
+
+def test_custom_profile_gap_bleed_and_offset(mini):
+    reader = PdfReader(mini / "mini-mine.pdf")
+    assert float(reader.pages[0].mediabox.width) == pytest.approx(LETTER[0], abs=0.01)
+    assert len(reader.pages) == 6  # rules: false
+    fronts = sorted(placements(reader, reader.pages[0]), key=lambda i: (-i["cy"], i["cx"]))
+    assert fronts[1]["x"] - fronts[0]["x"] == pytest.approx((69.85 + 2) * MM, abs=0.05)  # gap: 2
+    x0, _, x1, _ = box(reader.pages[0], "/TrimBox")
+    bx0, _, bx1, _ = box(reader.pages[0], "/BleedBox")
+    assert x0 - bx0 == pytest.approx(1 * MM, abs=0.05)  # bleed: 1
+    backs = placements(reader, reader.pages[1])
+    # short edge on the command line, plus 0.5 mm from the profile
+    assert backs[0]["cx"] == pytest.approx(fronts[0]["cx"] + 2.0 * MM, abs=0.05)
+
+
+# --- Layout and errors -----------------------------------------------------------------------------
+
+def test_as_many_as_fit():
+    assert fit(200, 63.5, 0) == 3 and fit(190.5, 63.5, 0) == 3 and fit(190.4, 63.5, 0) == 2
+    assert duplex_sheet((210, 297), 5, 63.5, 88.9, 0, 3).per_page == 9
+    assert duplex_sheet((215.9, 279.4), 5, 63.5, 88.9, 0, 3).per_page == 9
+    assert duplex_sheet((210, 297), 5, 44.45, 63.5, 0, 3).per_page == 4 * 4  # mini cards
+    assert duplex_sheet((210, 297), 5, 400, 88.9, 0, 3) is None
+    sheet = gutterfold_sheet((297, 210), 5, 63.5, 88.9, 0, 3, 10)
+    assert sheet.per_page == 4 and sheet.fold_y == 105
+    assert math.isclose(sheet.front_slot(0).bleed[1], 3)  # towards the fold: min(bleed, gutter / 2)
+
+
+def _deck_with(project: Path, tmp_path: Path, replace: tuple[str, str]) -> Path:
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    deck = root / "decks" / "mini.yaml"
+    deck.write_text(MINI_DECK.replace(*replace), encoding="utf-8")
+    return root
+
+
+def test_unknown_profile_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4, a5]"))
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    message = str(err.value)
+    assert "mini.yaml:" in message and "print profile 'a5' not found" in message and "letter" in message
+
+
+def test_bad_profile_key_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[mine]"))
+    (root / "print" / "mine.yaml").write_text("page: a4\nlayout: duplx\n", encoding="utf-8")
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    assert "mine.yaml:2:9" in str(err.value) and "duplex" in str(err.value)
+
+
+def test_unprintable_rules_text_is_an_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("Играйте быстро.", "Играйте 漢 быстро."))
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    assert "mini.yaml:" in str(err.value) and "cannot print" in str(err.value)
+
+
+def test_card_too_large_for_the_page(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("size: {width: 20, height: 20}", "size: {width: 250, height: 250}"))
+    deck = load_deck(root / "decks" / "mini.yaml")
+    profile = deck_profiles(deck)[0]
+    with pytest.raises(DeckError) as err:
+        pdf_builder.sheet_for(profile, deck.model.components[1])
+    assert "mini.yaml:14:" in str(err.value) and "do not fit" in str(err.value)
+
+
+def test_builtin_profiles_match_the_shipped_files(project, tmp_path):
+    """A project without print/ still builds a4 and letter, the same as the shipped print/ files."""
+    shipped = {p.name: p.spec for p in deck_profiles(load_deck(project / "decks" / "mini.yaml"))}
+    root = tmp_path / "bare"
+    shutil.copytree(project, root)
+    shutil.rmtree(root / "print")
+    deck = root / "decks" / "mini.yaml"
+    deck.write_text(MINI_DECK.replace("[a4, gutterfold-a4, mine]", "[a4, gutterfold-a4]"), encoding="utf-8")
+    builtin = {p.name: p for p in deck_profiles(load_deck(deck))}
+    assert sorted(builtin) == ["a4", "gutterfold-a4"]
+    for name, profile in builtin.items():
+        assert profile.path is None
+        for key in type(profile.spec).OPTIONS:
+            assert getattr(profile.spec, key) == getattr(shipped[name], key), (name, key)
