@@ -217,3 +217,17 @@ def test_the_fake_rejects_what_tts_would(save):
     deck = [o for o in table.tagged("deck") if o.type == "Deck"][0]
     with pytest.raises(lua52.LuaError, match="no hand zone"):
         deck.deal(1, "Pink")
+
+
+def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
+    lua = lua52.LuaRuntime(unpack_returned_tuples=True)
+    seating = lua.execute((ROOT / "tts" / "lib" / "seating.lua").read_text(encoding="utf-8"))
+    def pos(i, n, x, d):
+        p = seating.position(i, n, 20, x, d)
+        return (round(p[1], 6), round(p[3], 6))
+    assert pos(1, 4, 0, 0) == (0.0, -20.0)        # the first seat sits south, like the White hand zone
+    assert pos(1, 4, 2, 5) == (2.0, -15.0)        # right is +x, towards the centre is +z
+    assert pos(3, 4, 2, 5) == (-2.0, 15.0)        # the seat opposite mirrors it
+    assert pos(2, 4, 0, 20) == (0.0, 0.0)         # 20 units towards the centre is the centre
+    assert seating.rotation_y(1, 4) == 180 and seating.rotation_y(2, 4) == 270
+    assert seating.index(lua.table_from(["White", "Red"]), "Red") == 2

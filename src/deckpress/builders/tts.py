@@ -162,7 +162,7 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
         "modes": [{"id": m.id, "name": m.name, "players": _players(m.players), "options": _lua_plain(m.options)}
                   for m in model.modes],
         "components": components,
-        "layout": {"aside": list(save.Layout().aside)},
+        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS},
         "engine": engine,
     }
 
@@ -239,7 +239,7 @@ def build(ctx: BuildContext) -> None:
     title = model.game.name
     script = lua.render(dirs, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
     lua.check_sandbox(script, "tts/global.lua.j2 (rendered)")
-    xml = lua.render(dirs, "ui.xml.j2", title=title,
+    xml = lua.render(dirs, "ui.xml.j2", title=title, deck=deck.name, data=data,
                      seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 
     state = save.save_envelope(model, objects, script, xml, save.notebook(model))

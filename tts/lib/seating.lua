@@ -1,0 +1,34 @@
+-- Seat-relative places on the table: where a seat's own areas (a roster, a prison, piles) lie.
+-- Seat i of n (1-based, in DATA.seats order) sits like its hand zone in the save: at angle
+-- a = 360 * (i - 1) / n degrees, at (-R sin a, -R cos a), facing the centre of the table.
+-- A local offset (x, d) means x units to that player's right and d units from the hand zone
+-- towards the centre.
+local M = {}
+
+local function angle(i, n)
+  return math.rad(360 * (i - 1) / n)
+end
+
+-- World position {x, y, z} of the local offset (x, d) of seat i of n, hand zones at `radius`.
+function M.position(i, n, radius, x, d, y)
+  local a = angle(i, n)
+  local toward_x, toward_z = math.sin(a), math.cos(a)      -- unit vector to the centre
+  local right_x, right_z = toward_z, -toward_x              -- the seated player's right hand
+  local seat_x, seat_z = -radius * toward_x, -radius * toward_z
+  return {seat_x + right_x * x + toward_x * d, y or 1.5, seat_z + right_z * x + toward_z * d}
+end
+
+-- Y rotation that turns a card on the table to read upright from seat i of n.
+function M.rotation_y(i, n)
+  return (360 * (i - 1) / n + 180) % 360
+end
+
+-- The 1-based index of `color` in `seats`, or nil.
+function M.index(seats, color)
+  for i, seat in ipairs(seats) do
+    if seat == color then return i end
+  end
+  return nil
+end
+
+return M
