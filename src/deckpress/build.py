@@ -15,7 +15,7 @@ from typing import Callable
 from . import __version__
 from .builders import BUILDERS
 from .context import BuildContext, BuildOptions
-from .deck import LoadedDeck, load_deck
+from .deck import SHIPPED, LoadedDeck, load_deck, project_dirs
 from .faces import FaceStage, plan_faces, sha256_file
 
 MANIFEST = "manifest.json"
@@ -36,15 +36,18 @@ def _package_digest() -> str:
 
 def _inputs(deck: LoadedDeck, previous_faces: dict, options: BuildOptions) -> dict[str, str]:
     """Every input of the build with its sha256: what the manifest records and the up-to-date check uses."""
-    root = project_root(deck)
-    files = set(deck.input_files())
+    root = project_root(deck).resolve()
+    files = {f.resolve() for f in deck.input_files()}
     for folder in PROJECT_INPUT_DIRS:
-        files.update(p for p in (root / folder).rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        for directory in project_dirs(deck.path, folder):
+            files.update(p.resolve() for p in directory.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     out = {}
     for file in sorted(files):
-        try:
-            name = file.resolve().relative_to(root.resolve()).as_posix()
-        except ValueError:
+        if file.is_relative_to(root):
+            name = file.relative_to(root).as_posix()
+        elif file.is_relative_to(SHIPPED):
+            name = "deckpress:" + file.relative_to(SHIPPED).as_posix()
+        else:
             name = file.as_posix()
         out[name] = sha256_file(file)
     for name, path in sorted(deck.fonts.items()):

@@ -42,9 +42,23 @@ class LoadedDeck:
         return sorted(set(files))
 
 
+# deckpress's own checkout (src/deckpress/deck.py -> the repository), whose templates/, tts/ and print/
+# serve projects that lack one of these folders.
+SHIPPED = Path(__file__).resolve().parents[2]
+
+
+def project_dirs(deck_path: Path, folder: str) -> list[Path]:
+    """Where a deck's `folder` (templates, tts, print) is looked up, first match wins: beside the deck
+    file, then in the project (the deck folder's parent), then deckpress's own."""
+    dirs = [deck_path.parent / folder, deck_path.parent.parent / folder]
+    shipped = SHIPPED / folder
+    if shipped.is_dir() and all(shipped.resolve() != d.resolve() for d in dirs):
+        dirs.append(shipped)
+    return dirs
+
+
 def template_dirs(deck_path: Path) -> list[Path]:
-    """Where a deck's templates are looked up: beside the deck, then the project's templates/."""
-    return [deck_path.parent / "templates", deck_path.parent.parent / "templates"]
+    return project_dirs(deck_path, "templates")
 
 
 def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:

@@ -206,7 +206,7 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
 
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
-    dirs = lua.source_dirs(deck.root.parent / "tts")
+    dirs = lua.source_dirs(deck.path)
     bleed_px = model.bleed * DPI / 25.4
     assets = Assets(ctx)
     guids = save.Guids(deck.name)

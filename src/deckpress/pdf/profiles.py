@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..deck import LoadedDeck
+from ..deck import LoadedDeck, project_dirs
 from ..errors import DeckError, Problems, Where
 from ..options import Context
 from ..schema import PrintProfile
@@ -17,7 +17,7 @@ class Profile:
     """A loaded profile with everything resolved: page size in mm after orientation, bleed, offset."""
 
     name: str
-    path: Path | None  # None for a built-in profile
+    path: Path
     spec: PrintProfile
     page: tuple[float, float]  # width, height in mm, orientation applied
     bleed: float  # mm of bleed printed around each card (before the gap limit)
@@ -27,40 +27,20 @@ class Profile:
         return self.spec.layout == "duplex"
 
 
-# Used when the project has no print/NAME.yaml of these names (the shipped print/ files say the same).
-BUILTIN: dict[str, dict] = {
-    "a4": {"description": "A4, double-sided (duplex), cards butted together with shared cut lines.",
-           "page": "a4", "layout": "duplex"},
-    "letter": {"description": "US Letter, double-sided (duplex), cards butted together with shared cut lines.",
-               "page": "letter", "layout": "duplex"},
-    "gutterfold-a4": {"description": "A4 landscape, single-sided gutterfold (fold, glue, cut).",
-                      "page": "a4", "orientation": "landscape", "layout": "gutterfold"},
-    "gutterfold-letter": {"description": "US Letter landscape, single-sided gutterfold (fold, glue, cut).",
-                          "page": "letter", "orientation": "landscape", "layout": "gutterfold"},
-}
-
-
-def _builtin(name: str) -> Map:
-    where = Where(f"<built-in print profile {name}>")
-    out = Map(BUILTIN[name])
-    out.where, out.key_where, out.value_where = where, {k: where for k in out}, {k: where for k in out}
-    return out
-
-
 def profile_dirs(deck: LoadedDeck) -> list[Path]:
-    """Where profiles are looked up: print/ beside the deck file, then the project's print/."""
-    return [deck.root / "print", deck.root.parent / "print"]
+    """Where profiles are looked up: print/ beside the deck file, the project's, then deckpress's own."""
+    return project_dirs(deck.path, "print")
 
 
 def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     """The profile `name` of `deck`; a DeckError at `where` (the deck's mention) when there is none."""
     dirs = profile_dirs(deck)
     file = next((d / f"{name}.yaml" for d in dirs if (d / f"{name}.yaml").is_file()), None)
-    if file is None and name not in BUILTIN:
-        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")} | set(BUILTIN))
-        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[-1] / (name + '.yaml')}"
+    if file is None:
+        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
+        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[1] / (name + '.yaml')}"
                                   f" or use one of: {', '.join(known)}")
-    raw = load_yaml(file) if file is not None else _builtin(name)
+    raw = load_yaml(file)
     problems = Problems()
     ctx = Context(problems, lang=deck.lang, fallback_lang=deck.model.game.language)
     if not isinstance(raw, Map):

@@ -16,6 +16,7 @@ from typing import Any
 
 import jinja2
 
+from ..deck import project_dirs
 from ..errors import DeckError, Where
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
@@ -188,16 +189,10 @@ def module_name(tts_dir: Path, path: Path) -> str:
     return ".".join(path.relative_to(tts_dir).with_suffix("").parts)
 
 
-BUILTIN = Path(__file__).resolve().parents[3] / "tts"  # the deckpress checkout's own tts/ folder
-
-
-def source_dirs(project_tts: Path) -> list[Path]:
+def source_dirs(deck_path: Path) -> list[Path]:
     """Where TTS sources are looked up: the project's tts/, then deckpress's own (a project needs a
     tts/ folder only to change them)."""
-    dirs = [project_tts]
-    if BUILTIN.is_dir() and BUILTIN.resolve() != project_tts.resolve():
-        dirs.append(BUILTIN)
-    return dirs
+    return project_dirs(deck_path, "tts")
 
 
 def find_modules(dirs: list[Path], deck_name: str) -> list[Module]:
