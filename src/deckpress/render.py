@@ -8,6 +8,7 @@ element's `min_size`, rendering fails with the card's name.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +28,8 @@ DPI = 300
 SUPERSAMPLE = 2
 PT_PER_INCH = 72
 SIZE_STEP_PT = 0.5
+LAYER_PAD_MM = 2.0  # room around a layered element's box for glyph overhang and outlines
+_TURNS = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
 
 def mm_to_px(mm: float) -> float:
@@ -114,6 +117,7 @@ class _Painter:
         self.ctx = ctx
         self.e = element
         self.size_mm = size_mm
+        self.origin = (0, 0)  # top-left pixel of the surface drawn on, in canvas pixels
 
     # -- values --------------------------------------------------------------------------------
     def num(self, value: Any) -> float:
@@ -149,9 +153,12 @@ class _Painter:
         return Box(self.num(e.x), self.num(e.y), w, h)
 
     def px(self, box: Box) -> tuple[float, float, float, float]:
+        """The box in pixels of the surface being drawn on (the canvas, or a layer at `self.origin`)."""
         off = self.r.bleed
         s = self.scale
-        return ((box.x + off) * s, (box.y + off) * s, (box.x + box.w + off) * s, (box.y + box.h + off) * s)
+        ox, oy = self.origin
+        return ((box.x + off) * s - ox, (box.y + off) * s - oy,
+                (box.x + box.w + off) * s - ox, (box.y + box.h + off) * s - oy)
 
     # -- drawing ---------------------------------------------------------------------------------
     def paint(self) -> None:
@@ -159,27 +166,40 @@ class _Painter:
         box = self.box()
         if e.type in ("text", "icon"):
             self.check_safe(box)
-        layer = self.canvas
-        rotated = e.rotate != 0
-        if rotated or self.needs_layer():
-            layer = Image.new("RGBA", self.canvas.size, (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        getattr(self, f"draw_{e.type}")(draw, layer, box)
-        if layer is not self.canvas:
-            if rotated:
-                layer = layer.rotate(e.rotate, center=self.trim_centre())
-            self.canvas.alpha_composite(layer)
+        draw = getattr(self, f"draw_{e.type}")
+        if e.rotate == 0 and not self.translucent():
+            draw(ImageDraw.Draw(self.canvas), self.canvas, box)
+            return
+        # A layer just big enough for the element, turned about the trim's centre, then laid on the canvas.
+        pad = LAYER_PAD_MM * self.scale
+        x0, y0, x1, y1 = self.px(box)
+        left, top = math.floor(x0 - pad), math.floor(y0 - pad)
+        layer = Image.new("RGBA", (math.ceil(x1 + pad) - left, math.ceil(y1 + pad) - top), (0, 0, 0, 0))
+        self.origin = (left, top)
+        draw(ImageDraw.Draw(layer), layer, box)
+        self.origin = (0, 0)
+        if e.rotate:
+            left, top = self.turned(left, top, layer.size)
+            layer = layer.transpose(_TURNS[e.rotate])
+        composite(self.canvas, layer, left, top)
 
-    def trim_centre(self) -> tuple[float, float]:
+    def turned(self, left: int, top: int, size: tuple[int, int]) -> tuple[int, int]:
+        """Where a region's top-left corner lands when the region turns counter-clockwise by the element's
+        `rotate` about the trim's centre (as PIL's rotate does)."""
         W, H = self.size_mm
-        return ((W / 2 + self.r.bleed) * self.scale, (H / 2 + self.r.bleed) * self.scale)
+        cx, cy = (W / 2 + self.r.bleed) * self.scale, (H / 2 + self.r.bleed) * self.scale
+        right, bottom = left + size[0], top + size[1]
+        corner = {90: (cx + (top - cy), cy - (right - cx)),
+                  180: (2 * cx - right, 2 * cy - bottom),
+                  270: (cx - (bottom - cy), cy + (left - cx))}[self.e.rotate]
+        return round(corner[0]), round(corner[1])
 
-    def needs_layer(self) -> bool:
+    def translucent(self) -> bool:
         for value in (self.e.fill, self.e.stroke, self.e.color):
-            colour = self.color(value) if self.e.type != "image" else None
+            colour = self.color(value)
             if colour is not None and len(colour) == 4 and colour[3] < 255:
                 return True
-        return self.e.type == "image"
+        return False
 
     def check_safe(self, box: Box) -> None:
         W, H = self.size_mm
@@ -282,7 +302,16 @@ class _Painter:
         x0, y0, x1, y1 = self.px(box)
         fit = min((x1 - x0) / img.width, (y1 - y0) / img.height)
         img = img.resize((max(1, round(img.width * fit)), max(1, round(img.height * fit))), Image.LANCZOS)
-        layer.alpha_composite(img, (round((x0 + x1 - img.width) / 2), round((y0 + y1 - img.height) / 2)))
+        composite(layer, img, round((x0 + x1 - img.width) / 2), round((y0 + y1 - img.height) / 2))
+
+
+def composite(base: Image.Image, layer: Image.Image, left: int, top: int) -> None:
+    """Lay `layer` on `base` with its top-left corner at (left, top), clipped to `base`."""
+    crop_left, crop_top = max(0, -left), max(0, -top)
+    if crop_left or crop_top:
+        layer = layer.crop((crop_left, crop_top, layer.width, layer.height))
+    if layer.width > 0 and layer.height > 0 and left + crop_left < base.width and top + crop_top < base.height:
+        base.alpha_composite(layer, (left + crop_left, top + crop_top))
 
 
 def wrap(text: str, font, width: float) -> list[str] | None:
