@@ -157,13 +157,16 @@ def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
                 previous = match.group()
             continue
         text = match.group()
-        line = source.count("\n", 0, match.start()) + 1
-        col = match.start() - (source.rfind("\n", 0, match.start()) + 1) + 1
-        is_key = _ASSIGN.match(source, match.end()) is not None  # `io = 1`: a field or variable
-        if kind == "name" and text in FORBIDDEN_NAMES and previous not in (".", ":") and not is_key:
-            problems.append((line, col, f"`{text}`: {FORBIDDEN_NAMES[text]}"))
+        message = None
+        if kind == "name" and text in FORBIDDEN_NAMES and previous not in (".", ":"):
+            if _ASSIGN.match(source, match.end()) is None:  # `io = 1` is a field or variable, not the library
+                message = f"`{text}`: {FORBIDDEN_NAMES[text]}"
         elif kind == "op" and text in FORBIDDEN_OPS:
-            problems.append((line, col, FORBIDDEN_OPS[text]))
+            message = FORBIDDEN_OPS[text]
+        if message is not None:
+            start = match.start()
+            line = source.count("\n", 0, start) + 1
+            problems.append((line, start - (source.rfind("\n", 0, start) + 1) + 1, message))
         previous = text
     return problems
 
