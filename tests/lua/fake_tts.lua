@@ -81,8 +81,8 @@ new_object = function(state, position)
     return out
   end)
   method(obj, "getPosition", function() return obj.position end)
-  method(obj, "setPosition", function(p) obj.position = vector(p) obj.hand = nil return true end)
-  method(obj, "setPositionSmooth", function(p) obj.position = vector(p) obj.hand = nil return true end)
+  method(obj, "setPosition", function(p) obj.position = vector(p) obj.hand = Fake.zone_hand(obj) return true end)
+  method(obj, "setPositionSmooth", function(p) obj.position = vector(p) obj.hand = Fake.zone_hand(obj) return true end)
   method(obj, "getRotation", function() return obj.rotation end)
   method(obj, "setRotation", function(r) obj.rotation = vector(r) return true end)
   method(obj, "setRotationSmooth", function(r) obj.rotation = vector(r) return true end)
@@ -90,6 +90,7 @@ new_object = function(state, position)
   method(obj, "is_face_down", function() return obj.rotation.z == 180 end)
   method(obj, "destruct", function() destroy(obj) return true end)
   method(obj, "setLock", function(v) obj.locked = v return true end)
+  method(obj, "getData", function() return Fake.object_data(obj) end)
   method(obj, "createButton", function(params)
     obj.buttons = obj.buttons or {}
     obj.buttons[#obj.buttons + 1] = params
@@ -139,7 +140,14 @@ new_object = function(state, position)
         at = (params.index or 0) + 1
         if at > #obj.contained then error("takeObject: index out of range", 2) end
       end
-      local taken = take(at, vector(params.position))
+      -- TTS defaults: the container's position + 2 on x, the container's rotation (flip turns it over)
+      local where = params.position and vector(params.position)
+        or {x = obj.position.x + 2, y = obj.position.y, z = obj.position.z}
+      local turn = params.rotation and vector(params.rotation)
+        or {x = obj.rotation.x, y = obj.rotation.y, z = (obj.rotation.z + (params.flip and 180 or 0)) % 360}
+      local taken = take(at, where)
+      taken.rotation = turn
+      taken.hand = Fake.zone_hand(taken)
       if params.callback_function then params.callback_function(taken) end
       return taken
     end)
@@ -151,10 +159,14 @@ new_object = function(state, position)
       for _ = 1, count do
         if obj.destroyed then
           local last = obj.remainder
-          if last ~= nil and not last.destroyed and last.hand == nil then last.hand = color end
+          if last ~= nil and not last.destroyed and last.hand == nil then
+            last.position = Fake.next_hand_position(color)
+            last.hand = color
+          end
           break
         end
         local card = take(1, nil)
+        card.position = Fake.next_hand_position(color)
         card.hand = color
       end
       return true
@@ -187,11 +199,22 @@ function Fake.load(states)
   for _, state in ipairs(states) do new_object(state) end
 end
 
+-- The objects in color's hand, left to right as its player sees them (TTS orders a hand by where each
+-- card lies along the hand zone's right axis); equal places keep the order they arrived in.
 function Fake.hand(color)
-  local out = {}
-  for _, obj in ipairs(Fake.world) do
-    if obj.hand == color then out[#out + 1] = obj end
+  local out, rank = {}, {}
+  for i, obj in ipairs(Fake.world) do
+    if obj.hand == color then
+      out[#out + 1] = obj
+      rank[obj] = i
+    end
   end
+  local along = {}
+  for _, obj in ipairs(out) do along[obj] = Fake.along_hand(color, obj.position) end
+  table.sort(out, function(a, b)
+    if along[a] ~= along[b] then return along[a] < along[b] end
+    return rank[a] < rank[b]
+  end)
   return out
 end
 
@@ -247,6 +270,7 @@ Player = setmetatable({}, {__index = function(t, color)
   player.seated = false
   for _, seated in ipairs(Fake.seated) do if seated == color then player.seated = true end end
   player.getHandObjects = function() return Fake.hand(color) end
+  player.getHandTransform = function() return Fake.hand_transform(color) end
   return player
 end})
 
@@ -297,3 +321,114 @@ Notes = {
   addNotebookTab = function(tab) Fake.notebook[#Fake.notebook + 1] = tab return #Fake.notebook - 1 end,
   getNotebookTabs = function() return copy_list(Fake.notebook) end,
 }
+
+-- --- Hand zones as boxes on the table (Player.getHandTransform, cards moved into and out of hands) ---
+
+function Fake.hand_zone(color)
+  for _, obj in ipairs(Fake.world) do
+    if obj.type == "Hand" and obj.state.FogColor == color then return obj end
+  end
+  return nil
+end
+
+-- What TTS's Player.getHandTransform() returns: position, rotation, scale and the unit vectors
+-- forward (towards the table's centre), right and up (Unity's left-handed axes, rotation about y).
+function Fake.hand_transform(color)
+  local zone = Fake.hand_zone(color)
+  if zone == nil then return nil end
+  local t = zone.state.Transform or {}
+  local a = math.rad(zone.rotation.y)
+  local p = zone.position
+  return {position = {x = p.x, y = p.y, z = p.z}, rotation = {x = zone.rotation.x, y = zone.rotation.y, z = zone.rotation.z},
+          scale = {x = t.scaleX or 1, y = t.scaleY or 1, z = t.scaleZ or 1},
+          forward = {x = math.sin(a), y = 0, z = math.cos(a)}, right = {x = math.cos(a), y = 0, z = -math.sin(a)},
+          up = {x = 0, y = 1, z = 0}}
+end
+
+-- Distance of `position` along color's hand zone's right axis from the zone's centre.
+function Fake.along_hand(color, position)
+  local h = Fake.hand_transform(color)
+  if h == nil or position == nil then return 0 end
+  return (position.x - h.position.x) * h.right.x + (position.z - h.position.z) * h.right.z
+end
+
+-- The colour whose hand zone box holds obj's position (objects with Hands = false never join a hand).
+function Fake.zone_hand(obj)
+  if obj.type == "Hand" or obj.state.Hands == false then return nil end
+  local p = obj.position
+  for _, zone in ipairs(Fake.world) do
+    if zone.type == "Hand" then
+      local h = Fake.hand_transform(zone.state.FogColor)
+      local dx, dy, dz = p.x - h.position.x, p.y - h.position.y, p.z - h.position.z
+      local x = dx * h.right.x + dz * h.right.z
+      local z = dx * h.forward.x + dz * h.forward.z
+      if math.abs(x) <= h.scale.x / 2 and math.abs(z) <= h.scale.z / 2 and math.abs(dy) <= h.scale.y / 2 then
+        return zone.state.FogColor
+      end
+    end
+  end
+  return nil
+end
+
+-- Where a card dealt to color's hand lands: right of the rightmost card already there.
+function Fake.next_hand_position(color)
+  local h = Fake.hand_transform(color)
+  if h == nil then return {x = 0, y = 0, z = 0} end
+  local offset = -h.scale.x / 2 + 0.5
+  for _, obj in ipairs(Fake.world) do
+    if obj.hand == color then offset = math.max(offset, Fake.along_hand(color, obj.position) + 0.5) end
+  end
+  return {x = h.position.x + h.right.x * offset, y = h.position.y, z = h.position.z + h.right.z * offset}
+end
+
+-- --- Object data, spawning, Global snap points and vector lines ------------------------------------------
+
+local function deep_copy(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = deep_copy(v) end
+  return out
+end
+
+-- What TTS's obj.getData() returns: the object's save data (a deck's current cards as ContainedObjects).
+function Fake.object_data(obj)
+  local data = deep_copy(obj.state)
+  data.Transform = {posX = obj.position.x, posY = obj.position.y, posZ = obj.position.z,
+                    rotX = obj.rotation.x, rotY = obj.rotation.y, rotZ = obj.rotation.z}
+  if obj.type == "Deck" then data.ContainedObjects = deep_copy(obj.contained) end
+  return data
+end
+
+-- spawnObjectData({data, position, rotation, callback_function}): TTS spawns the object from its data
+-- (a new GUID when the data has none) and calls back once it exists.
+function spawnObjectData(params)
+  if type(params) ~= "table" or type(params.data) ~= "table" then error("spawnObjectData: data table expected", 2) end
+  local data = deep_copy(params.data)
+  local obj = nil
+  Fake.load({data})
+  obj = Fake.world[#Fake.world]
+  if params.position then obj.position = vector(params.position) end
+  if params.rotation then obj.rotation = vector(params.rotation) end
+  record("spawn " .. tostring(data.Name))
+  if params.callback_function then params.callback_function(obj) end
+  return obj
+end
+
+Global = Global or {}
+Fake.snap_points, Fake.vector_lines = {}, {}
+Global.setSnapPoints = Global.setSnapPoints or function(points)
+  for _, point in ipairs(points) do
+    if point.position == nil then error("setSnapPoints: every snap point needs a position", 2) end
+  end
+  Fake.snap_points = deep_copy(points)
+  return true
+end
+Global.getSnapPoints = Global.getSnapPoints or function() return deep_copy(Fake.snap_points) end
+Global.setVectorLines = Global.setVectorLines or function(lines)
+  for _, line in ipairs(lines) do
+    if type(line.points) ~= "table" or #line.points < 2 then error("setVectorLines: a line needs points", 2) end
+  end
+  Fake.vector_lines = deep_copy(lines)
+  return true
+end
+Global.getVectorLines = Global.getVectorLines or function() return deep_copy(Fake.vector_lines) end

@@ -1,0 +1,565 @@
+"""The SCORE! referee in TTS: tts/score/table.lua (TTS layer) and tts/score/referee.lua (pure glue) running in
+the real Global script of the built save, under Lua 5.2 (lupa) against the fake TTS API."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import lupa.lua52 as lua52
+import pytest
+
+from conftest import ROOT, run_cli
+from deckpress.deck import load_deck
+from deckpress.engines import score as engine
+from deckpress.tts.lua import sandbox_problems
+from fake_tts import FakeTTS, to_py
+
+SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
+FACE_DOWN = 180
+
+
+@pytest.fixture(scope="module")
+def save(built: Path) -> dict:
+    return json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+
+
+def card_objects(table, name):
+    """Every object called `name`: loose cards (in hands or on the table), then cards still in a deck."""
+    loose = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.getName() == name]
+    return loose
+
+
+def take(table, name):
+    """One card called `name`, out of the deck if no loose one is free."""
+    for deck in [o for o in table.globals.getObjects().values() if o.type == "Deck"]:
+        for entry in deck.getObjects().values():
+            if entry.name == name:
+                return deck.takeObject(table.lua.table_from({"guid": entry.guid}))
+    for obj in card_objects(table, name):
+        if not getattr(obj, "placed", False):
+            return obj
+    raise AssertionError(f"no free card {name}")
+
+
+def place(table, color, cards, start=1):
+    """Lay `cards` (names; None leaves a slot empty) face down in color's roster slots from slot `start`."""
+    game = table.globals.GAME
+    placed = []
+    for k, name in enumerate(cards, start):
+        if name is None:
+            continue
+        obj = take(table, name)
+        obj.placed = True
+        obj.setPosition(game.slot_position(color, k))
+        obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
+        placed.append(obj)
+    return placed
+
+
+def target(table, color, who):
+    """Click color's target selector until it shows `who`."""
+    for _ in range(10):
+        if table.ui_value(f"score_target_{color}") == who:
+            return
+        table.click("scoreTarget", color, color)
+    raise AssertionError(f"{color} can't target {who}")
+
+
+def pad(table, color) -> int:
+    return int(table.ui_value(f"score_{color}"))
+
+
+def state(table) -> dict:
+    return to_py(table.globals.GAME.state())
+
+
+def select_mode(table, name):
+    for _ in range(12):
+        if table.ui_value("score_mode") == name:
+            return
+        table.click("scoreModeNext", "White")
+    raise AssertionError(f"mode {name} not offered")
+
+
+def card_dicts():
+    deck = load_deck(ROOT / "decks" / "score.yaml")
+    cards = next(c for c in deck.model.components if c.id == "deck").cards
+    return {c.name: {"id": c.id, "name": c.name, "priority": c.extra["priority"], "effect": c.extra["effect"]}
+            for c in cards}
+
+
+CARDS = card_dicts()
+
+
+# --- the pieces -------------------------------------------------------------------------------------------
+
+def test_table_lua_fits_the_sandbox():
+    for name in ("table.lua", "referee.lua"):
+        assert sandbox_problems((ROOT / "tts" / "score" / name).read_text(encoding="utf-8")) == [], name
+
+
+def test_panel_parses_and_its_handlers_exist(save):
+    root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
+    panel = root.find(".//Panel[@id='score_referee']")
+    assert panel is not None
+    handlers = {re.match(r"\w+", e.get("onClick")).group() for e in panel.iter() if e.get("onClick")}
+    assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame"}
+    assert {e.get("id") for e in panel.iter()} >= {f"score_target_{c}" for c in SEATS}
+    table = FakeTTS(save, seated=["White"])
+    for name in handlers:
+        assert lua52.lua_type(table.globals[name]) == "function", name
+
+
+def test_slots_are_drawn_in_front_of_each_seated_hand_left_to_right(save):
+    table = FakeTTS(save, seated=["White", "Red", "Green"])
+    points = to_py(table.globals.Global.getSnapPoints())
+    lines = to_py(table.globals.Global.getVectorLines())
+    assert len(points) == 3 * 3 + 1 and len(lines) == 9  # three slots per seated player, plus the discard pile
+    game = table.globals.GAME
+    for color in ("White", "Red", "Green"):
+        hand = to_py(table.player(color).getHandTransform())
+        right, forward, centre = hand["right"], hand["forward"], hand["position"]
+        along, depth = [], []
+        for k in (1, 2, 3):
+            p = to_py(game.slot_position(color, k))
+            dx, dz = p[0] - centre["x"], p[2] - centre["z"]
+            along.append(dx * right["x"] + dz * right["z"])
+            depth.append(dx * forward["x"] + dz * forward["z"])
+        assert along[0] < along[1] < along[2]         # slot 1 is the player's leftmost
+        assert all(abs(d - 5.8) < 1e-3 for d in depth)  # in front of the hand zone (depth 6.8 / 2 + a card)
+    white = to_py(game.slot_position("White", 1))
+    assert white[0] < 0 and white[2] < 0              # White sits south: left is -x
+
+
+# --- modes and Get ready! ---------------------------------------------------------------------------------
+
+def modes_offered(table):
+    seen = []
+    for _ in range(15):
+        name = table.ui_value("score_mode")
+        if name in seen:
+            break
+        seen.append(name)
+        table.click("scoreModeNext", "White")
+    return seen
+
+
+def test_mode_selector_offers_what_the_seated_count_allows(save):
+    two = modes_offered(FakeTTS(save, seated=["White", "Red"]))
+    assert two == ["Classic!", "Brutal!", "Duel!", "Teamwork!", "Teamscore!", "New order!", "Randomness!", "Decking!"]
+    three = modes_offered(FakeTTS(save, seated=["White", "Red", "Blue"]))
+    assert "Duel!" not in three and len(three) == 7
+    solo = modes_offered(FakeTTS(save, seated=["White"]))
+    assert solo == ["Classic!", "Scorlitaire!", "Scorliroad!", "Score Against!"][:1] + solo[1:] and \
+        set(solo[1:]) == {"Scorlitaire!", "Scorliroad!", "Score Against!"}
+
+
+def test_classic_get_ready_deals_15_each_to_two(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    table.click("uiGetReady", "White")
+    assert len(table.hand("White")) == 15 and len(table.hand("Red")) == 15
+    assert any("Classic! Get ready! 15 cards to each of 2 players" in b for b in table.broadcasts)
+
+
+def test_duel_deals_six_each_from_nineteen_cards(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Duel!")
+    table.click("uiGetReady", "Red")
+    assert len(table.hand("White")) == 6 and len(table.hand("Red")) == 6
+    [deck] = [o for o in table.tagged("deck") if o.type == "Deck"]
+    assert deck.getQuantity() == 19 - 12
+    dealt = table.hand("White") + table.hand("Red") + [e.name for e in deck.getObjects().values()]
+    assert not {"CW!", "CCW!", "Score! 4", "Score! 5", "Score! 6", "Bomb! 1", "Bomb! 2", "Bomb! 3"} & set(dealt)
+    assert any("23 cards set aside" in b for b in table.broadcasts)
+
+
+def test_randomness_has_six_slots_per_roster(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Randomness!")
+    assert len(to_py(table.globals.Global.getSnapPoints())) == 2 * 6 + 1
+    table.click("uiGetReady", "White")
+    assert len(table.hand("White")) == 15
+
+
+def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_copies(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    select_mode(table, "Decking!")
+    for _ in range(2):
+        table.click("uiGetReady", "White")
+        decks = [o for o in table.globals.getObjects().values() if o.type == "Deck" and o.getQuantity() == 42]
+        assert len(decks) == 3
+        assert table.hand("White") == [] and table.hand("Red") == []
+        copies = [o for o in decks if o.hasTag("score:copy")]
+        assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
+    assert len([o for o in table.globals.getObjects().values() if o.type == "Deck"]) == 3
+
+
+def test_team_modes_alternate_teams_round_the_table(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+    select_mode(table, "Teamwork!")
+    table.click("uiGetReady", "White")
+    assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
+    assert table.ui_value("score_team_Red") == "T2"
+
+
+def test_mode_cannot_change_during_a_game(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Score! 3", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Score! 4", "Score! 4", "Score! 4"])
+    table.click("scoreScore", "White")
+    table.click("scoreModeNext", "White")
+    assert table.ui_value("score_mode") == "Classic!"
+    assert any("press New game" in b for b in table.broadcasts)
+    table.click("scoreNewGame", "White")
+    table.click("scoreModeNext", "White")
+    assert table.ui_value("score_mode") == "Brutal!"
+
+
+# --- SCORE! -------------------------------------------------------------------------------------------------
+
+def test_score_five_against_fire_two_on_him(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    table.click("uiGetReady", "White")
+    [five] = place(table, "White", ["Score! 5"])
+    place(table, "White", ["Score! 1", "Score! 2"], start=2)
+    [fire] = place(table, "Red", ["Fire! 2"])
+    place(table, "Red", ["Score! 2", "Score! 3"], start=2)
+    target(table, "Red", "White")
+    table.click("scoreScore", "Red")
+    # Score! 5 (priority 4): White 5; Fire! 2 (7) x 1 adversary: White 3
+    assert table.ui_value("score_run_White") == "3" and table.ui_value("score_run_Red") == "0"
+    assert any("Red: Fire! 2 on White" in b for b in table.broadcasts)
+    for obj in (five, fire):  # turned face up and on the discard pile
+        assert obj.getRotation().z == 0
+        p = obj.getPosition()
+        assert (round(p.x, 3), round(p.z, 3)) == (-4.0, 0.0)
+    assert pad(table, "White") == 0  # saved only at the end of the round
+
+
+def test_auto_targets_double_yourself_and_fire_the_leader(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Score! 6", "Double!", "Score! 2"])
+    place(table, "Red", ["Score! 3", "Fire! 1", "Score! 2"])
+    place(table, "Blue", ["Score! 4", "Score! 4", "Score! 5"])
+    table.click("scoreScore", "White")   # White 6, Red 3, Blue 4
+    table.click("scoreScore", "White")   # Blue 8; Double! on White: 12; Fire! 1 x 2 on the leader (White): 10
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["10", "3", "8"]
+    assert any("White: Double! on White" in b and "Red: Fire! 1 on White" in b for b in table.broadcasts)
+
+
+def test_a_full_round_of_three_action_turns_saves_the_scores(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    table.click("uiGetReady", "White")
+    place(table, "White", ["Score! 5", "Double!", "Score! 2"])
+    place(table, "Red", ["Fire! 2", "Score! 3", "Bomb! 1"])
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    # 1: White 5 - 2 = 3. 2: Score! 3 (4) then Double! (5): White 6, Red 3. 3: Bomb! 1 (6), Score! 2 (8): White 7.
+    assert (pad(table, "White"), pad(table, "Red")) == (7, 3)
+    expected = engine.resolve_round(
+        {"totals": [0, 0]},
+        [[{"card": CARDS["Score! 5"], "target": None}, {"card": CARDS["Double!"], "target": 0},
+          {"card": CARDS["Score! 2"], "target": None}],
+         [{"card": CARDS["Fire! 2"], "target": 0}, {"card": CARDS["Score! 3"], "target": None},
+          {"card": CARDS["Bomb! 1"], "target": None}]], {})
+    assert expected["totals"] == [7, 3]
+    assert any("Round 1 over. Totals: White 7, Red 3" in b for b in table.broadcasts)
+    assert state(table)["rounds"] == 1 and not state(table)["round"]
+    assert table.ui_value("score_status") == "Round 2: Get ready!"
+
+
+def test_classic_round_score_is_floored_at_zero(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Fire! 3", "Fire! 3", "Fire! 3"])
+    place(table, "Red", ["Score! 1", "Score! 2", "Score! 2"])
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert (pad(table, "White"), pad(table, "Red")) == (0, 0)  # Red: 1 - 3 + 2 - 3 + 2 - 3 = -4 -> 0
+
+
+def test_a_short_roster_is_a_bug(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
+    place(table, "Red", ["Score! 5", "Score! 5"])
+    place(table, "Blue", ["Score! 4", "Score! 4", "Score! 4"])
+    table.click("scoreScore", "White")
+    assert any("Bug!" in b and "Red score -20" in b for b in table.broadcasts)
+    assert (pad(table, "White"), pad(table, "Red"), pad(table, "Blue")) == (0, -20, 0)
+    assert state(table)["rounds"] == 1
+
+
+def test_brutal_keeps_running_totals_above_zero(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Brutal!")
+    place(table, "White", ["Score! 4", "Score! 2", "Score! 3"])
+    place(table, "Red", ["Fire! 3", "Fire! 3", "Score! 2"])
+    target(table, "Red", "White")
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    # White 4 - 3 = 1, then 1 - 3 -> 0 (floor after every step) + 2 = 2, then + 3 = 5; Red 2
+    assert (pad(table, "White"), pad(table, "Red")) == (5, 2)
+
+
+def test_first_to_fifty_wins(save):
+    table = FakeTTS(dict(save, LuaScriptState="White=45;Red=10"), seated=["White", "Red"])
+    place(table, "White", ["Score! 6", "Score! 2", "Score! 3"])
+    place(table, "Red", ["Score! 3", "Score! 4", "Score! 5"])
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert (pad(table, "White"), pad(table, "Red")) == (56, 22)
+    assert any("White wins with 56 points" in b for b in table.broadcasts)
+    assert state(table)["over"] is True
+    table.click("scoreScore", "White")
+    assert table.broadcasts[-1].startswith("the game is over")
+
+
+def test_a_tie_plays_one_more_round_between_the_tied(save):
+    table = FakeTTS(dict(save, LuaScriptState="White=47;Red=47;Blue=10"), seated=["White", "Red", "Blue"])
+    place(table, "White", ["Score! 3", "Score! 4", "Score! 5"])
+    place(table, "Red", ["Score! 5", "Score! 4", "Score! 3"])
+    place(table, "Blue", ["Score! 6", "Score! 6", "Score! 6"])
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert any("Tie at 59 between White and Red" in b for b in table.broadcasts)
+    assert state(table)["contenders"] == ["White", "Red"]
+    table.click("uiGetReady", "White")  # deals only to the contenders
+    assert len(table.hand("White")) == 15 and table.hand("Blue") == []
+    place(table, "White", ["Score! 6", "Score! 5", "Score! 4"])
+    place(table, "Red", ["Score! 5", "Score! 4", "Score! 2"])
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert (pad(table, "White"), pad(table, "Red"), pad(table, "Blue")) == (74, 70, 28)
+    assert any("White wins with 74 points" in b for b in table.broadcasts)
+
+
+def test_teamscore_pools_the_team_scores(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+    select_mode(table, "Teamscore!")
+    table.click("uiGetReady", "White")
+    place(table, "White", ["Score! 5", "Score! 6", "Score! 6"])
+    place(table, "Red", ["Bomb! 1", "Score! 6", "Score! 6"])
+    place(table, "Yellow", ["Score! 3", "Score! 5", "Score! 5"])
+    place(table, "Green", ["Score! 4", "Score! 4", "Score! 4"])
+    table.click("scoreScore", "White")
+    # team 1 (White, Yellow): 5 + 3 - 2 x 1 (Bomb! hits two opponents) = 6; team 2 (Red, Green): 4
+    assert table.ui_value("score_run_White") == "6" == table.ui_value("score_run_Yellow")
+    assert table.ui_value("score_run_Red") == "4"
+    for _ in range(2):
+        table.click("scoreScore", "White")
+    # turns 2 and 3: team 1 + 6 + 5 twice = 28, team 2 + 6 + 4 twice = 24
+    assert pad(table, "White") == 28 == pad(table, "Yellow") and pad(table, "Green") == 24 == pad(table, "Red")
+    assert any("team 1 (White, Yellow) 28" in b for b in table.broadcasts)
+
+
+def dice_of(table):
+    line = [b for b in table.broadcasts if b.startswith("Dice")][-1]
+    return [int(d) for d in re.findall(r"\w+ (\d+)", line.split(":", 1)[1])]
+
+
+def test_new_order_rolls_dice_and_resolves_by_them(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    select_mode(table, "New order!")
+    rosters = {"White": ["Score! 2", "Double!", "Score! 1"], "Red": ["Fire! 1", "Score! 3", "Score! 3"],
+               "Blue": ["Score! 4", "Bomb! 1", "Score! 2"]}
+    for color, cards in rosters.items():
+        place(table, color, cards)
+    for color in rosters:
+        target(table, color, "White")
+    table.click("scoreReveal", "White")
+    dice = dice_of(table)
+    table.click("scoreScore", "White")
+    assert dice_of(table) == dice  # SCORE! uses the dice Reveal rolled
+    expected = engine.resolve_action_turn(
+        {"scores": [0, 0, 0], "dice": dice},
+        [{"card": CARDS[cards[0]], "target": 0} for cards in rosters.values()], {"order": "dice"})
+    assert [int(table.ui_value(f"score_run_{c}")) for c in rosters] == expected["scores"]
+
+
+def test_randomness_dice_pick_the_cards_which_stay(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Randomness!")
+    rosters = {"White": ["Score! 1", "Score! 2", "Score! 3", "Score! 4", "Score! 5", "Score! 6"],
+               "Red": ["Score! 6", "Score! 5", "Score! 4", "Score! 3", "Score! 2", "Score! 6"]}
+    placed = {color: place(table, color, cards) for color, cards in rosters.items()}
+    totals = {"White": 0, "Red": 0}
+    for turn in range(3):
+        table.click("scoreScore", "White")
+        dice = dice_of(table)
+        assert all(1 <= d <= 6 for d in dice)
+        for color, die in zip(rosters, dice):
+            totals[color] += CARDS[rosters[color][die - 1]]["effect"]["amount"]
+        if turn == 0:  # the whole roster turned face up, nothing discarded
+            assert all(o.getRotation().z == 0 for objs in placed.values() for o in objs)
+    assert (pad(table, "White"), pad(table, "Red")) == (totals["White"], totals["Red"])
+    p = placed["White"][0].getPosition()
+    assert (round(p.x, 3), round(p.z, 3)) == tuple(round(v, 3) for v in to_py(
+        table.globals.GAME.slot_position("White", 1))[::2])
+
+
+def test_deny_on_a_chosen_target(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Deny!", "Score! 2", "Score! 2"])
+    place(table, "Red", ["Score! 6", "Score! 3", "Score! 3"])
+    place(table, "Blue", ["Score! 5", "Score! 4", "Score! 4"])
+    target(table, "White", "Blue")
+    table.click("scoreScore", "White")
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["0", "6", "0"]
+    assert any("Blue: Score! 5 (denied)" in b for b in table.broadcasts)
+
+
+def test_state_survives_save_and_load(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Brutal!")
+    place(table, "White", ["Score! 6", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Score! 2", "Score! 4", "Score! 4"])
+    target(table, "Red", "White")
+    table.click("scoreScore", "White")
+    saved = table.call("onSave")
+    before = state(table)
+    again = FakeTTS(dict(save, LuaScriptState=saved), seated=["White", "Red"])
+    assert state(again) == before
+    assert again.ui_value("score_mode") == "Brutal!" and again.ui_value("score_target_Red") == "White"
+    assert again.ui_value("score_status") == "Round 1, action turn 2"
+    place(again, "White", ["Score! 3", "Score! 3"], start=2)
+    place(again, "Red", ["Score! 4", "Score! 4"], start=2)
+    again.click("scoreScore", "White")
+    again.click("scoreScore", "White")
+    assert (pad(again, "White"), pad(again, "Red")) == (12, 10)
+
+
+def test_damaged_state_starts_a_fresh_game(save):
+    table = FakeTTS(dict(save, LuaScriptState="White=3\n--game state--\n{S4:mode"), seated=["White", "Red"])
+    assert table.ui_value("score_mode") == "Classic!" and pad(table, "White") == 3
+
+
+def test_state_codec_round_trips(save):
+    table = FakeTTS(save, seated=["White"])
+    referee = table.globals.use("score.referee")
+    value = table.lua.execute('return {a = 1, b = "x:y}{S3", c = {1, 2.5, -3, true, false}, [4] = {}}')
+    back = referee.decode(referee.encode(value))
+    assert to_py(back) == to_py(value)
+    assert referee.decode("") is None and referee.decode("{N1;") is None
+
+
+# --- the referee against the engine's whole round ------------------------------------------------------------
+
+def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
+    """Random rosters (sometimes a short one: Bug!) and fixed targets, resolved turn by turn by the referee
+    from synthetic slot contents, give the totals of the Python engine's resolve_round."""
+    table = FakeTTS(save, seated=SEATS)
+    referee = table.globals.use("score.referee")
+    data = table.globals.DATA
+    names = sorted(CARDS)
+    rng = random.Random(6)
+    for mode in ("classic", "brutal", "duel", "teamwork", "teamscore"):
+        options = next(m.options for m in load_deck(ROOT / "decks" / "score.yaml").model.modes if m.id == mode)
+        for trial in range(25):
+            n = 2 if mode == "duel" else rng.randint(2, 6)
+            players = SEATS[:n]
+            st = referee.new_state(data, 7)
+            st.mode = mode
+            totals = [rng.randint(0, 30) for _ in players]
+            pad = table.lua.table_from(dict(zip(players, totals)))
+            targets = [rng.randrange(n) for _ in players]
+            st.targets = table.lua.table_from({c: players[t] for c, t in zip(players, targets)})
+            rosters, py_rosters = {}, []
+            for s, color in enumerate(players):
+                size = 3 if rng.random() > 0.1 else 2
+                cards = [rng.choice(names) for _ in range(size)]
+                rosters[color] = table.lua.table_from(
+                    [table.lua.table_from({"guid": f"{color}{k}", "id": CARDS[c]["id"], "y": 1}) for k, c in
+                     enumerate(cards)] + [False] * (3 - size))
+                py_rosters.append([{"card": CARDS[c], "target": targets[s]} for c in cards])
+            teams = [s % 2 for s in range(n)]
+            opts = engine.mode_options(options)
+            start = totals if opts["teams"] != "pooled" else [0, 0]
+            expected = engine.resolve_round({"totals": start, "teams": teams}, py_rosters, options)
+            seated = table.lua.table_from(players)
+            out = None
+            for turn in range(3):
+                lua_rosters = {}
+                for color in players:
+                    slots = [rosters[color][k] for k in range(1, 4)]
+                    lua_rosters[color] = table.lua.table_from(
+                        [False] * turn + slots[turn:]) if opts["discard"] else rosters[color]
+                out = referee.score(data, st, seated, table.lua.table_from(lua_rosters), pad)
+                assert out is not None
+                if out.round_over:
+                    break
+            got = to_py(out.pad)
+            if opts["teams"] == "pooled":
+                assert [st.team_totals[1], st.team_totals[2]] == expected["totals"], (mode, trial)
+            else:
+                assert [got[c] for c in players] == expected["totals"], (mode, trial)
+
+
+# --- data-driven: a new card needs no Lua ---------------------------------------------------------------------
+
+STEAL = """\
+      - name: Steal! 2
+        count: 2
+        kind: bomb
+        value: 2
+        priority: 6.5
+        effect: {action: adversaries_lose, amount: 2}
+        text: Every adversary loses 2 points.
+"""
+
+
+def test_a_new_card_from_the_yaml_works_without_lua(tmp_path):
+    yaml = (ROOT / "decks" / "score.yaml").read_text(encoding="utf-8")
+    anchor = "      - name: Deny!\n"
+    assert anchor in yaml
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
+    shutil.copytree(ROOT / "templates", tmp_path / "templates")
+    shutil.copytree(ROOT / "print", tmp_path / "print")
+    result = run_cli("build", "score", "--quiet", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    save = json.loads((tmp_path / "build/score/tts/score.json").read_text(encoding="utf-8"))
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    table.click("uiGetReady", "White")
+    assert len(table.hand("White")) == 12
+    # Steal! 2 (6.5) after Score! 6 (4) and Bomb! 1 (6), before Fire! 1 (7)
+    place(table, "White", ["Steal! 2", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Score! 6", "Score! 4", "Score! 4"])
+    place(table, "Blue", ["Fire! 1", "Score! 5", "Score! 5"])
+    target(table, "Blue", "Red")
+    table.click("scoreScore", "White")
+    # Red: 6 - 2 (Steal!) - 1 x 2 (Fire! 1, Blue has two adversaries) = 2; Blue: -2; White 0
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["0", "2", "-2"]
+    assert any("White: Steal! 2" in b for b in table.broadcasts)
+
+
+# --- solo -------------------------------------------------------------------------------------------------------
+
+def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
+    table = FakeTTS(save, seated=["White"])
+    select_mode(table, "Scorlitaire!")
+    table.click("uiGetReady", "White")
+    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    assert len(cards) == 42 and all(o.getRotation().z == FACE_DOWN for o in cards)
+    assert not [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+
+    def flip(name):
+        obj = next(o for o in table.globals.getObjects().values()
+                   if o.type == "Card" and o.getName() == name and o.getRotation().z == FACE_DOWN)
+        obj.setRotation(table.lua.table_from([0, 0, 0]))
+        table.click("scoreScore", "White")
+        return obj
+
+    four = flip("Score! 4")
+    assert pad(table, "White") == 4 and round(four.getPosition().x, 3) == 11.0
+    flip("Double!")                       # the last Score! again
+    assert pad(table, "White") == 8
+    cw = flip("CW!")                      # shuffle everything else and lay it out again
+    on_table = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    down = [o for o in on_table if o.getRotation().z == FACE_DOWN]
+    assert len(down) == 41 and cw not in down and round(cw.getPosition().x, 3) == 11.0
+    flip("No!")
+    assert any("No! was flipped" in b for b in table.broadcasts) and state(table)["over"] is True

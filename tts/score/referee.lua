@@ -1,0 +1,847 @@
+-- SCORE! referee: pure glue between the table and the rules engine (tts/score/engine.lua).
+--
+-- Data in, data out, no TTS calls (tts/score/table.lua makes those): where the roster slots lie,
+-- which card lies in which slot, the Get ready! plan of each mode, the engine input of an action
+-- turn (cards, targets, dice, roster sizes) and what its result means on the table (cards to turn
+-- and discard, score changes, messages, the end of a round and of the game). Cards come from DATA
+-- (decks/score.yaml: fields priority and effect), modes from DATA.modes[].options: a new card or
+-- mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
+-- No goto, no bitwise operators, no io/load/require (the MoonSharp sandbox).
+
+local Engine = use("score.engine")
+local Seating = use("lib.seating")
+local Setup = use("lib.setup")
+
+local R = {}
+
+-- Table geometry (TTS units; a poker card at scale 1 is about 2.2 x 3.1).
+R.SLOT_STEP = {[3] = 2.6}        -- distance between slot centres, by roster size (default 2.5)
+R.SLOT_DEPTH = 5.8               -- slot centres: this far from the hand zone centre towards the table's
+R.SLOT_SIZE = {2.4, 3.3}         -- outline drawn around a slot (width, length)
+R.SLOT_RADIUS = 1.8              -- a card lies in a slot when its centre is this close (and nearest)
+R.DISCARD = {-4.0, 1.5, 0.0}     -- the discard pile, left of the deck
+R.DICE_SIDES = 6                 -- New order!'s dice
+R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Decking!, Score Against!)
+R.AUTO = "Auto"
+
+local PRNG_MODULUS = 2147483647  -- Park-Miller, as in the engine's shuffle
+local PRNG_MULTIPLIER = 48271
+
+local function copy(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = copy(v) end
+  return out
+end
+R.copy = copy
+
+local function index_of(list, value)
+  for i, v in ipairs(list) do
+    if v == value then return i end
+  end
+  return nil
+end
+
+-- --- Cards and modes --------------------------------------------------------------------------------
+
+-- The main component's cards as engine cards, by id: {id, name, priority, effect, count}.
+-- Returns the table and a list of problems (cards the engine refuses).
+function R.cards(data)
+  local out, problems = {}, {}
+  for _, component in ipairs(data.components) do
+    if component.id == data.main then
+      for _, card in ipairs(component.cards) do
+        local fields = card.fields or {}
+        local entry = {id = card.id, name = card.name, count = card.count, priority = fields.priority,
+                       effect = copy(fields.effect)}
+        local ok, message = pcall(Engine.validate_card, entry)
+        if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
+      end
+    end
+  end
+  return out, problems
+end
+
+-- The mode record of DATA.modes with this id (nil when unknown).
+function R.mode(data, id)
+  for _, mode in ipairs(data.modes) do
+    if mode.id == id then return mode end
+  end
+  return nil
+end
+
+-- Full engine options of a mode id (errors are the engine's).
+function R.options(data, id)
+  local mode = R.mode(data, id)
+  return Engine.mode_options(mode and mode.options or {})
+end
+
+-- The mode ids playable with `count` seated players (all modes when nobody is seated).
+function R.modes_for(data, count)
+  local out = {}
+  for _, mode in ipairs(data.modes) do
+    local opts = Engine.mode_options(mode.options)
+    local fits = count >= opts.players_min and (not opts.players_max or count <= opts.players_max)
+    if count == 0 or fits then out[#out + 1] = mode.id end
+  end
+  return out
+end
+
+-- The next (step 1) or previous (step -1) mode of `ids` after `current`.
+function R.cycle(ids, current, step)
+  if #ids == 0 then return current end
+  local at = index_of(ids, current)
+  if at == nil then return ids[1] end
+  return ids[(at - 1 + step) % #ids + 1]
+end
+
+-- --- State -------------------------------------------------------------------------------------------
+
+-- A new game: mode classic (or the first mode), nobody playing yet.
+function R.new_state(data, seed)
+  local first = R.mode(data, "classic") and "classic" or data.modes[1].id
+  return {mode = first, rounds = 0, over = false, players = {}, teams = {}, team_totals = {0, 0},
+          targets = {}, round = false, contenders = false, rng = R.seed(seed or 1)}
+end
+
+function R.seed(seed)
+  local state = math.floor(seed) % PRNG_MODULUS
+  if state <= 0 then state = state + PRNG_MODULUS - 1 end
+  return state
+end
+
+-- Roll one die with `sides` faces; advances state.rng.
+function R.roll(state, sides)
+  state.rng = (state.rng * PRNG_MULTIPLIER) % PRNG_MODULUS
+  return state.rng % sides + 1
+end
+
+function R.in_progress(state)
+  return state.rounds > 0 or (state.round and state.round.turn > 0) or (state.solo and true) or false
+end
+
+-- --- Slots -------------------------------------------------------------------------------------------
+
+function R.roster_size(data, state)
+  return R.options(data, state.mode).roster_size
+end
+
+local function step_for(size)
+  return R.SLOT_STEP[size] or 2.5
+end
+
+-- World positions {x, y, z} of the `size` roster slots of `color`, leftmost (slot 1) first as the
+-- seated player sees them; nil when the colour has no hand zone.
+function R.slots(data, color, size)
+  local i = Seating.index(data.seats, color)
+  if i == nil then return nil end
+  local out, step = {}, step_for(size)
+  for k = 1, size do
+    local x = (k - (size + 1) / 2) * step
+    out[k] = Seating.position(i, #data.seats, data.layout.seat_radius, x, R.SLOT_DEPTH)
+  end
+  return out
+end
+
+-- The four corners of slot k's outline (for vector lines).
+function R.slot_outline(data, color, size, k)
+  local i = Seating.index(data.seats, color)
+  local x = (k - (size + 1) / 2) * step_for(size)
+  local w, l = R.SLOT_SIZE[1] / 2, R.SLOT_SIZE[2] / 2
+  local n, radius = #data.seats, data.layout.seat_radius
+  return {Seating.position(i, n, radius, x - w, R.SLOT_DEPTH - l, 1.0),
+          Seating.position(i, n, radius, x + w, R.SLOT_DEPTH - l, 1.0),
+          Seating.position(i, n, radius, x + w, R.SLOT_DEPTH + l, 1.0),
+          Seating.position(i, n, radius, x - w, R.SLOT_DEPTH + l, 1.0)}
+end
+
+-- Y rotation of a card read upright from `color`'s seat.
+function R.rotation_y(data, color)
+  local i = Seating.index(data.seats, color) or 1
+  return Seating.rotation_y(i, #data.seats)
+end
+
+-- A separate spot per seat for a player's own deck (Decking!): right of the roster.
+function R.own_deck_position(data, color, size)
+  local i = Seating.index(data.seats, color)
+  local x = ((size + 1) / 2) * step_for(size) + 1.6
+  return Seating.position(i, #data.seats, data.layout.seat_radius, x, R.SLOT_DEPTH)
+end
+
+-- Rosters read from the table. `objects`: list of {guid, id, x, y, z} (cards not in a hand).
+-- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
+function R.read_rosters(data, size, objects)
+  local rosters, centres, problems = {}, {}, {}
+  for _, color in ipairs(data.seats) do
+    rosters[color] = {}
+    for k, p in ipairs(R.slots(data, color, size)) do
+      rosters[color][k] = false
+      centres[#centres + 1] = {color = color, k = k, x = p[1], z = p[3]}
+    end
+  end
+  local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
+  for _, obj in ipairs(objects) do
+    local best, best_d = nil, nil
+    for _, c in ipairs(centres) do
+      local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
+      if d <= limit and (best_d == nil or d < best_d) then best, best_d = c, d end
+    end
+    if best ~= nil then
+      local held = rosters[best.color][best.k]
+      if held then
+        problems[#problems + 1] = best.color .. "'s roster slot " .. best.k .. " holds more than one card"
+        if obj.y > held.y then rosters[best.color][best.k] = obj end
+      else
+        rosters[best.color][best.k] = obj
+      end
+    end
+  end
+  return rosters, problems
+end
+
+local function count_cards(roster)
+  local n = 0
+  for _, obj in ipairs(roster) do
+    if obj then n = n + 1 end
+  end
+  return n
+end
+R.count_cards = count_cards
+
+-- --- Get ready! ----------------------------------------------------------------------------------------
+
+-- The teams of `players` (clockwise): alternating 0, 1, 0, ... (never side by side, except the one
+-- pair an odd count forces: what the engine's separate_teams allows).
+function R.default_teams(players)
+  local teams = {}
+  for s, color in ipairs(players) do teams[color] = (s - 1) % 2 end
+  return teams
+end
+
+local function team_list(state, players)
+  local out = {}
+  for s, color in ipairs(players) do out[s] = state.teams[color] or 0 end
+  return out
+end
+
+local function team_names(state, team)
+  local out = {}
+  for _, color in ipairs(state.players) do
+    if state.teams[color] == team then out[#out + 1] = color end
+  end
+  return "team " .. (team + 1) .. " (" .. table.concat(out, ", ") .. ")"
+end
+
+-- The players of the next round: the seated players in clockwise order, or the tied contenders.
+local function round_players(data, state, seated)
+  if state.contenders and #state.players > 0 then
+    local opts = R.options(data, state.mode)
+    local out = {}
+    for _, color in ipairs(state.players) do
+      local entity = color
+      if opts.teams == "pooled" then entity = state.teams[color] end
+      if index_of(state.contenders, entity) then out[#out + 1] = color end
+    end
+    return out
+  end
+  if #state.players > 0 then return copy(state.players) end
+  return Setup.order_seated(data.seats, seated)
+end
+
+-- Fix the game's players and teams at the start of a game (no effect once the game runs).
+function R.start_game(data, state, seated)
+  if #state.players > 0 and R.in_progress(state) then return end
+  state.players = Setup.order_seated(data.seats, seated)
+  state.teams = R.default_teams(state.players)
+  state.team_totals = {0, 0}
+end
+
+-- The Get ready! plan: {players, each, remove (id set), own_decks, roster_size, message} or nil and a
+-- message. `deck_size`: cards in the gathered deck (nil: not checked).
+function R.plan_ready(data, state, seated, deck_size)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local name = R.mode(data, state.mode).name
+  local starting = not R.in_progress(state)
+  local game_players = starting and Setup.order_seated(data.seats, seated) or state.players
+  if #game_players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
+  local teams = nil
+  if opts.teams then
+    local t = starting and R.default_teams(game_players) or state.teams
+    teams = team_list({teams = t}, game_players)
+  end
+  local n = #game_players
+  if n < opts.players_min or (opts.players_max and n > opts.players_max) then
+    local range = opts.players_max and (opts.players_min .. " to " .. opts.players_max)
+      or (opts.players_min .. " or more")
+    return nil, name .. " has no deal for " .. n .. " player" .. (n == 1 and "" or "s") .. ": it plays with "
+      .. range .. " players; choose another mode with the arrows of the referee panel"
+  end
+  local ok, problem = pcall(Engine.validate_setup, opts, #game_players, teams)
+  if not ok then return nil, name .. ": " .. tostring(problem) end
+  local players = starting and game_players or round_players(data, state, seated)
+  local plan = {players = players, remove = {}, own_decks = opts.deck_per_player,
+                roster_size = opts.roster_size, each = 0}
+  for _, id in ipairs(opts.deck_remove) do plan.remove[id] = true end
+  if opts.solo == "scorlitaire" or opts.solo == "scorliroad" then
+    plan.layout = true
+    plan.message = name .. " Get ready! Every card lies face down in front of you: flip one (and, in Scorliroad!, "
+      .. "only next to the previous one), then press SCORE!"
+    return plan
+  end
+  if opts.deck_per_player then
+    plan.message = name .. " Get ready! Each player has their own deck: draw " .. (opts.draw_per_slot or 8)
+      .. " cards, put 1 at the right end of your roster, the rest on your graveyard"
+    return plan
+  end
+  local each_ok, each = pcall(Engine.hand_size, opts, #players)
+  if not each_ok then return nil, name .. ": " .. tostring(each) end
+  plan.each = each
+  if deck_size ~= nil then
+    local removed = 0
+    for _, card in pairs(R.cards(data)) do
+      if plan.remove[card.id] then removed = removed + (card.count or 1) end
+    end
+    local available = deck_size - removed
+    if each * #players > available then
+      return nil, "not enough cards: " .. #players .. " players x " .. each .. " needs " .. (each * #players)
+        .. ", the deck has " .. available
+    end
+  end
+  plan.message = name .. " Get ready! " .. each .. " cards to each of " .. #players .. " players; build a roster of "
+    .. opts.roster_size .. " cards in your slots, left to right"
+  return plan
+end
+
+-- Record a Get ready!: the game starts if it had not, and a new round waits for its first action turn.
+function R.ready(data, state, seated, plan)
+  R.start_game(data, state, seated)
+  state.round = false
+  state.pending = false
+  state.solo = false
+  return state
+end
+
+-- --- Targets -------------------------------------------------------------------------------------------
+
+-- Next value of `color`'s target selector: Auto, then each player of the game (yourself included).
+function R.next_target(state, color, seated_players)
+  local options = {R.AUTO}
+  for _, c in ipairs(seated_players) do options[#options + 1] = c end
+  local current = state.targets[color] or R.AUTO
+  state.targets[color] = R.cycle(options, current, 1)
+  return state.targets[color]
+end
+
+-- Auto target of round seat s (0-based) for a card of `action`: Double! on yourself; anything else on
+-- the adversary with the best standing (ties: the first clockwise), skipping No! players and team-mates.
+local function auto_target(action, s, ctx)
+  if action == "double" then return s end
+  local best, best_v = nil, nil
+  local n = #ctx.players
+  for step = 1, n - 1 do
+    local o = (s + step) % n
+    local mate = ctx.teams ~= nil and ctx.teams[o + 1] == ctx.teams[s + 1]
+    if not ctx.protected[o + 1] and not mate then
+      local v = ctx.standing[o + 1]
+      if best_v == nil or v > best_v then best, best_v = o, v end
+    end
+  end
+  return best
+end
+
+-- --- SCORE! ----------------------------------------------------------------------------------------------
+
+local function entity_totals(data, state, opts, pad)
+  if opts.teams == "pooled" then return copy(state.team_totals) end
+  local out = {}
+  for s, color in ipairs(state.players) do out[s] = pad[color] or 0 end
+  return out
+end
+
+-- Begin the round's SCORE! phase (first action turn): who plays, the totals and round scores.
+local function begin_round(data, state, seated, pad)
+  if #state.players == 0 then R.start_game(data, state, seated) end
+  local opts = R.options(data, state.mode)
+  local players = round_players(data, state, seated)
+  local totals = entity_totals(data, state, opts, pad)
+  local pooled = opts.teams == "pooled"
+  local start = {}
+  local count = pooled and 2 or #players
+  for e = 1, count do
+    local total = pooled and totals[e] or totals[index_of(state.players, players[e])]
+    start[e] = opts.carry_over and total or 0
+  end
+  state.round = {players = players, turn = 0, start = start, running = copy(start), totals = totals}
+  return state.round
+end
+
+-- Dice of the coming action turn (New order!: order; Randomness!: which card), rolled once per turn:
+-- Reveal rolls them, SCORE! uses them. nil when the mode needs none.
+function R.turn_dice(data, state, players)
+  local opts = R.options(data, state.mode)
+  if opts.order ~= "dice" and opts.pick ~= "dice" then return nil end
+  if state.pending and state.pending.dice then return state.pending.dice end
+  local sides = opts.pick == "dice" and opts.roster_size or R.DICE_SIDES
+  local dice = {}
+  for s = 1, #players do dice[s] = R.roll(state, sides) end
+  state.pending = {dice = dice}
+  return dice
+end
+
+local function dice_message(players, dice, opts)
+  local parts = {}
+  for s, color in ipairs(players) do parts[s] = color .. " " .. dice[s] end
+  local what = opts.pick == "dice" and "picks the card" or "sets the order"
+  return "Dice (" .. what .. "): " .. table.concat(parts, ", ")
+end
+
+-- Which slot of each round player acts this turn: {k or false per round seat}, and roster counts.
+local function picks(opts, players, rosters, dice)
+  local slot, counts = {}, {}
+  for s, color in ipairs(players) do
+    local roster = rosters[color] or {}
+    counts[s] = count_cards(roster)
+    slot[s] = false
+    if opts.pick == "dice" then
+      if roster[dice[s]] then slot[s] = dice[s] end
+    else
+      for k = 1, #roster do
+        if roster[k] and not slot[s] then slot[s] = k end
+      end
+    end
+  end
+  return slot, counts
+end
+
+-- Reveal: the cards that act this turn (to turn face up before SCORE!), and the dice message.
+-- Returns {flip = {guids}, messages = {...}} or nil and a message.
+function R.reveal(data, state, seated, rosters)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local players = state.round and state.round.players or round_players(data, state, seated)
+  if #players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
+  local dice = R.turn_dice(data, state, players)
+  local slot = picks(opts, players, rosters, dice or {})
+  local out = {flip = {}, messages = {}}
+  if dice then out.messages[1] = dice_message(players, dice, opts) end
+  local first_turn = not state.round or state.round.turn == 0
+  for s, color in ipairs(players) do
+    local roster = rosters[color] or {}
+    if opts.pick == "dice" and first_turn then  -- C19: the whole roster is turned face up
+      for k = 1, #roster do
+        if roster[k] then out.flip[#out.flip + 1] = roster[k].guid end
+      end
+    elseif slot[s] then
+      out.flip[#out.flip + 1] = roster[slot[s]].guid
+    end
+  end
+  return out
+end
+
+local STATUS = {denied = "denied", cancelled = "cancelled", no_target = "no valid target",
+                void = "thrown", nullified = "nullified by the Bug!"}
+
+-- SCORE!: resolve one action turn. `rosters` from read_rosters, `pad` = {color = saved total} (the
+-- score pad of the Global script), `seated` = seated colours. Returns {flip, discard (guids),
+-- messages, warnings, pad (new totals by colour, or nil), round_over, result (the engine's)} or nil
+-- and a message. The state is updated.
+function R.score(data, state, seated, rosters, pad)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local cards = R.cards(data)
+  local round = state.round or begin_round(data, state, seated, pad)
+  local players = round.players
+  if #players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
+  local dice = R.turn_dice(data, state, players)
+  local slot, counts = picks(opts, players, rosters, dice or {})
+  local any = false
+  for s = 1, #players do
+    if counts[s] > 0 then any = true end
+  end
+  if not any then
+    if not state.round or round.turn == 0 then state.round = false end
+    return nil, "no card lies in a roster slot: put your roster face down in your slots, left to right"
+  end
+
+  local n = #players
+  local teams = opts.teams and team_list(state, players) or nil
+  local plays, own, unknown = {}, {}, {}
+  local protected = {}
+  for s, color in ipairs(players) do
+    plays[s], own[s] = false, false
+    if slot[s] then
+      local obj = rosters[color][slot[s]]
+      local card = cards[obj.id or ""]
+      if card == nil then
+        unknown[#unknown + 1] = color .. "'s slot " .. slot[s]
+      else
+        own[s] = {card = card, guid = obj.guid}
+        protected[s] = card.effect.action == "protect"
+      end
+    end
+  end
+  if #unknown > 0 then
+    return nil, "not a SCORE! card: " .. table.concat(unknown, ", ")
+  end
+
+  -- Targets: the seat's selector, or Auto (by the card the seat applies).
+  local standing = {}
+  for s, color in ipairs(players) do
+    local e = opts.teams == "pooled" and teams[s] + 1 or s
+    local running = round.running[e]
+    if opts.carry_over then
+      standing[s] = running
+    elseif opts.teams == "pooled" then
+      standing[s] = round.totals[e] + running
+    else
+      standing[s] = round.totals[index_of(state.players, color)] + running
+    end
+  end
+  local ctx = {players = players, teams = teams, protected = protected, standing = standing}
+  local auto, targets = {}, {}
+  for s, color in ipairs(players) do
+    local chosen = state.targets[color]
+    local at = chosen and chosen ~= R.AUTO and index_of(players, chosen) or nil
+    if at then
+      targets[s] = at - 1
+    else
+      auto[s] = true
+      targets[s] = auto_target(own[s] and own[s].card.effect.action or "none", s - 1, ctx)
+    end
+  end
+  local function build_plays()
+    for s = 1, n do
+      if own[s] then plays[s] = {card = own[s].card, target = targets[s]} else plays[s] = false end
+    end
+    return plays
+  end
+  local turn_state = {scores = copy(round.running), roster_counts = counts, turn = round.turn, teams = teams}
+  if opts.order == "dice" then turn_state.dice = dice end
+  local ok, result = pcall(Engine.resolve_action_turn, turn_state, build_plays(), opts)
+  if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
+  -- Auto targets follow a card received through CW!/CCW!: aim it by what it is, resolve again.
+  local changed = false
+  for _, report in ipairs(result.cards) do
+    local holder = report.holder + 1
+    if report.holder ~= report.seat and auto[holder] then
+      local card = cards[report.card]
+      local action = card and card.effect.action
+      if action == "double" or action == "lose_per_adversary" or action == "deny" then
+        local t = auto_target(action, holder - 1, ctx)
+        if t ~= targets[holder] then targets[holder], changed = t, true end
+      end
+    end
+  end
+  if changed then
+    ok, result = pcall(Engine.resolve_action_turn, turn_state, build_plays(), opts)
+    if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
+  end
+
+  local out = {flip = {}, discard = {}, messages = {}, warnings = {}, result = result}
+  if dice then out.messages[#out.messages + 1] = dice_message(players, dice, opts) end
+  for s = 1, n do
+    if own[s] then
+      out.flip[#out.flip + 1] = own[s].guid
+      if opts.discard then out.discard[#out.discard + 1] = own[s].guid end
+    end
+    if opts.pick == "dice" and round.turn == 0 then  -- C19: the whole roster is turned face up
+      for _, obj in ipairs(rosters[players[s]] or {}) do
+        if obj and not (own[s] and obj.guid == own[s].guid) then out.flip[#out.flip + 1] = obj.guid end
+      end
+    end
+  end
+  local lines = {}
+  for _, report in ipairs(result.cards) do
+    local card = cards[report.card]
+    local line = players[report.seat + 1] .. ": " .. card.name
+    local action = card.effect.action
+    local holder = report.holder + 1
+    if report.holder ~= report.seat then line = line .. " -> " .. players[holder] end
+    if (action == "double" or action == "lose_per_adversary" or action == "deny") and targets[holder] ~= nil
+      and report.status == "effect" then
+      line = line .. " on " .. players[targets[holder] + 1]
+    end
+    if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
+    lines[#lines + 1] = line
+  end
+  out.messages[#out.messages + 1] = "Action turn " .. (round.turn + 1) .. ": " .. table.concat(lines, "; ")
+  state.pending = false
+  round.turn = round.turn + 1
+
+  local finished = false
+  if result.bug ~= nil then
+    local who = {}
+    for _, seat in ipairs(result.bug.responsible) do who[#who + 1] = players[seat + 1] end
+    out.messages[#out.messages + 1] = "Bug! The rosters differ in size: " .. table.concat(who, ", ")
+      .. " score -" .. result.bug.penalty .. "; this SCORE! phase is void"
+    finished = true
+  else
+    round.running = result.scores
+    if opts.action_turns then
+      finished = round.turn >= opts.action_turns
+    else
+      finished = true
+      for s = 1, n do
+        local left = counts[s]
+        if opts.discard and own[s] then left = left - 1 end
+        if left > 0 then finished = false end
+      end
+    end
+    out.messages[#out.messages + 1] = R.describe_running(state, opts, round)
+  end
+  if finished then R.end_round(data, state, opts, result.bug, out) end
+  return out
+end
+
+function R.describe_running(state, opts, round)
+  local parts = {}
+  if opts.teams == "pooled" then
+    for e = 1, #round.running do parts[e] = "team " .. e .. " " .. round.running[e] end
+  else
+    for s, color in ipairs(round.players) do parts[s] = color .. " " .. round.running[s] end
+  end
+  return (opts.carry_over and "Scores: " or "Round scores: ") .. table.concat(parts, ", ")
+end
+
+-- The end of a round's SCORE! phase, as the engine's resolve_round ends it (C14, C16, C17), then the
+-- game status (C22-C24). Fills out.pad, out.messages, out.round_over; updates the state.
+function R.end_round(data, state, opts, bug, out)
+  local round = state.round
+  local players = round.players
+  local pooled = opts.teams == "pooled"
+  local count = #round.start
+  local running = round.running
+  local floor, always = opts.floor, opts.floor_applies == "always"
+  if bug ~= nil then
+    local penalty = {}
+    for e = 1, count do penalty[e] = 0 end
+    for _, seat in ipairs(bug.responsible) do
+      local e = seat + 1
+      if pooled then e = state.teams[players[seat + 1]] + 1 end
+      penalty[e] = penalty[e] - bug.penalty
+    end
+    running = {}
+    for e = 1, count do
+      running[e] = round.start[e] + penalty[e]
+      if always and floor then running[e] = math.max(running[e], floor) end
+    end
+  elseif floor then
+    local floored = {}
+    for e = 1, count do floored[e] = math.max(running[e], floor) end
+    running = floored
+  end
+  -- New totals, in the game's entity order (seats of state.players, or teams).
+  local totals = copy(round.totals)
+  for e = 1, count do
+    local g = pooled and e or index_of(state.players, players[e])
+    if opts.carry_over then totals[g] = running[e] else totals[g] = totals[g] + running[e] end
+  end
+  state.rounds = state.rounds + 1
+  out.round_over = true
+  out.pad = {}
+  for s, color in ipairs(state.players) do
+    out.pad[color] = pooled and totals[state.teams[color] + 1] or totals[s]
+  end
+  if pooled then state.team_totals = totals end
+  local shown = {}
+  if pooled then
+    for e = 1, #totals do shown[e] = team_names(state, e - 1) .. " " .. totals[e] end
+  else
+    for s, color in ipairs(state.players) do shown[s] = color .. " " .. totals[s] end
+  end
+  out.messages[#out.messages + 1] = "Round " .. state.rounds .. " over. Totals: " .. table.concat(shown, ", ")
+
+  local teams = opts.teams and team_list(state, state.players) or nil
+  local contenders = nil
+  if state.contenders then
+    contenders = {}
+    for _, c in ipairs(state.contenders) do
+      contenders[#contenders + 1] = pooled and c or index_of(state.players, c) - 1
+    end
+  end
+  local status = Engine.game_status(totals, state.rounds, opts, teams, contenders)
+  state.round = false
+  state.pending = false
+  if status.finished then
+    state.over = true
+    state.contenders = false
+    out.winner = R.winner_message(state, opts, status, totals)
+    out.messages[#out.messages + 1] = out.winner
+  elseif #status.tiebreak > 0 then
+    local names = {}
+    state.contenders = {}
+    for i, e in ipairs(status.tiebreak) do
+      if pooled then
+        state.contenders[i] = e
+        names[i] = team_names(state, e)
+      else
+        state.contenders[i] = state.players[e + 1]
+        names[i] = state.players[e + 1]
+      end
+    end
+    out.messages[#out.messages + 1] = "Tie at " .. totals[status.tiebreak[1] + 1] .. " between "
+      .. table.concat(names, " and ") .. ": they play one more round. Get ready!"
+  else
+    out.messages[#out.messages + 1] = "Next round: Get ready!"
+  end
+end
+
+function R.winner_message(state, opts, status, totals)
+  local why = status.reason == "target" and "reaches the target" or "has the best score"
+  if opts.teams == "pooled" then
+    return "SCORE! " .. team_names(state, status.winner) .. " wins with " .. totals[status.winner + 1]
+      .. " points (" .. why .. ")!"
+  end
+  if status.winner == nil then
+    return "SCORE! " .. team_names(state, status.winning_team) .. " wins: its tied leaders share the best score!"
+  end
+  local color = state.players[status.winner + 1]
+  local text = "SCORE! " .. color .. " wins with " .. totals[status.winner + 1] .. " points (" .. why .. ")"
+  if opts.teams == "individual" then text = text .. ": " .. team_names(state, status.winning_team) .. " wins" end
+  return text .. "!"
+end
+
+-- --- Solo modes -----------------------------------------------------------------------------------------------
+
+R.SOLO_DISCARD = {11.0, 1.5, -10.0}  -- the solo discard pile, right of the layout
+R.SOLO_COLUMNS = 7
+
+-- Scorlitaire!/Scorliroad! lay every card face down in front of the player: `count` positions, rows of
+-- 7 from the player towards the centre of the table.
+function R.solo_layout(data, color, count)
+  local i = Seating.index(data.seats, color) or 1
+  local out = {}
+  for c = 0, count - 1 do
+    local row, col = math.floor(c / R.SOLO_COLUMNS), c % R.SOLO_COLUMNS
+    local x = (col - (R.SOLO_COLUMNS - 1) / 2) * 2.5
+    out[c + 1] = Seating.position(i, #data.seats, data.layout.seat_radius, x, 5.4 + row * 3.3)
+  end
+  return out
+end
+
+function R.solo_kind(data, state)
+  local solo = R.options(data, state.mode).solo
+  if solo == "scorlitaire" or solo == "scorliroad" then return "solitaire" end
+  return solo or nil
+end
+
+-- Scorlitaire!/Scorliroad! SCORE!: apply each newly face-up card (C26). `flipped`: {guid, id} of the
+-- face-up cards not applied yet; `total`: the player's score. Returns {discard (guids), reshuffle
+-- (guid of a CW!/CCW! card or nil), messages, score, over} or nil and a message.
+function R.solo_score(data, state, flipped, total)
+  if state.over then return nil, "the game is over: press New game" end
+  if #flipped == 0 then return nil, "flip a face-down card of your layout first, then press SCORE!" end
+  local opts = R.options(data, state.mode)
+  local cards = R.cards(data)
+  state.solo = state.solo or {last = 0, applied = {}}
+  local out = {discard = {}, messages = {}, score = total}
+  for _, obj in ipairs(flipped) do
+    local card = cards[obj.id or ""]
+    if card == nil then return nil, "not a SCORE! card" end
+    local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
+    out.score, state.solo.last = result.score, result.last_score
+    state.solo.applied[obj.guid] = true
+    local line = card.name .. ": "
+    if result.outcome == "block" then
+      line = line .. "cover a card of your choice with it; that card stays out until the next shuffle"
+    elseif result.outcome == "reshuffle" then
+      line = line .. "the layout and the discard pile are shuffled and laid out again"
+      out.reshuffle = obj.guid
+    elseif result.outcome == "lost" then
+      line = line .. "you lose!"
+    else
+      line = line .. (result.delta >= 0 and "+" or "") .. result.delta
+    end
+    if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
+    out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
+    if result.status ~= "playing" then
+      state.over, out.over = true, result.status
+      out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
+        or "Game over: No! was flipped"
+      break
+    end
+  end
+  if out.reshuffle then state.solo.applied = {} end
+  return out
+end
+
+-- --- Saving: a small self-delimiting text format (TTS saves the script state as a string) --------------
+
+local function encode(value, out)
+  local kind = type(value)
+  if kind == "boolean" then
+    out[#out + 1] = value and "T" or "F"
+  elseif kind == "number" then
+    if value == math.floor(value) and math.abs(value) < 2 ^ 53 then
+      out[#out + 1] = "N" .. string.format("%d", value) .. ";"
+    else
+      out[#out + 1] = "N" .. string.format("%.17g", value) .. ";"
+    end
+  elseif kind == "string" then
+    out[#out + 1] = "S" .. #value .. ":" .. value
+  elseif kind == "table" then
+    local keys = {}
+    for k, _ in pairs(value) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b)
+      if type(a) == type(b) then return a < b end
+      return type(a) == "number"
+    end)
+    out[#out + 1] = "{"
+    for _, k in ipairs(keys) do
+      encode(k, out)
+      encode(value[k], out)
+    end
+    out[#out + 1] = "}"
+  else
+    error("cannot save a " .. kind)
+  end
+end
+
+function R.encode(value)
+  local out = {}
+  encode(value, out)
+  return table.concat(out)
+end
+
+local function decode(text, at)
+  local c = string.sub(text, at, at)
+  if c == "T" then return true, at + 1 end
+  if c == "F" then return false, at + 1 end
+  if c == "N" then
+    local stop = string.find(text, ";", at, true)
+    if stop == nil then error("bad number") end
+    local number = tonumber(string.sub(text, at + 1, stop - 1))
+    if number == nil then error("bad number") end
+    return number, stop + 1
+  end
+  if c == "S" then
+    local colon = string.find(text, ":", at, true)
+    local length = colon and tonumber(string.sub(text, at + 1, colon - 1))
+    if length == nil then error("bad string") end
+    return string.sub(text, colon + 1, colon + length), colon + length + 1
+  end
+  if c == "{" then
+    local out = {}
+    at = at + 1
+    while string.sub(text, at, at) ~= "}" do
+      if at > #text then error("unterminated table") end
+      local k, v
+      k, at = decode(text, at)
+      v, at = decode(text, at)
+      out[k] = v
+    end
+    return out, at + 1
+  end
+  error("unexpected '" .. c .. "'")
+end
+
+-- The value saved by encode(), or nil when the text is empty or damaged.
+function R.decode(text)
+  if text == nil or text == "" then return nil end
+  local ok, value = pcall(decode, text, 1)
+  if ok then return value end
+  return nil
+end
+
+return R
