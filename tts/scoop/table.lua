@@ -1,0 +1,131 @@
+-- Scoop's table script (module scoop.table, loaded by the Global script as GAME): the player mats and
+-- the "Count" and "New game" controls of tts/scoop/ui.xml.j2. A thin TTS layer: scoop.piles says which pile a place
+-- belongs to, scoop.scoring scores (docs/rules/scoop.md); this file reads the table.
+local ScoopScoring = use("scoop.scoring")
+local Piles = use("scoop.piles")
+local Setup = use("lib.setup")
+local Scores = use("lib.scores")
+local Seating = use("lib.seating")
+
+local M = {}
+
+-- The points "Count" added for the game being played ({color = points}), taken back if it counts again:
+-- scores add up over the games (G-Scoop-5), and counting one game twice never adds it twice.
+local counted = {}
+
+local function say(message) broadcastToAll(message, {1, 1, 1}) end
+local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
+
+-- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
+-- the game is first loaded; mats the game doesn't have leave their seats without one.
+function M.lay_mats()
+  local mats = {}
+  for _, obj in ipairs(getObjectsWithTag("mats")) do mats[#mats + 1] = obj end
+  table.sort(mats, function(a, b) return a.getGUID() < b.getGUID() end)
+  local n, radius = #DATA.seats, DATA.layout.seat_radius
+  for i, color in ipairs(DATA.seats) do
+    local mat = mats[i]
+    if mat ~= nil then
+      mat.setPosition(Piles.place(DATA.seats, radius, color, nil, 1.0))
+      mat.setRotation({0, Seating.rotation_y(i, n), 0})
+      mat.setLock(true)
+    end
+  end
+end
+
+-- The cards in every pile area: {color = {go = {cards}, game = {cards}}}, and how many cards of the
+-- deck lie elsewhere on the table (the draw pile included).
+function M.read_piles()
+  local piles, elsewhere = {}, 0
+  local radius = DATA.layout.seat_radius
+  for _, obj in ipairs(getObjects()) do
+    local notes = {}
+    if obj.type == "Card" then notes = {obj.getGMNotes()}
+    elseif obj.type == "Deck" then
+      for _, entry in ipairs(obj.getObjects()) do notes[#notes + 1] = entry.gm_notes end
+    end
+    local p = obj.getPosition()
+    local color, pile = Piles.pile_at(DATA.seats, radius, p.x, p.z)
+    for _, text in ipairs(notes) do
+      local card = Piles.card(text, DATA.main)
+      if card ~= nil then
+        if color == nil then
+          elsewhere = elsewhere + 1
+        else
+          piles[color] = piles[color] or {go = {}, game = {}}
+          local list = piles[color][pile]
+          list[#list + 1] = card
+        end
+      end
+    end
+  end
+  return piles, elsewhere
+end
+
+-- "Count": score the seated players' piles, announce the result and add each player's points for this
+-- game to their score (replacing this game's earlier count, if any).
+function M.count()
+  local seated = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  if #seated == 0 then warn("nobody is seated: take a seat (a colour) first") return false end
+  local piles, elsewhere = M.read_piles()
+  local scoring = DATA.setup.options and DATA.setup.options.scoring or nil
+  local ok, result = pcall(ScoopScoring.score, Piles.players(seated, piles), scoring or nil)
+  if not ok then warn("Count: " .. tostring(result)) return false end
+  for color, points in pairs(counted) do Scores.add(scores, color, -points) end
+  counted = {}
+  for k, color in ipairs(seated) do
+    counted[color] = result.players[k].score
+    Scores.add(scores, color, counted[color])
+  end
+  refreshScores()
+  if elsewhere > 0 then
+    say("Count (" .. elsewhere .. (elsewhere == 1 and " card is" or " cards are")
+        .. " not on anyone's piles yet):")
+  end
+  say(result.explanation)
+  return result
+end
+
+-- "New game": every card back into the deck, shuffled, face down in the middle; the next Count adds a
+-- new game's points.
+function M.new_game(color)
+  local deck, problem = gatherMainDeck()
+  if deck == nil then warn(problem) return false end
+  deck.setPosition({0, 1.5, 0})
+  deck.shuffle()
+  counted = {}
+  say(color .. " shuffled the deck for a new game: take one card from the top each turn.")
+  return true
+end
+
+-- --- Hooks for the Global script ------------------------------------------------------------------
+
+-- Saved state: "mats laid;counted=White:3,Red:0" (the mats are laid once, when the game first loads).
+function M.save()
+  local parts = {}
+  for _, color in ipairs(DATA.seats) do
+    if counted[color] ~= nil then parts[#parts + 1] = color .. ":" .. string.format("%d", counted[color]) end
+  end
+  return "mats laid;counted=" .. table.concat(parts, ",")
+end
+
+function M.load(text)
+  if text == nil or text == "" then M.lay_mats() end  -- a new game, not a reloaded one
+  counted = {}
+  for color, points in string.gmatch(string.match(text or "", "counted=(.*)$") or "", "(%a+):(%-?%d+)") do
+    counted[color] = tonumber(points)
+  end
+  UI.setAttribute("get_ready", "active", "false")  -- Scoop deals nothing: its own controls replace it
+end
+
+-- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------
+
+function uiScoopCount(player, value, id)
+  M.count()
+end
+
+function uiScoopNewGame(player, value, id)
+  M.new_game(player.color)
+end
+
+return M

@@ -1,0 +1,154 @@
+-- Skorch's table script (module skorch.table, loaded by the Global script as GAME): the "Deal" and
+-- "Face-off" controls of tts/skorch/ui.xml.j2. A thin TTS layer: skorch.setup decides where every card
+-- goes (docs/rules/skorch.md), this file only finds the cards and moves them.
+local SkorchSetup = use("skorch.setup")
+local Setup = use("lib.setup")
+local Seating = use("lib.seating")
+
+local M = {}
+
+-- Where things lie, in seat-local units (lib.seating): x to the owner's right, d towards the centre.
+M.SLOT_STEP = 2.6     -- between two prison slots
+M.FRONT_D = 6.0       -- the front row (unlocked), nearer the owner
+M.BACK_D = 9.6        -- the back row (locked), behind it
+M.HAND_STEP = 1.6     -- between two cards put into a hand
+M.DISCARD_DX = 3.0    -- the discard pile lies this far right (+x) of the draw pile
+M.FACEOFF_HOME = {0, 1.5, -5}  -- where the Face-off card waits when it is left out
+
+local faceoff = false  -- the Face-off expansion is shuffled in (the "Face-off" toggle)
+
+-- A string or number field of a card's GM notes (flat JSON written by deckpress), or nil.
+local function note(gm_notes, key)
+  if type(gm_notes) ~= "string" then return nil end
+  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
+  if text ~= nil then return text end
+  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
+end
+M.note = note
+
+local function say(message) broadcastToAll(message, {1, 1, 1}) end
+local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
+
+-- Move the card `guid` out of `deck` (or the deck's last card, once the deck has turned into it).
+local function take(deck, guid, position, rotation)
+  local rest = deck.remainder
+  if rest ~= nil and rest.getGUID() == guid then
+    rest.setPosition(position)
+    rest.setRotation(rotation)
+    return rest
+  end
+  return deck.takeObject({guid = guid, position = position, rotation = rotation, smooth = false})
+end
+
+-- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
+function M.prison_place(color, row, slot, face_up)
+  local i, n = Seating.index(DATA.seats, color), #DATA.seats
+  local d = row == "back" and M.BACK_D or M.FRONT_D
+  local position = Seating.position(i, n, DATA.layout.seat_radius, (slot - 3) * M.SLOT_STEP, d)
+  return position, {0, Seating.rotation_y(i, n), face_up and 0 or 180}
+end
+
+local function hand_place(color, slot)
+  local hand = Player[color].getHandTransform()
+  local p, r = hand.position, hand.right
+  local x = (slot - (SkorchSetup.HAND_SIZE + 1) / 2) * M.HAND_STEP
+  return {p.x + r.x * x, p.y, p.z + r.z * x}, {0, (hand.rotation.y + 180) % 360, 0}
+end
+
+-- Put the Face-off card into the deck (expansion on) or take it out to its place (off).
+local function sort_faceoff(deck)
+  for _, obj in ipairs(getObjectsWithTag("faceoff")) do
+    if obj ~= deck and obj.type == "Card" then
+      if faceoff then
+        deck.putObject(obj)
+      else
+        obj.setPosition(M.FACEOFF_HOME)
+        obj.setRotation({0, 180, 180})
+      end
+    end
+  end
+  if faceoff then return end
+  for _, entry in ipairs(deck.getObjects()) do
+    if note(entry.gm_notes, "kind") == "faceoff" then
+      take(deck, entry.guid, M.FACEOFF_HOME, {0, 180, 180})
+    end
+  end
+end
+
+-- The gathered deck as skorch.setup cards (ids are GUIDs: the deck holds six copies of each attack).
+local function plan_cards(deck)
+  local cards = {}
+  for _, entry in ipairs(deck.getObjects()) do
+    cards[#cards + 1] = {id = entry.guid, kind = note(entry.gm_notes, "kind"),
+                         value = note(entry.gm_notes, "value")}
+  end
+  return cards
+end
+
+-- "Deal": gather and shuffle the deck, build every seated player's prison, deal the hands and turn
+-- the first discard. The clicking player deals (or the first seated player, if they aren't seated).
+function M.deal(color)
+  local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  if #seats < SkorchSetup.MIN_PLAYERS then
+    warn("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
+    return false
+  end
+  local deck, problem = gatherMainDeck()
+  if deck == nil then warn(problem) return false end
+  sort_faceoff(deck)
+  deck.shuffle()
+  local dealer = Seating.index(seats, color) and color or seats[1]
+  local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
+                         {dealer = dealer, seed = math.random(1, 2147483646)})
+  if not ok then warn("Deal: " .. tostring(plan)) return false end
+  local pile = deck.getPosition()
+  for _, move in ipairs(plan.deals) do
+    local position, rotation
+    if move.row == "discard" then
+      position, rotation = {pile.x + M.DISCARD_DX, pile.y, pile.z}, {0, 180, 0}
+    elseif move.row == "hand" then
+      position, rotation = hand_place(move.seat, move.slot)
+    else
+      position, rotation = M.prison_place(move.seat, move.row, move.slot, move.face_up)
+    end
+    take(deck, move.id, position, rotation)
+  end
+  say(dealer .. " dealt: a prison of 10 and 5 cards in hand to each of " .. #seats .. " players. "
+      .. plan.explanation)
+  if plan.value_to_beat > 0 then
+    say(plan.first_player .. " starts: play a card of " .. plan.value_to_beat .. " or higher.")
+  else
+    say(plan.first_player .. " starts: any card may be played.")
+  end
+  return plan
+end
+
+function M.set_faceoff(on)
+  faceoff = on == true
+  UI.setValue("skorch_faceoff", faceoff and "Face-off: in" or "Face-off: out")
+end
+
+-- --- Hooks for the Global script ------------------------------------------------------------------
+
+function M.load(text)
+  M.set_faceoff(text == "faceoff")
+  UI.setAttribute("get_ready", "active", "false")  -- "Deal" replaces the generic "Get ready!"
+end
+
+function M.save()
+  return faceoff and "faceoff" or ""
+end
+
+-- --- XmlUI handlers (tts/skorch/ui.xml.j2) ------------------------------------------------------------
+
+function uiSkorchDeal(player, value, id)
+  M.deal(player.color)
+end
+
+function uiSkorchFaceoff(player, value, id)
+  M.set_faceoff(not faceoff)
+  say(player.color .. (faceoff and " shuffles the Face-off card in at the next Deal"
+                               or " leaves the Face-off card out"))
+end
+
+return M
