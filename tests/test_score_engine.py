@@ -2,24 +2,9 @@
 docs/rules/score.md.  Expected numbers are worked out by hand from the rules; the
 comments show the arithmetic."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _load_engine():
-    # Loaded by path so the test needs nothing else from the package.
-    path = ROOT / "src" / "deckpress" / "engines" / "score.py"
-    spec = importlib.util.spec_from_file_location("score_engine_under_test", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-E = _load_engine()
+from deckpress.engines import score as E
 
 
 def card(card_id, name, priority, action, **effect):

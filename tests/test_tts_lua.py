@@ -12,6 +12,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT
+from lua_modules import impurities
 from deckpress.errors import DeckError
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
                                sandbox_problems)
@@ -231,3 +232,16 @@ def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
     assert pos(2, 4, 0, 20) == (0.0, 0.0)         # 20 units towards the centre is the centre
     assert seating.rotation_y(1, 4) == 180 and seating.rotation_y(2, 4) == 270
     assert seating.index(lua.table_from(["White", "Red"]), "Red") == 2
+
+
+def test_game_logic_modules_are_pure():
+    """Every module but the table scripts takes data and returns data: no TTS calls, no unseeded random."""
+    pure = [p for p in sorted((ROOT / "tts").rglob("*.lua")) if p.name != "table.lua"]
+    assert len(pure) >= 10
+    for path in pure:
+        assert impurities(path.read_text(encoding="utf-8")) == [], path
+
+
+def test_the_purity_check_can_fail():
+    source = 'local s = "Player" -- Wait in a comment\nlocal r = math.random(6)\nbroadcastToAll(s)\n'
+    assert impurities(source) == ["math.random", "broadcastToAll"]

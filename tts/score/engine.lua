@@ -4,13 +4,15 @@
 -- tables for dicts and lists), same results (tests/test_score_differential.py checks it).
 -- The rules interpretations are the numbered clauses of docs/rules/score.md ("C<n>").
 -- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
--- local table and returns it so a bundler can wrap it in a function.
+-- local table and returns it; deckpress's bundler wraps it in a function (use("score.engine")).
 --
 -- Lua specifics: lists are 1-based sequences, but seat and team numbers stored in them
 -- are 0-based like in Python.  An empty roster slot in `plays` is `false` (nil would
 -- break the sequence); absent values (no target, no bug, no winner) are nil, except in
 -- mode options, where null is `false` (see MODE_OPTIONS).
 -- Errors are raised with error("...") where Python raises ValueError.
+
+local Random = use("lib.random")
 
 local ScoreEngine = {}
 
@@ -54,9 +56,6 @@ local MODE_OPTIONS = {
     nullable = true, default = false },
   { key = "virtual_rows", kind = "int", default = 0 },
 }
-
-local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard"; products stay below 2^53
-local PRNG_MULTIPLIER = 48271
 
 -- ---------------------------------------------------------------------------
 -- Small helpers
@@ -238,26 +237,9 @@ end
 -- ---------------------------------------------------------------------------
 -- Deterministic randomness
 
-local function prng_next(state)
-  return (state * PRNG_MULTIPLIER) % PRNG_MODULUS
-end
-
-local function prng_seed(seed)
-  local state = seed % PRNG_MODULUS
-  if state > 0 then return state end
-  return state + PRNG_MODULUS - 1
-end
-
--- Return a shuffled copy of `items` (Fisher-Yates driven by the Park-Miller PRNG).
+-- Return a shuffled copy of `items` (Fisher-Yates driven by lib.random).
 function ScoreEngine.shuffle(items, seed)
-  local result = copy_list(items)
-  local state = prng_seed(seed)
-  for i = #result, 2, -1 do
-    state = prng_next(state)
-    local j = state % i + 1
-    result[i], result[j] = result[j], result[i]
-  end
-  return result
+  return Random.shuffle(items, seed)
 end
 
 -- ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@
 -- No goto, no bitwise operators, no io/load/require (the MoonSharp sandbox).
 
 local Engine = use("score.engine")
+local Random = use("lib.random")
 local Seating = use("lib.seating")
 local Setup = use("lib.setup")
 
@@ -24,8 +25,6 @@ R.DICE_SIDES = 6                 -- New order!'s dice
 R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Decking!, Score Against!)
 R.AUTO = "Auto"
 
-local PRNG_MODULUS = 2147483647  -- Park-Miller, as in the engine's shuffle
-local PRNG_MULTIPLIER = 48271
 
 local function copy(value)
   if type(value) ~= "table" then return value end
@@ -104,15 +103,11 @@ function R.new_state(data, seed)
           targets = {}, round = false, contenders = false, rng = R.seed(seed or 1)}
 end
 
-function R.seed(seed)
-  local state = math.floor(seed) % PRNG_MODULUS
-  if state <= 0 then state = state + PRNG_MODULUS - 1 end
-  return state
-end
+R.seed = Random.seed
 
 -- Roll one die with `sides` faces; advances state.rng.
 function R.roll(state, sides)
-  state.rng = (state.rng * PRNG_MULTIPLIER) % PRNG_MODULUS
+  state.rng = Random.next(state.rng)
   return state.rng % sides + 1
 end
 

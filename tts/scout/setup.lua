@@ -6,21 +6,20 @@
 -- flip_hand() / can_flip() / record_flip() handle "turn your whole hand once per round".
 -- The rules interpretations are the numbered clauses of docs/rules/scout.md ("C<n>").
 -- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
--- local table and returns it so a bundler can wrap it in a function.
+-- local table and returns it; deckpress's bundler wraps it in a function (use("scout.setup")).
 --
 -- A card is {id = "3-7", top = 3, bottom = 7} (decks/scout.yaml: `top` is read when the
 -- card is held as printed, `bottom` when it is turned 180 degrees).  A card in a hand or
 -- in a plan also has `flipped` (false: `top` is the active value, true: `bottom`).
 -- Players are numbered 1..seat_count in clockwise order from the first seat.
 
+local Random = use("lib.random")
+
 local ScoutSetup = {}
 
 -- C3: cards per player by player count (2: 11, see C4).
 ScoutSetup.DEAL = { [2] = 11, [3] = 12, [4] = 11, [5] = 9 }
 ScoutSetup.CHIPS_PER_PLAYER = 1
-
-local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard", as in tts/score/engine.lua
-local PRNG_MULTIPLIER = 48271
 
 local function is_int(v)
   return type(v) == "number" and v == math.floor(v)
@@ -116,22 +115,16 @@ function ScoutSetup.setup_plan(seat_count, cards, seed)
       seat_count, each, each * seat_count, #kept, #removed))
   end
 
-  -- C5: Fisher-Yates with the Park-Miller PRNG, then one draw per card for its orientation
+  -- C5: Fisher-Yates with lib.random, then one draw per card for its orientation
   -- (the upper half of the generator's range turns the card).
-  local state = seed % PRNG_MODULUS
-  if state <= 0 then state = state + PRNG_MODULUS - 1 end
   local deck = {}
   for i, card in ipairs(kept) do deck[i] = card end
-  for i = #deck, 2, -1 do
-    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
-    local j = state % i + 1
-    deck[i], deck[j] = deck[j], deck[i]
-  end
+  local state = Random.shuffle_in_place(deck, Random.seed(seed))
   local oriented = {}
   for i, card in ipairs(deck) do
-    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
+    state = Random.next(state)
     local c = copy_card(card)
-    c.flipped = state * 2 > PRNG_MODULUS
+    c.flipped = state * 2 > Random.MODULUS
     oriented[i] = c
   end
 

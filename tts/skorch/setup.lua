@@ -5,11 +5,13 @@
 -- first card of the discard pile and the draw pile.  The TTS layer only moves objects.
 -- The rules interpretations are the numbered clauses of docs/rules/skorch.md ("C<n>").
 -- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
--- local table and returns it so a bundler can wrap it in a function.
+-- local table and returns it; deckpress's bundler wraps it in a function (use("skorch.setup")).
 --
 -- A card is a table {id = "attack-7-3", kind = "attack", value = 7}; kind is one of
 -- KINDS (the `kind` field of decks/skorch.yaml), value 1-10 for attack cards.
 -- Lists are 1-based; seats are whatever the caller uses (TTS colours), in clockwise order.
+
+local Random = use("lib.random")
 
 local SkorchSetup = {}
 
@@ -20,9 +22,6 @@ SkorchSetup.MIN_PLAYERS = 2
 -- C4: orientation per slot, left to right as the owner sees it (true = face up).
 SkorchSetup.BACK_ROW = { false, true, false, true, false }
 SkorchSetup.FRONT_ROW = { true, false, true, false, true }
-
-local PRNG_MODULUS = 2147483647 -- Park-Miller "minimal standard", as in tts/score/engine.lua
-local PRNG_MULTIPLIER = 48271
 
 local function is_int(v)
   return type(v) == "number" and v == math.floor(v)
@@ -39,20 +38,10 @@ local function copy_card(card)
   return { id = card.id, kind = card.kind, value = card.value }
 end
 
--- Return a shuffled copy of `items` (Fisher-Yates driven by the Park-Miller PRNG; the same
--- permutation as ScoreEngine.shuffle for the same seed).
+-- Return a shuffled copy of `items` (lib.random: the same permutation as ScoreEngine.shuffle).
 function SkorchSetup.shuffle(items, seed)
   if not is_int(seed) then error("seed must be an integer") end
-  local result = {}
-  for i, v in ipairs(items) do result[i] = v end
-  local state = seed % PRNG_MODULUS
-  if state <= 0 then state = state + PRNG_MODULUS - 1 end
-  for i = #result, 2, -1 do
-    state = (state * PRNG_MULTIPLIER) % PRNG_MODULUS
-    local j = state % i + 1
-    result[i], result[j] = result[j], result[i]
-  end
-  return result
+  return Random.shuffle(items, seed)
 end
 
 -- C2: a card is checked before anything is dealt.
