@@ -398,7 +398,7 @@ def test_scoop_mats_lie_in_front_of_every_seat(saves):
 
 def test_scoop_pile_areas_are_left_and_right_and_never_overlap(saves):
     table = FakeTTS(saves["scoop"], seated=[])
-    piles = table.globals.use("scoop.piles")
+    piles, seating = table.globals.use("scoop.piles"), table.globals.use("lib.seating")
     seats = table.lua.table_from(SCOOP_SEATS)
     for color in SCOOP_SEATS:
         for pile, x in (("go", -2.9), ("game", 2.9)):
@@ -409,7 +409,7 @@ def test_scoop_pile_areas_are_left_and_right_and_never_overlap(saves):
         for gz in range(-30, 31):
             inside = 0
             for i in range(1, 7):
-                x, d = piles.local_xd(i, 6, RADIUS, gx * 0.7, gz * 0.7)
+                x, d = seating.offset(i, 6, RADIUS, gx * 0.7, gz * 0.7)
                 inside += abs(x) <= 5.5 and 3.5 <= d <= 9.5
             assert inside <= 1, (gx, gz)
 

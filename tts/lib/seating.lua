@@ -5,17 +5,25 @@
 -- towards the centre.
 local M = {}
 
-local function angle(i, n)
-  return math.rad(360 * (i - 1) / n)
+-- Unit vectors of seat i of n: towards the centre, and to the seated player's right hand.
+local function axes(i, n)
+  local a = math.rad(360 * (i - 1) / n)
+  local toward_x, toward_z = math.sin(a), math.cos(a)
+  return toward_x, toward_z, toward_z, -toward_x
 end
 
 -- World position {x, y, z} of the local offset (x, d) of seat i of n, hand zones at `radius`.
 function M.position(i, n, radius, x, d, y)
-  local a = angle(i, n)
-  local toward_x, toward_z = math.sin(a), math.cos(a)      -- unit vector to the centre
-  local right_x, right_z = toward_z, -toward_x              -- the seated player's right hand
+  local toward_x, toward_z, right_x, right_z = axes(i, n)
   local seat_x, seat_z = -radius * toward_x, -radius * toward_z
   return {seat_x + right_x * x + toward_x * d, y or 1.5, seat_z + right_z * x + toward_z * d}
+end
+
+-- The local offset (x, d) of the world point (wx, wz) for seat i of n: the inverse of `position`.
+function M.offset(i, n, radius, wx, wz)
+  local toward_x, toward_z, right_x, right_z = axes(i, n)
+  local ox, oz = wx + radius * toward_x, wz + radius * toward_z
+  return ox * right_x + oz * right_z, ox * toward_x + oz * toward_z
 end
 
 -- Y rotation that turns a card on the table to read upright from seat i of n.

@@ -45,6 +45,14 @@ function M.removed_ids(remove, players)
   return out
 end
 
+-- A string or number field of a card's GM notes (the flat JSON deckpress writes), or nil.
+function M.field(gm_notes, key)
+  if type(gm_notes) ~= "string" then return nil end
+  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
+  if text ~= nil then return text end
+  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
+end
+
 -- The card id a card's GM notes start with: deckpress writes {"id":"...", ...}.
 function M.card_id(gm_notes)
   if type(gm_notes) ~= "string" then return nil end

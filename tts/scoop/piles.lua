@@ -3,6 +3,7 @@
 -- the Game Pile on the right. Seat-local units as in lib.seating: x to the player's right, d from the
 -- hand zone towards the centre of the table.
 local Seating = use("lib.seating")
+local Setup = use("lib.setup")
 
 local M = {}
 
@@ -10,19 +11,10 @@ M.MAT_D = 6.5                  -- the mat's centre, straight in front of the pla
 M.AREA = {x = 5.5, near = 3.5, far = 9.5}  -- both areas: |x| <= 5.5, 3.5 <= d <= 9.5
 M.GO_X, M.GAME_X = -2.9, 2.9   -- the middle of each area (where a pile is put)
 
--- Seat-local (x, d) of the world point (wx, wz) for seat i of n, hand zones at `radius`.
-function M.local_xd(i, n, radius, wx, wz)
-  local a = math.rad(360 * (i - 1) / n)
-  local toward_x, toward_z = math.sin(a), math.cos(a)
-  local right_x, right_z = toward_z, -toward_x
-  local ox, oz = wx + radius * toward_x, wz + radius * toward_z
-  return ox * right_x + oz * right_z, ox * toward_x + oz * toward_z
-end
-
 -- The seat colour and pile ("go" or "game") whose area holds the world point (wx, wz), or nil.
 function M.pile_at(seats, radius, wx, wz)
   for i, color in ipairs(seats) do
-    local x, d = M.local_xd(i, #seats, radius, wx, wz)
+    local x, d = Seating.offset(i, #seats, radius, wx, wz)
     if math.abs(x) <= M.AREA.x and d >= M.AREA.near and d <= M.AREA.far then
       return color, (x < 0 and "go" or "game")
     end
@@ -37,18 +29,10 @@ function M.place(seats, radius, color, pile, y)
   return Seating.position(i, #seats, radius, x, M.MAT_D, y)
 end
 
--- A string or number field of a card's GM notes (the flat JSON deckpress writes), or nil.
-function M.note(gm_notes, key)
-  if type(gm_notes) ~= "string" then return nil end
-  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
-  if text ~= nil then return text end
-  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
-end
-
 -- The card {rank, suit} a playing card's GM notes describe (component `component`), or nil.
 function M.card(gm_notes, component)
-  if M.note(gm_notes, "component") ~= component then return nil end
-  local rank, suit = M.note(gm_notes, "rank"), M.note(gm_notes, "suit")
+  if Setup.field(gm_notes, "component") ~= component then return nil end
+  local rank, suit = Setup.field(gm_notes, "rank"), Setup.field(gm_notes, "suit")
   if rank == nil then return nil end
   if type(rank) == "number" then rank = string.format("%d", rank) end
   return {rank = rank, suit = suit}

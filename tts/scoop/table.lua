@@ -6,6 +6,7 @@ local Piles = use("scoop.piles")
 local Setup = use("lib.setup")
 local Scores = use("lib.scores")
 local Seating = use("lib.seating")
+local Table = use("lib.table")
 
 local M = {}
 
@@ -13,8 +14,7 @@ local M = {}
 -- scores add up over the games (G-Scoop-5), and counting one game twice never adds it twice.
 local counted = {}
 
-local function say(message) broadcastToAll(message, {1, 1, 1}) end
-local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
+local say, warn = Table.say, Table.warn
 
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
 -- the game is first loaded; mats the game doesn't have leave their seats without one.

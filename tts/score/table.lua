@@ -5,12 +5,12 @@
 local Referee = use("score.referee")
 local Setup = use("lib.setup")
 local Scores = use("lib.scores")
+local Table = use("lib.table")
 
 local T = {}
 local state = nil
 
-local function say(message) broadcastToAll(message, {1, 1, 1}) end
-local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
+local say, warn = Table.say, Table.warn
 
 local function ensure_state()
   if state == nil then state = Referee.new_state(DATA, math.random(1, 2147483646)) end

@@ -8,6 +8,7 @@
 local ScoutSetup = use("scout.setup")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
+local Table = use("lib.table")
 
 local M = {}
 
@@ -18,30 +19,8 @@ M.ASIDE_STEP = 0.05         -- height between cards set aside on one pile
 
 local round = ScoutSetup.new_round()  -- who has turned their hand this round (by colour)
 
-local function note(gm_notes, key)
-  if type(gm_notes) ~= "string" then return nil end
-  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
-  if text ~= nil then return text end
-  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
-end
-
-local function say(message) broadcastToAll(message, {1, 1, 1}) end
-local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
-
-local function take(deck, guid, position, rotation)
-  local rest = deck.remainder
-  if rest ~= nil and rest.getGUID() == guid then
-    rest.setPosition(position)
-    rest.setRotation(rotation)
-    return rest
-  end
-  return deck.takeObject({guid = guid, position = position, rotation = rotation, smooth = false})
-end
-
--- The y rotation at which a card reads upright (`top` up) to the holder of `color`'s hand.
-local function upright(color)
-  return (Player[color].getHandTransform().rotation.y + 180) % 360
-end
+local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
+local upright = Table.upright
 
 -- Is a card at y rotation `rot_y` turned (bottom up) for the holder of `color`'s hand?
 function M.is_turned(color, rot_y)
@@ -51,9 +30,7 @@ end
 
 -- Place `k` of `count` cards laid left to right into `color`'s hand.
 local function hand_place(color, k, count)
-  local hand = Player[color].getHandTransform()
-  local x = (k - (count + 1) / 2) * M.HAND_STEP
-  return {hand.position.x + hand.right.x * x, hand.position.y, hand.position.z + hand.right.z * x}
+  return (Table.hand_place(color, k, count, M.HAND_STEP))
 end
 
 local function seat_place(color, local_xd)

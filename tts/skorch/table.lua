@@ -4,6 +4,7 @@
 local SkorchSetup = use("skorch.setup")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
+local Table = use("lib.table")
 
 local M = {}
 
@@ -17,28 +18,7 @@ M.FACEOFF_HOME = {0, 1.5, -5}  -- where the Face-off card waits when it is left 
 
 local faceoff = false  -- the Face-off expansion is shuffled in (the "Face-off" toggle)
 
--- A string or number field of a card's GM notes (flat JSON written by deckpress), or nil.
-local function note(gm_notes, key)
-  if type(gm_notes) ~= "string" then return nil end
-  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
-  if text ~= nil then return text end
-  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
-end
-M.note = note
-
-local function say(message) broadcastToAll(message, {1, 1, 1}) end
-local function warn(message) broadcastToAll(message, {1, 0.4, 0.3}) end
-
--- Move the card `guid` out of `deck` (or the deck's last card, once the deck has turned into it).
-local function take(deck, guid, position, rotation)
-  local rest = deck.remainder
-  if rest ~= nil and rest.getGUID() == guid then
-    rest.setPosition(position)
-    rest.setRotation(rotation)
-    return rest
-  end
-  return deck.takeObject({guid = guid, position = position, rotation = rotation, smooth = false})
-end
+local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
 -- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
 function M.prison_place(color, row, slot, face_up)
@@ -49,10 +29,7 @@ function M.prison_place(color, row, slot, face_up)
 end
 
 local function hand_place(color, slot)
-  local hand = Player[color].getHandTransform()
-  local p, r = hand.position, hand.right
-  local x = (slot - (SkorchSetup.HAND_SIZE + 1) / 2) * M.HAND_STEP
-  return {p.x + r.x * x, p.y, p.z + r.z * x}, {0, (hand.rotation.y + 180) % 360, 0}
+  return Table.hand_place(color, slot, SkorchSetup.HAND_SIZE, M.HAND_STEP)
 end
 
 -- Put the Face-off card into the deck (expansion on) or take it out to its place (off).
