@@ -118,3 +118,9 @@ def test_usage_errors_exit_2():
     assert run_cli("build", "no-such-deck").exit_code == 2
     assert run_cli("build", "--back-offset", "x").exit_code == 2
     assert run_cli("frobnicate").exit_code == 2
+
+
+def test_unknown_card_size_suggests_a_preset(project):
+    line = edit(project / "decks/score.yaml", "card_size: poker", "card_size: pokr")
+    at, message = one_error(project)
+    assert at == line and "unknown card size 'pokr'; did you mean 'poker'?" in message

@@ -31,11 +31,11 @@ Card sizes: {sizes}.
 def _default(option: Option) -> str:
     if option.default is REQUIRED:
         return "required"
-    value = option.default_value()
+    value = option.default
+    if callable(value):
+        value = value()
     if value is None:
         return "none"
-    if isinstance(value, tuple):
-        return "poker"
     return f"`{json.dumps(value, ensure_ascii=False)}`"
 
 

@@ -26,6 +26,8 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "square": (63.5, 63.5),
 }
 
+CARD_LIMITS = (10, 400)  # smallest and largest side of a card or token, mm
+
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
 # Tabletop Simulator player colours that can sit at a table, in TTS order.
@@ -65,35 +67,45 @@ class Localized(Option):
 
 
 class Size(Option):
-    """A card size: a preset name or `{width: mm, height: mm}`."""
+    """A size in millimetres: a preset name (`poker`, `a4`) or `{width: mm, height: mm}`."""
 
-    type_name = "size"
+    def __init__(self, doc: str, presets: dict[str, tuple[float, float]], limits: tuple[float, float],
+                 noun: str, default: Any = REQUIRED):
+        super().__init__(doc, default)
+        self.presets, self.limits, self.noun = presets, limits, noun
+
+    @property
+    def type_name(self):
+        return self.noun
 
     def check(self, value, where, ctx):
+        example = next(iter(self.presets.values()))
+        write = f"{{width: {example[0]:g}, height: {example[1]:g}}} in millimetres"
         if isinstance(value, str):
-            if value not in CARD_SIZES:
-                raise Invalid(f"unknown card size {value!r}; {did_you_mean(value, list(CARD_SIZES))}, "
-                              "or write {width: 63, height: 88} in millimetres")
-            return CARD_SIZES[value]
+            if value not in self.presets:
+                raise Invalid(f"unknown {self.noun} {value!r}; {did_you_mean(value, list(self.presets))}, "
+                              f"or write {write}")
+            return self.presets[value]
         if isinstance(value, dict) and set(value) == {"width", "height"}:
+            low, high = self.limits
             dims = []
             for key in ("width", "height"):
                 v = value[key]
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not 10 <= v <= 400:
-                    raise Invalid(f"{key} must be a number of millimetres between 10 and 400; e.g. {key}: 63.5")
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
+                    raise Invalid(f"{key} must be a number of millimetres between {low:g} and {high:g}; "
+                                  f"e.g. {key}: {example[0]:g}")
                 dims.append(float(v))
             return tuple(dims)
-        raise Invalid(f"expected a size; write one of {', '.join(CARD_SIZES)} or {{width: mm, height: mm}}")
+        raise Invalid(f"expected a {self.noun}; write one of {', '.join(self.presets)} or {write}")
+
+    def default_value(self):
+        value = super().default_value()
+        return self.presets[value] if isinstance(value, str) else value
 
     def schema(self):
-        return {"anyOf": [{"enum": list(CARD_SIZES)},
+        return {"anyOf": [{"enum": list(self.presets)},
                           {"type": "object", "required": ["width", "height"], "additionalProperties": False,
                            "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
-
-    def json_schema(self):
-        out = super().json_schema()
-        out["default"] = "poker"
-        return out
 
 
 class Players(Record):
@@ -200,7 +212,7 @@ class Component(Record):
     template = Str("Template of the faces (a file in templates/, without .yaml).")
     back = Str("Template of the backs; tokens without one show the face on both sides.", default=None)
     size = Size("Size: poker, bridge, tarot, mini, square or {width, height} in mm; default: the deck's.",
-                default=None)
+                CARD_SIZES, CARD_LIMITS, "size", default=None)
     shape = Choice("Outline, for TTS and cutting.", ["rounded", "rectangle", "circle", "hex"],
                    default="rounded")
     fields = MapOf(Id("Field name."), Section(FieldSpec, "The field."),
@@ -386,38 +398,12 @@ PAGE_SIZES: dict[str, tuple[float, float]] = {
 }
 
 
-class PageSize(Option):
-    """A paper size: a preset name or `{width: mm, height: mm}` (portrait)."""
-
-    type_name = "page size"
-
-    def check(self, value, where, ctx):
-        if isinstance(value, str):
-            if value not in PAGE_SIZES:
-                raise Invalid(f"unknown page size {value!r}; {did_you_mean(value, list(PAGE_SIZES))}, "
-                              "or write {width: 210, height: 297} in millimetres")
-            return PAGE_SIZES[value]
-        if isinstance(value, dict) and set(value) == {"width", "height"}:
-            dims = []
-            for key in ("width", "height"):
-                v = value[key]
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or not 50 <= v <= 2000:
-                    raise Invalid(f"{key} must be a number of millimetres between 50 and 2000")
-                dims.append(float(v))
-            return tuple(dims)
-        raise Invalid(f"expected one of {', '.join(PAGE_SIZES)} or {{width: mm, height: mm}}")
-
-    def schema(self):
-        return {"anyOf": [{"enum": list(PAGE_SIZES)},
-                          {"type": "object", "required": ["width", "height"], "additionalProperties": False,
-                           "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
-
-
 class PrintProfile(Record):
     """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
 
     description = Str("What the profile is for (one line).", default="")
-    page = PageSize("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", default="a4")
+    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, (50, 2000),
+                "page size", default="a4")
     orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
     layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
                     "printing; `gutterfold`: fronts and backs on one page, fold along the middle line.",
@@ -453,8 +439,8 @@ class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
 
     game = Section(Game, "Game metadata.")
-    card_size = Size("Card size: poker, bridge, tarot, mini, square, or {width, height} in mm.",
-                     default=CARD_SIZES["poker"])
+    card_size = Size("Card size: poker, bridge, tarot, mini, square, or {width, height} in mm.", CARD_SIZES,
+                     CARD_LIMITS, "card size", default="poker")
     bleed = Number("Bleed around each face in mm (3.175 = 1/8 in).", default=3.175, min=0, max=10)
     safe = Number("Safe margin inside the trim in mm; templates keep text inside it.", default=3.175,
                   min=0, max=20)
