@@ -96,7 +96,7 @@ def test_missing_image(project):
 
 
 def test_text_that_cannot_fit_names_the_card(project):
-    line = edit(project / "decks/score.yaml", "        text: Every adversary loses {{ n }}",
+    edit(project / "decks/score.yaml", "        text: Every adversary loses {{ n }}",
                 "        text: " + "Every adversary loses a great many points, again and again, " * 6 + "{{ n }}")
     at, message = one_error(project)
     assert "card 'Bomb! 1'" in message and "element 'effect'" in message and "does not fit" in message

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
-from pathlib import Path
 
 import pytest
 from PIL import Image

@@ -8,7 +8,6 @@ import json
 import math
 import re
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import lupa.lua52 as lua52
 import pytest

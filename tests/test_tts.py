@@ -169,7 +169,7 @@ def test_xml_ui_parses_and_names_every_seat(save):
 
 def test_every_url_is_a_built_file_of_the_stated_grid(save, tts, built):
     referenced = set()
-    for key, entry in custom_decks(save):
+    for _, entry in custom_decks(save):
         face = url_path(entry["FaceURL"])
         back = url_path(entry["BackURL"])
         for path in (face, back):

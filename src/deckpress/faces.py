@@ -26,10 +26,6 @@ class Face:
     template: str
     path: str  # relative to the deck's output folder, e.g. faces/deck/score-3.png
 
-    @property
-    def is_back(self) -> bool:
-        return self.card is None
-
 
 @dataclass
 class Faces:

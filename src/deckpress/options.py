@@ -12,7 +12,7 @@ import re
 from typing import Any, ClassVar
 
 from .errors import Problems, Where
-from .source import Map, Seq
+from .source import Map
 
 REQUIRED = object()
 
@@ -145,6 +145,9 @@ class Int(Option):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise Invalid(f"expected a whole number, got {_kind(value)}; write digits, e.g. 3")
+        return self.bounded(value)
+
+    def bounded(self, value):
         if self.min is not None and value < self.min:
             raise Invalid(f"{value} is too small; write a number of at least {self.min}")
         if self.max is not None and value > self.max:
@@ -171,11 +174,7 @@ class Number(Int):
                 pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Invalid(f"expected a number, got {_kind(value)}; write digits, e.g. 2.5")
-        if self.min is not None and value < self.min:
-            raise Invalid(f"{value} is too small; write a number of at least {self.min}")
-        if self.max is not None and value > self.max:
-            raise Invalid(f"{value} is too large; write a number of at most {self.max}")
-        return value
+        return self.bounded(value)
 
     def schema(self):
         return {**super().schema(), "type": "number"}
@@ -276,27 +275,6 @@ class MapOf(Option):
         return {"type": "object", "additionalProperties": self.value.json_schema()}
 
 
-class AnyOf(Option):
-    """The first alternative whose shape matches (by YAML type) validates the value."""
-
-    def __init__(self, doc: str, *alternatives: Option, default: Any = REQUIRED):
-        super().__init__(doc, default)
-        self.alternatives = alternatives
-
-    @property
-    def type_name(self):
-        return " or ".join(a.type_name for a in self.alternatives)
-
-    def check(self, value, where, ctx):
-        for alt in self.alternatives:
-            if _shape_fits(alt, value):
-                return alt.check(value, where, ctx)
-        raise Invalid(f"expected {self.type_name}, got {_kind(value)}; see docs/deck-format.md")
-
-    def schema(self):
-        return {"anyOf": [a.json_schema() for a in self.alternatives]}
-
-
 class Section(Option):
     """A mapping with a fixed set of typed keys, loaded into an instance of `cls`."""
 
@@ -390,16 +368,6 @@ def _kind(value: Any) -> str:
     if isinstance(value, str):
         return f"text {value!r}"
     return f"{type(value).__name__} {value!r}"
-
-
-def _shape_fits(option: Option, value: Any) -> bool:
-    if isinstance(option, (Section, MapOf)):
-        return isinstance(value, dict)
-    if isinstance(option, ListOf):
-        return isinstance(value, list)
-    if isinstance(option, Text):
-        return isinstance(value, (str, dict))
-    return not isinstance(value, (dict, list))
 
 
 def _plain(value: Any) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import Where
 from .expr import is_expression, render_value
-from .options import (REQUIRED, AnyOf, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
+from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .source import Map, Seq
 

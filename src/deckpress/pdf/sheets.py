@@ -53,7 +53,7 @@ def _shape_path(canvas: Canvas, rect: Rect, shape: str):
     if shape == "circle":
         path.ellipse(x, y, w, h)
     elif shape == "hex":
-        cx, cy = x + w / 2, y + h / 2
+        cy = y + h / 2
         points = [(x, cy), (x + w / 4, y), (x + 3 * w / 4, y), (x + w, cy), (x + 3 * w / 4, y + h),
                   (x + w / 4, y + h)]
         path.moveTo(*points[0])

@@ -259,7 +259,8 @@ def render(dirs: list[Path], template: str, **values: Any) -> str:
     try:
         return environment(dirs).get_template(template).render(**values)
     except jinja2.TemplateSyntaxError as err:
-        raise DeckError.at(Where(str(tts_dir / template), err.lineno or 0, 1), f"template error: {err.message}")
+        raise DeckError.at(Where(str(tts_dir / template), err.lineno or 0, 1),
+                           f"template error: {err.message}; fix the template") from None
     except jinja2.TemplateNotFound:
         raise DeckError.at(Where(str(tts_dir / template)), "this TTS template is missing; restore it from "
                                                            "the deckpress repository") from None
