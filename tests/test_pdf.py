@@ -153,7 +153,8 @@ def mini(project, tmp_path_factory) -> Path:
 
 def test_score_pdfs_are_written(built):
     names = sorted(p.name for p in (built / "print").iterdir())
-    assert names == ["calibration-a4.pdf", "calibration-letter.pdf", "score-a4.pdf", "score-letter.pdf"]
+    assert names == ["calibration-a4.pdf", "calibration-letter.pdf", "score-a4.pdf", "score-gutterfold-a4.pdf",
+                     "score-gutterfold-letter.pdf", "score-letter.pdf"]
 
 
 @pytest.mark.parametrize("profile,size", [("a4", A4), ("letter", LETTER)])
