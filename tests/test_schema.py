@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
 from conftest import ROOT, run_cli
 from deckpress import reference
 from deckpress.options import Record
@@ -39,3 +43,23 @@ def test_help_everywhere():
     for args in ([], ["build"], ["check"], ["schema"]):
         result = run_cli(*args, "--help")
         assert result.exit_code == 0 and "Usage:" in result.stdout
+
+
+@pytest.mark.parametrize("deck", ["score", "scoop", "scout", "skorch"])
+def test_the_shipped_decks_validate_against_the_json_schema(deck):
+    """What an editor shows: the JSON Schema accepts every shipped deck..."""
+    schema = json.loads(run_cli("schema").stdout)
+    Draft202012Validator.check_schema(schema)
+    data = yaml.safe_load((ROOT / "decks" / f"{deck}.yaml").read_text(encoding="utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(data)] == []
+
+
+def test_the_json_schema_flags_what_the_build_rejects():
+    """...and flags the mistakes deckpress itself rejects."""
+    validator = Draft202012Validator(json.loads(run_cli("schema").stdout))
+    data = yaml.safe_load((ROOT / "decks" / "score.yaml").read_text(encoding="utf-8"))
+    data["components"][0]["cards"][1]["count"] = -3
+    data["components"][1]["templat"] = "x"
+    data["card_size"] = "pokr"
+    paths = sorted(tuple(e.absolute_path) for e in validator.iter_errors(data))
+    assert paths == [("card_size",), ("components", 0, "cards", 1, "count"), ("components", 1)]

@@ -189,7 +189,11 @@ class CardsOption(Option):
 
     def schema(self):
         out = Card.json_schema()
-        out["additionalProperties"] = True
+        out["additionalProperties"] = True  # the fields the component declares
+        # In a family (`each`) any value may be an expression such as "{{ n }}".
+        expression = {"type": "string", "pattern": r"\{\{|\{%"}
+        out["properties"] = {key: {"anyOf": [prop, expression]} if key not in ("each", "only") else prop
+                             for key, prop in out["properties"].items()}
         return {"type": "array", "items": out, "minItems": 1}
 
 
