@@ -124,3 +124,9 @@ def test_unknown_card_size_suggests_a_preset(project):
     line = edit(project / "decks/score.yaml", "card_size: poker", "card_size: pokr")
     at, message = one_error(project)
     assert at == line and "unknown card size 'pokr'; did you mean 'poker'?" in message
+
+
+def test_a_tab_in_the_indentation(project):
+    line = edit(project / "decks/score.yaml", "  version: \"1.1\"", "\tversion: \"1.1\"")
+    at, message = one_error(project)
+    assert at == line and "indent with spaces, not tabs" in message

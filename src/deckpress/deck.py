@@ -64,8 +64,8 @@ def template_dirs(deck_path: Path) -> list[Path]:
 def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     raw = load_yaml(path)
     if not isinstance(raw, Map):
-        raise DeckError.at(Where(str(path), 1, 1), "a deck file must be a mapping with `game:` and "
-                                                   "`components:` at the top")
+        raise DeckError.at(Where(str(path), 1, 1), "a deck file is a mapping, not a list or a value; start it "
+                                                   "with `game:` and `components:` (see docs/deck-format.md)")
     game = raw.get("game")
     own_lang = game.get("language", "en") if isinstance(game, dict) else "en"
     problems = Problems()

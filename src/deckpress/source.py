@@ -73,6 +73,8 @@ def load_yaml(path: Path) -> Any:
         mark = err.problem_mark or err.context_mark
         where = Where(name, mark.line + 1, mark.column + 1) if mark else Where(name)
         problem = (err.problem or "invalid YAML").strip()
+        if "'\\t'" in problem:
+            raise DeckError.at(where, "YAML syntax error: a tab character; indent with spaces, not tabs") from None
         context = f" {err.context.strip()}" if err.context else ""
         raise DeckError.at(where, f"YAML syntax error: {problem}{context}; "
                            "check indentation, colons and quotes") from None
