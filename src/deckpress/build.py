@@ -97,11 +97,9 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None]) -
     try:
         faces = plan_faces(deck)
         stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
-        total, rendered = len(faces.all()), 0
-        for i, face in enumerate(faces.all(), 1):
-            rendered += stage.build(face)
-            if i == total or i % 10 == 0:
-                echo(f"{deck.name}: faces {i}/{total}")
+        total = len(faces.all())
+        rendered = stage.build(faces.all(), lambda done, todo: (done == todo or done % 10 == 0)
+                               and echo(f"{deck.name}: drawing faces {done}/{todo}"))
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"))
         for name, builder in BUILDERS:

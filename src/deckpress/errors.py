@@ -45,6 +45,9 @@ class DeckError(Exception):
         self.problems = problems
         super().__init__("\n".join(str(p) for p in problems))
 
+    def __reduce__(self):  # faces are drawn in worker processes; their errors come back pickled
+        return (DeckError, (self.problems,))
+
     @classmethod
     def at(cls, where: Where, message: str) -> "DeckError":
         return cls([Problem(where, message)])

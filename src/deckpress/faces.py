@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,6 +16,9 @@ from . import __version__
 from .deck import LoadedDeck
 from .render import DPI, FaceRenderer
 from .schema import Card, Component
+
+
+PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
 
 
 def sha256_file(path: Path) -> str:
@@ -63,8 +71,8 @@ def plan_faces(deck: LoadedDeck) -> Faces:
 def check_faces(deck: LoadedDeck) -> None:
     """Draw every face in memory: raises DeckError for text that does not fit, missing images..."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
-    for face in plan_faces(deck).all():
-        stage.draw(face)
+    for _ in _draw_all(stage, plan_faces(deck).all()):
+        pass
 
 
 class FaceStage:
@@ -107,25 +115,58 @@ class FaceStage:
         return all(((root / p).is_file() and sha256_file(root / p) == digest)
                    for p, digest in old.get("images", {}).items())
 
-    def draw(self, face: Face):
+    def draw(self, face: Face) -> tuple[bytes, dict[str, str]]:
+        """The face as PNG bytes, and the image files it drew with their sha256."""
         component = {"id": face.component.id, "name": face.component.name}
         card = face.card.fields() if face.card else {}
         label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
         where = face.card.where if face.card else face.component.source.at("back")
-        return self.renderer.render(face.template, card, component, face.component.size, where, label)
-
-    def build(self, face: Face) -> bool:
-        """Write one face; returns True when it was rendered, False when reused."""
-        target = self.out / face.path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        key = self.key(face)
-        if self._reusable(face, key):
-            target.write_bytes((self.previous / face.path).read_bytes())
-            self.records[face.path] = self.previous_faces[face.path]
-            return False
-        image = self.draw(face)
-        image.save(target, format="PNG", dpi=(DPI, DPI), compress_level=6)
+        image = self.renderer.render(face.template, card, component, face.component.size, where, label)
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", dpi=(DPI, DPI), compress_level=6)
         root = self.deck.root
         images = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(self.renderer.images_read)}
-        self.records[face.path] = {"key": key, "images": images}
-        return True
+        return buffer.getvalue(), images
+
+    def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
+        """Write every face, reusing unchanged ones; returns how many were drawn. Faces are drawn in
+        parallel processes where the system can fork them: each face is independent of the others."""
+        todo = []
+        for face in faces:
+            target = self.out / face.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            key = self.key(face)
+            if self._reusable(face, key):
+                target.write_bytes((self.previous / face.path).read_bytes())
+                self.records[face.path] = self.previous_faces[face.path]
+            else:
+                todo.append((face, key))
+        for done, ((face, key), (png, images)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
+            (self.out / face.path).write_bytes(png)
+            self.records[face.path] = {"key": key, "images": images}
+            progress(done, len(todo))
+        return len(todo)
+
+
+_WORK: tuple[FaceStage, list[Face]] | None = None  # what forked workers draw from
+
+
+def _draw_one(index: int) -> tuple[bytes, dict[str, str]]:
+    stage, faces = _WORK
+    return stage.draw(faces[index])
+
+
+def _draw_all(stage: FaceStage, faces: list[Face]):
+    """Draw `faces` in order; with several cores and fork available, in worker processes."""
+    global _WORK
+    workers = min(os.cpu_count() or 1, len(faces) // PER_WORKER)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from (stage.draw(face) for face in faces)
+        return
+    _WORK = (stage, faces)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
+    finally:
+        _WORK = None
