@@ -10,6 +10,9 @@
 -- name = optional string}.  Players are numbered from 1 in the order given (C12).
 -- Errors are raised with error("...") where Python raises ValueError.
 
+local Util = use("lib.util")
+local is_int = Util.is_int
+
 local ScoopScoring = {}
 
 ScoopScoring.RANKS = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" }
@@ -24,10 +27,6 @@ ScoopScoring.SCORING = {
   game = { A = 1, ["2"] = -1, ["3"] = 0, ["4"] = 0, ["5"] = 0, ["6"] = 0, ["7"] = 0, ["8"] = 0,
            ["9"] = 0, ["10"] = 0, J = 1, Q = 1, K = 1 },
 }
-
-local function is_int(v)
-  return type(v) == "number" and v == math.floor(v)
-end
 
 -- C1: "A", "2".."10", "J", "Q", "K"; whole numbers 2-10 and lower case are accepted.
 function ScoopScoring.normalize_rank(rank)

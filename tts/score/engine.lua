@@ -12,6 +12,8 @@
 -- mode options, where null is `false` (see MODE_OPTIONS).
 -- Errors are raised with error("...") where Python raises ValueError.
 
+local Util = use("lib.util")
+local is_int, contains, copy_list = Util.is_int, Util.contains, Util.copy_list
 local Random = use("lib.random")
 
 local ScoreEngine = {}
@@ -59,23 +61,6 @@ local MODE_OPTIONS = {
 
 -- ---------------------------------------------------------------------------
 -- Small helpers
-
-local function is_int(v)
-  return type(v) == "number" and v == math.floor(v)
-end
-
-local function contains(list, value)
-  for _, v in ipairs(list) do
-    if v == value then return true end
-  end
-  return false
-end
-
-local function copy_list(list)
-  local out = {}
-  for i, v in ipairs(list) do out[i] = v end
-  return out
-end
 
 local function filled(n, value)
   local out = {}

@@ -13,6 +13,8 @@
 -- in a plan also has `flipped` (false: `top` is the active value, true: `bottom`).
 -- Players are numbered 1..seat_count in clockwise order from the first seat.
 
+local Util = use("lib.util")
+local is_int = Util.is_int
 local Random = use("lib.random")
 
 local ScoutSetup = {}
@@ -20,10 +22,6 @@ local ScoutSetup = {}
 -- C3: cards per player by player count (2: 11, see C4).
 ScoutSetup.DEAL = { [2] = 11, [3] = 12, [4] = 11, [5] = 9 }
 ScoutSetup.CHIPS_PER_PLAYER = 1
-
-local function is_int(v)
-  return type(v) == "number" and v == math.floor(v)
-end
 
 local function low_high(card)
   return math.min(card.top, card.bottom), math.max(card.top, card.bottom)

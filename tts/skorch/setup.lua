@@ -11,6 +11,8 @@
 -- KINDS (the `kind` field of decks/skorch.yaml), value 1-10 for attack cards.
 -- Lists are 1-based; seats are whatever the caller uses (TTS colours), in clockwise order.
 
+local Util = use("lib.util")
+local is_int, contains = Util.is_int, Util.contains
 local Random = use("lib.random")
 
 local SkorchSetup = {}
@@ -22,17 +24,6 @@ SkorchSetup.MIN_PLAYERS = 2
 -- C4: orientation per slot, left to right as the owner sees it (true = face up).
 SkorchSetup.BACK_ROW = { false, true, false, true, false }
 SkorchSetup.FRONT_ROW = { true, false, true, false, true }
-
-local function is_int(v)
-  return type(v) == "number" and v == math.floor(v)
-end
-
-local function contains(list, value)
-  for _, v in ipairs(list) do
-    if v == value then return true end
-  end
-  return false
-end
 
 local function copy_card(card)
   return { id = card.id, kind = card.kind, value = card.value }

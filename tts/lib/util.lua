@@ -1,0 +1,21 @@
+-- Small list and number helpers shared by the game modules.
+local M = {}
+
+function M.is_int(v)
+  return type(v) == "number" and v == math.floor(v)
+end
+
+function M.contains(list, value)
+  for _, v in ipairs(list) do
+    if v == value then return true end
+  end
+  return false
+end
+
+function M.copy_list(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return out
+end
+
+return M
