@@ -76,9 +76,7 @@ def build_pdfs(project: Path, deck: str, out: Path, duplex: str = "long-edge", o
     loaded = load_deck(project / "decks" / f"{deck}.yaml")
     out.mkdir(parents=True, exist_ok=True)
     faces = plan_faces(loaded)
-    stage = FaceStage(loaded, out, None, {})
-    for face in faces.all():
-        stage.build(face)
+    FaceStage(loaded, out, None, {}).build(faces.all(), lambda done, todo: None)
     options = BuildOptions(out=out, extra={"duplex": duplex, "back_offset": offset})
     ctx = BuildContext(deck=loaded, faces=faces, out=out, final=out, previous=None, options=options,
                        progress=lambda msg: None)

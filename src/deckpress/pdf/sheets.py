@@ -209,13 +209,7 @@ def calibration(canvas: Canvas, page: tuple[float, float], offset: tuple[float, 
     margin = 15
     # Front: instructions and the cross.
     canvas.setFillColor(colors.black)
-    canvas.setFont(BOLD, 14)
-    canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, text["title"])
-    canvas.setFont(SANS, 9)
-    y = page[1] - margin - 13
-    for line in text["front"]:
-        canvas.drawString(margin * mm, y * mm, line)
-        y -= 4.6
+    _instructions(canvas, page, margin, text["title"], text["front"])
     canvas.setStrokeColor(colors.black)
     canvas.setLineWidth(0.25 * mm)
     canvas.line((cx - 40) * mm, cy * mm, (cx + 40) * mm, cy * mm)
@@ -247,15 +241,20 @@ def calibration(canvas: Canvas, page: tuple[float, float], offset: tuple[float, 
     canvas.drawString((cx + 14) * mm, (hy - 1) * mm, "X (mm) \u2192")
     canvas.drawCentredString(vx * mm, (cy + 14) * mm, "Y (mm) \u2191")
     canvas.restoreState()
-    canvas.setFont(BOLD, 14)
-    canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, text["back_title"])
-    canvas.setFont(SANS, 9)
-    y = page[1] - margin - 13
-    for line in text["back"]:
-        canvas.drawString(margin * mm, y * mm, line)
-        y -= 4.6
+    _instructions(canvas, page, margin, text["back_title"], text["back"])
     set_boxes(canvas, None, None)
     canvas.showPage()
+
+
+def _instructions(canvas: Canvas, page: tuple[float, float], margin: float, title: str, lines: list[str]) -> None:
+    """A title and lines of text at the top left of a calibration page."""
+    canvas.setFont(BOLD, 14)
+    canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, title)
+    canvas.setFont(SANS, 9)
+    y = page[1] - margin - 13
+    for line in lines:
+        canvas.drawString(margin * mm, y * mm, line)
+        y -= 4.6
 
 
 def _ruler(canvas: Canvas, page: tuple[float, float], margin: float) -> None:
