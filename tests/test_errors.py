@@ -130,3 +130,9 @@ def test_a_tab_in_the_indentation(project):
     line = edit(project / "decks/score.yaml", "  version: \"1.1\"", "\tversion: \"1.1\"")
     at, message = one_error(project)
     assert at == line and "indent with spaces, not tabs" in message
+
+
+def test_check_reports_an_unknown_print_profile(project):
+    line = edit(project / "decks/score.yaml", "profiles: [a4, letter, gutterfold-a4", "profiles: [a4, leter, gutterfold-a4")
+    at, message = one_error(project)
+    assert at == line and "print profile 'leter' not found" in message

@@ -13,6 +13,7 @@ from .build import build_deck
 from .context import BuildOptions
 from .deck import load_deck
 from .errors import DeckError
+from .builders import CHECKS
 from .faces import check_faces
 from .schema import json_schema
 
@@ -102,6 +103,8 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
         try:
             deck = load_deck(path, lang)
             check_faces(deck)
+            for check_outputs in CHECKS:
+                check_outputs(deck)
         except DeckError as err:
             _report(err)
             failed = True

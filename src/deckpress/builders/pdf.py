@@ -13,6 +13,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 
 from ..context import BuildContext
+from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams
 from ..pdf.labels import calibration_text, labels
@@ -40,6 +41,11 @@ def build(ctx: BuildContext) -> None:
             write_pdf(ctx, profile, style, images)
             if profile.duplex:
                 write_calibration(ctx, profile, style)
+
+
+def check(deck: LoadedDeck) -> None:
+    """The deck's print profiles load and validate (a DeckError otherwise)."""
+    deck_profiles(deck)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
