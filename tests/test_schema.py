@@ -40,7 +40,7 @@ def test_json_schema_command_describes_the_format():
 
 
 def test_help_everywhere():
-    for args in ([], ["build"], ["check"], ["schema"]):
+    for args in ([], ["build"], ["check"], ["schema"], ["install"]):
         result = run_cli(*args, "--help")
         assert result.exit_code == 0 and "Usage:" in result.stdout
 
