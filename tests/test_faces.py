@@ -35,6 +35,9 @@ def test_score_deck_has_the_seeds_42_cards(score):
 
 def test_score_deck_data_for_the_rules(score):
     model = score.model
+    assert (model.game.players.min, model.game.players.max) == (1, 6)  # G-Score-1: solo modes
+    solo = [m.id for m in model.modes if m.players.max == 1]
+    assert solo == ["scorlitaire", "scorliroad", "score-against"]
     assert model.setup.deal == {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
     assert [m.name for m in model.modes] == ["Classic!", "Brutal!", "Duel!", "Teamwork!", "Teamscore!",
                                              "New order!", "Randomness!", "Decking!", "Scorlitaire!",
