@@ -9,6 +9,7 @@ import lupa.lua52 as lua52
 
 from conftest import ROOT
 from deckpress.engines import score as py
+from fake_tts import to_py
 from lua_modules import modules, runtime
 
 LUA_PATH = ROOT / "tts" / "score" / "engine.lua"
@@ -65,15 +66,6 @@ def to_lua(value):
     return value
 
 
-def from_lua(value):
-    if lua52.lua_type(value) != "table":
-        return value
-    items = dict(value.items())
-    if all(isinstance(k, int) for k in items) and sorted(items) == list(range(1, len(items) + 1)):
-        return [from_lua(items[i]) for i in range(1, len(items) + 1)]
-    return {k: from_lua(v) for k, v in items.items()}
-
-
 def canon(value):
     """Shape both sides alike: drop None dict values, treat {} and [] as equal."""
     if isinstance(value, dict):
@@ -98,7 +90,7 @@ def both(name, *args, mode_at=None):
     except ValueError:
         expected = ("error",)
     try:
-        got = ("ok", canon(from_lua(lua_engine[name](*lua_args))))
+        got = ("ok", canon(to_py(lua_engine[name](*lua_args))))
     except lua52.LuaError:
         got = ("error",)
     return expected, got

@@ -12,7 +12,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT
-from lua_modules import impurities
+from lua_modules import impurities, modules, runtime
 from deckpress.errors import DeckError
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
                                sandbox_problems)
@@ -221,8 +221,8 @@ def test_the_fake_rejects_what_tts_would(save):
 
 
 def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
-    lua = lua52.LuaRuntime(unpack_returned_tuples=True)
-    seating = lua.execute((ROOT / "tts" / "lib" / "seating.lua").read_text(encoding="utf-8"))
+    lua = runtime()
+    seating = modules("score", lua)("lib.seating")
     def pos(i, n, x, d):
         p = seating.position(i, n, 20, x, d)
         return (round(p[1], 6), round(p[3], 6))

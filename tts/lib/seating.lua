@@ -32,11 +32,6 @@ function M.rotation_y(i, n)
 end
 
 -- The 1-based index of `color` in `seats`, or nil.
-function M.index(seats, color)
-  for i, seat in ipairs(seats) do
-    if seat == color then return i end
-  end
-  return nil
-end
+M.index = use("lib.util").index_of
 
 return M

@@ -12,6 +12,14 @@ function M.contains(list, value)
   return false
 end
 
+-- The 1-based position of `value` in `list`, or nil.
+function M.index_of(list, value)
+  for i, v in ipairs(list) do
+    if v == value then return i end
+  end
+  return nil
+end
+
 function M.copy_list(list)
   local out = {}
   for i, v in ipairs(list) do out[i] = v end

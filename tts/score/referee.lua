@@ -10,6 +10,7 @@
 
 local Engine = use("score.engine")
 local Random = use("lib.random")
+local index_of = use("lib.util").index_of
 local Seating = use("lib.seating")
 local Setup = use("lib.setup")
 
@@ -33,13 +34,6 @@ local function copy(value)
   return out
 end
 R.copy = copy
-
-local function index_of(list, value)
-  for i, v in ipairs(list) do
-    if v == value then return i end
-  end
-  return nil
-end
 
 -- --- Cards and modes --------------------------------------------------------------------------------
 
