@@ -52,11 +52,12 @@ class Option:
     def required(self) -> bool:
         return self.default is REQUIRED
 
-    def validate(self, value: Any, where: Where, ctx: Context) -> Any:
+    def validate(self, value: Any, where: Where, ctx: Context, key: str | None = None) -> Any:
+        """The checked value, or None with a located problem recorded (named after `key` when given)."""
         try:
             return self.check(value, where, ctx)
         except Invalid as err:
-            ctx.error(where, str(err))
+            ctx.error(where, f"{key}: {err}" if key else str(err))
             return None
 
     def check(self, value: Any, where: Where, ctx: Context) -> Any:
@@ -328,7 +329,7 @@ class Record:
                           f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}")
         for key, option in known.items():
             if key in value:
-                result = option.validate(value[key], value.at(key), ctx)
+                result = option.validate(value[key], value.at(key), ctx, key)
             elif option.required:
                 ctx.error(value.where, f"missing key {key!r} in {cls.__name__}; add `{key}:` ({option.doc})")
                 result = None
