@@ -563,3 +563,138 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     assert len(down) == 41 and cw not in down and round(cw.getPosition().x, 3) == 11.0
     flip("No!")
     assert any("No! was flipped" in b for b in table.broadcasts) and state(table)["over"] is True
+
+
+# --- Score Against! ---------------------------------------------------------------------------------------------
+
+def place_virtual(table, color, columns):
+    """Lay `columns` (col number -> names top to bottom) face down in color's virtual roster."""
+    game = table.globals.GAME
+    placed = {}
+    for col, names in columns.items():
+        for row, name in enumerate(names, 1):
+            obj = take(table, name)
+            obj.placed = True
+            obj.setPosition(game.virtual_position(color, col, row))
+            obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
+            placed[(col, row)] = obj
+    return placed
+
+
+def against_table(save, state_text=None):
+    table = FakeTTS(dict(save, LuaScriptState=state_text) if state_text else save, seated=["White"])
+    select_mode(table, "Score Against!")
+    return table
+
+
+def near(obj, spot, radius=0.01):
+    p = obj.getPosition()
+    return (p.x - spot[0]) ** 2 + (p.z - spot[2]) ** 2 <= radius ** 2
+
+
+def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save):
+    table = against_table(save)
+    points = to_py(table.globals.Global.getSnapPoints())
+    lines = to_py(table.globals.Global.getVectorLines())
+    assert len(points) == 3 + 9 + 1 and len(lines) == 3 + 9  # roster, virtual roster, discard pile
+    table.click("uiGetReady", "White")
+    game = table.globals.GAME
+    hand = to_py(table.player("White").getHandTransform())
+    forward, right, centre = hand["forward"], hand["right"], hand["position"]
+
+    def local(p):
+        dx, dz = p[0] - centre["x"], p[2] - centre["z"]
+        return dx * right["x"] + dz * right["z"], dx * forward["x"] + dz * forward["z"]
+
+    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck") and o.hand is None]
+    assert len(cards) == 9 and all(o.getRotation().z == FACE_DOWN for o in cards)
+    for col in (1, 2, 3):
+        slot_x, slot_d = local(to_py(game.slot_position("White", col)))
+        depths = []
+        for row in (1, 2, 3):
+            spot = to_py(game.virtual_position("White", col, row))
+            assert sum(near(o, spot) for o in cards) == 1   # one card per virtual slot
+            x, d = local(spot)
+            assert abs(x - slot_x) < 1e-6                   # the columns stand over the roster slots
+            depths.append(d)
+        assert depths[0] > depths[1] > depths[2] > slot_d + 3  # above the roster, row 1 farthest
+    assert len(table.hand("White")) == 8                     # the first draw of 8
+    [deck] = [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+    assert deck.getQuantity() == 42 - 9 - 8 and deck.getRotation().z == FACE_DOWN
+    assert any("virtual roster" in b for b in table.broadcasts)
+
+
+def test_score_against_score_resolves_with_the_engine(save):
+    table = against_table(save)
+    roster = ["Fire! 3", "Score! 2", "Double!"]
+    columns = {3: ["Score! 4", "Bomb! 2", "Score! 1"], 2: ["Fire! 2", "Score! 6", "Score! 5"],
+               1: ["Score! 3", "No!", "Score! 5"]}
+    own = place(table, "White", roster)
+    virtual = place_virtual(table, "White", columns)
+    table.click("scoreScore", "White")
+    # Fire! 3 in your roster (class 2, 3) beats Bomb! 2 (class 2, 2) and the Score! cards: +3
+    expected = engine.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
+    assert expected["delta"] == 3 and expected["applied"] == {"card": CARDS["Fire! 3"]["id"], "source": "roster"}
+    assert table.ui_value("score_run_White") == str(expected["score"]) == "3" and pad(table, "White") == 0
+    assert any("your Fire! 3 applies, +3 (round score 3)" in b for b in table.broadcasts)
+    for obj in [own[0]] + [virtual[(3, r)] for r in (1, 2, 3)]:  # face up, on the discard pile
+        assert obj.getRotation().z == 0 and near(obj, [-4.0, 0, 0.0])
+    assert not any(near(o, [-4.0, 0, 0.0]) for o in own[1:])
+    table.click("scoreReveal", "White")  # Reveal turns the next pair face up: your Score! 2 and column 2
+    assert own[1].getRotation().z == 0 and own[2].getRotation().z == FACE_DOWN
+    assert all(virtual[(2, r)].getRotation().z == 0 for r in (1, 2, 3))
+    assert all(virtual[(1, r)].getRotation().z == FACE_DOWN for r in (1, 2, 3))
+    table.click("scoreScore", "White")
+    # the virtual Fire! 2 beats your Score! 2: -2
+    assert table.ui_value("score_run_White") == "1"
+    table.click("scoreScore", "White")
+    # No! in the virtual column: nothing happens; the round ends at 1, saved
+    assert pad(table, "White") == 1 and state(table)["rounds"] == 1 and state(table)["round"] is False
+    want = engine.score_against_round(0, [CARDS[n] for n in roster], [[CARDS[n] for n in columns[c]] for c in (3, 2, 1)],
+                                      {"solo": "score-against"})
+    assert want["total"] == pad(table, "White") == 1 and [t["delta"] for t in want["turns"]] == [3, -2, 0]
+    assert any("virtual No! applies, nothing happens" in b for b in table.broadcasts)
+    assert any("Round 1 over: you score 1" in b for b in table.broadcasts)
+
+
+def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
+    table = against_table(save, "White=44")
+    place(table, "White", ["Score! 1", "Score! 2"], start=2)   # the leftmost slot may be empty
+    place_virtual(table, "White", {3: ["Bomb! 3"], 2: ["Fire! 3", "Score! 4"]})
+    table.click("scoreScore", "White")
+    table.click("scoreScore", "White")   # -3 then -3: the round ends at 0, not -6
+    assert pad(table, "White") == 44 and table.ui_value("score_status") == "Round 2: Get ready!"
+    place(table, "White", ["Score! 6"])
+    place_virtual(table, "White", {3: ["Score! 2", "Score! 3"]})
+    table.click("scoreScore", "White")   # Score! 6 (yours) is the largest Score!: 50
+    assert pad(table, "White") == 50 and state(table)["over"] is True
+    assert any("You win Score Against! with 50 points in 2 rounds" in b for b in table.broadcasts)
+    table.click("scoreScore", "White")
+    assert table.broadcasts[-1].startswith("the game is over")
+
+
+def test_score_against_is_lost_after_eight_rounds(save):
+    table = against_table(save, "White=30")
+    table.globals.GAME.state().rounds = 7
+    place(table, "White", ["Score! 5"])
+    place_virtual(table, "White", {3: ["Score! 4"]})
+    table.click("scoreScore", "White")
+    assert pad(table, "White") == 35 and state(table)["over"] is True
+    assert any("35 points after 8 rounds; Score Against! is lost" in b for b in table.broadcasts)
+
+
+def test_score_against_state_survives_save_and_load(save):
+    table = against_table(save)
+    place(table, "White", ["Score! 4", "Score! 5", "Double!"])
+    place_virtual(table, "White", {3: ["Score! 2"], 2: ["Score! 1"], 1: ["Fire! 1"]})
+    table.click("scoreScore", "White")
+    saved = table.call("onSave")
+    before = state(table)
+    again = FakeTTS(dict(save, LuaScriptState=saved), seated=["White"])
+    assert state(again) == before and again.ui_value("score_mode") == "Score Against!"
+    assert again.ui_value("score_status") == "Round 1, action turn 2" and again.ui_value("score_run_White") == "4"
+    place(again, "White", ["Score! 5", "Double!"], start=2)
+    place_virtual(again, "White", {2: ["Score! 1"], 1: ["Fire! 1"]})
+    again.click("scoreScore", "White")   # Score! 5: 9
+    again.click("scoreScore", "White")   # Double! worth 9 beats Fire! 1? no: Fire! is class 2: -1 -> 8
+    assert pad(again, "White") == 8

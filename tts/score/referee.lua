@@ -278,6 +278,16 @@ function R.plan_ready(data, state, seated, deck_size)
       .. "only next to the previous one), then press SCORE!"
     return plan
   end
+  if opts.solo == "score-against" then
+    plan.against = true
+    plan.virtual = opts.roster_size * (opts.virtual_rows or 0)
+    plan.draw = opts.draw_per_slot or 8
+    plan.message = name .. " Get ready! Your own deck lies right of your roster and the virtual roster ("
+      .. opts.roster_size .. " columns of " .. (opts.virtual_rows or 0) .. " cards) face down above it; you hold "
+      .. plan.draw .. " cards: put 1 face down at the right end of your roster, the rest on your graveyard, "
+      .. "draw " .. plan.draw .. " again for each empty slot, then press SCORE!"
+    return plan
+  end
   if opts.deck_per_player then
     plan.message = name .. " Get ready! Each player has their own deck: draw " .. (opts.draw_per_slot or 8)
       .. " cards, put 1 at the right end of your roster, the rest on your graveyard"
@@ -752,6 +762,208 @@ function R.solo_score(data, state, flipped, total)
     end
   end
   if out.reshuffle then state.solo.applied = {} end
+  return out
+end
+
+-- --- Score Against! ------------------------------------------------------------------------------------------
+
+R.VIRTUAL_ROW_STEP = 3.4  -- distance between the virtual roster's rows (a card is about 3.1 long)
+
+function R.virtual_rows(data, state)
+  return R.options(data, state.mode).virtual_rows or 0
+end
+
+local function virtual_depth(rows, r)
+  return R.SLOT_DEPTH + (rows - r + 1) * R.VIRTUAL_ROW_STEP
+end
+
+-- Score Against!'s virtual roster above `color`'s roster: out[col][row] = {x, y, z}, columns left to
+-- right as the player sees them (the same x as the roster slots), row 1 the farthest from the player.
+function R.virtual_slots(data, color, size, rows)
+  local i = Seating.index(data.seats, color)
+  if i == nil then return nil end
+  local out, step = {}, step_for(size)
+  for col = 1, size do
+    out[col] = {}
+    local x = (col - (size + 1) / 2) * step
+    for r = 1, rows do
+      out[col][r] = Seating.position(i, #data.seats, data.layout.seat_radius, x, virtual_depth(rows, r))
+    end
+  end
+  return out
+end
+
+-- The outline corners of virtual slot (col, row), as slot_outline.
+function R.virtual_outline(data, color, size, rows, col, r)
+  local i = Seating.index(data.seats, color)
+  local x = (col - (size + 1) / 2) * step_for(size)
+  local d = virtual_depth(rows, r)
+  local w, l = R.SLOT_SIZE[1] / 2, R.SLOT_SIZE[2] / 2
+  local n, radius = #data.seats, data.layout.seat_radius
+  return {Seating.position(i, n, radius, x - w, d - l, 1.0), Seating.position(i, n, radius, x + w, d - l, 1.0),
+          Seating.position(i, n, radius, x + w, d + l, 1.0), Seating.position(i, n, radius, x - w, d + l, 1.0)}
+end
+
+-- The virtual roster read from the table: grid[col][row] = object or false (objects as read_rosters).
+-- Returns the grid and a list of problems.
+function R.read_virtual(data, color, size, rows, objects)
+  local grid, centres, problems = {}, {}, {}
+  for col, column in ipairs(R.virtual_slots(data, color, size, rows) or {}) do
+    grid[col] = {}
+    for r, p in ipairs(column) do
+      grid[col][r] = false
+      centres[#centres + 1] = {col = col, r = r, x = p[1], z = p[3]}
+    end
+  end
+  local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
+  for _, obj in ipairs(objects) do
+    local best, best_d = nil, nil
+    for _, c in ipairs(centres) do
+      local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
+      if d <= limit and (best_d == nil or d < best_d) then best, best_d = c, d end
+    end
+    if best ~= nil then
+      local held = grid[best.col][best.r]
+      if held then
+        problems[#problems + 1] = "virtual roster column " .. best.col .. ", row " .. best.r .. " holds more than one card"
+        if obj.y > held.y then grid[best.col][best.r] = obj end
+      else
+        grid[best.col][best.r] = obj
+      end
+    end
+  end
+  return grid, problems
+end
+
+-- The cards Score Against!'s next SCORE! flips: the leftmost roster card and the rightmost column of the
+-- virtual roster that still holds cards (guids, for Reveal).
+local function against_next(roster, grid)
+  local own_k, col = nil, nil
+  for k = 1, #roster do
+    if roster[k] and own_k == nil then own_k = k end
+  end
+  for c = #grid, 1, -1 do
+    for _, obj in ipairs(grid[c]) do
+      if obj and col == nil then col = c end
+    end
+  end
+  return own_k, col
+end
+
+function R.against_reveal(roster, grid)
+  local own_k, col = against_next(roster, grid)
+  local flip = {}
+  if own_k then flip[1] = roster[own_k].guid end
+  for _, obj in ipairs(col and grid[col] or {}) do
+    if obj then flip[#flip + 1] = obj.guid end
+  end
+  return flip
+end
+
+-- Score Against! SCORE! (C27, C28): the leftmost card of `roster` (slot objects or false) against the
+-- rightmost column of `grid` (read_virtual) that still holds cards, resolved by the engine's
+-- score_against_turn; at the end of the round (the roster is empty) score_against_round floors the round
+-- score and adds it to `total` (the player's saved score), then game_status says won or lost.
+-- Returns {flip, discard (guids), messages, turn (the engine's), total (new saved score, at the round
+-- end only), round_over, over ("won"/"lost" or nil)} or nil and a message. The state is updated.
+function R.against_score(data, state, color, roster, grid, total)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local cards = R.cards(data)
+  local own_k, col = against_next(roster, grid)
+  local left = count_cards(roster)
+  if own_k == nil then
+    return nil, "no card lies in your roster slots: put your roster face down in your slots, left to right"
+  end
+  if col == nil then
+    return nil, "the virtual roster above your roster is empty: Get ready! deals it (3 columns of 3 cards)"
+  end
+  local own_obj = roster[own_k]
+  local own = cards[own_obj.id or ""]
+  local column, column_objs, unknown = {}, {}, {}
+  if own == nil then unknown[#unknown + 1] = "your roster slot " .. own_k end
+  for r, obj in ipairs(grid[col]) do
+    if obj then
+      local card = cards[obj.id or ""]
+      if card == nil then
+        unknown[#unknown + 1] = "virtual column " .. col .. ", row " .. r
+      else
+        column[#column + 1] = card
+        column_objs[#column_objs + 1] = obj
+      end
+    end
+  end
+  if #unknown > 0 then return nil, "not a SCORE! card: " .. table.concat(unknown, ", ") end
+
+  if not state.round then
+    R.start_game(data, state, {color})
+    state.round = {players = {color}, turn = 0, start = {0}, running = {0}, totals = {total},
+                   played = {}}
+  end
+  local round = state.round
+  round.played = round.played or {}
+  local ok, turn = pcall(Engine.score_against_turn, round.running[1], own, column)
+  if not ok then return nil, "the rules engine refused this action turn: " .. tostring(turn) end
+  local ids = {}
+  for i, card in ipairs(column) do ids[i] = card.id end
+  round.played[#round.played + 1] = {own = own.id, column = ids}
+  round.running = {turn.score}
+  round.turn = round.turn + 1
+
+  local out = {flip = {own_obj.guid}, discard = {own_obj.guid}, messages = {}, turn = turn}
+  local names = {}
+  for i, obj in ipairs(column_objs) do
+    out.flip[#out.flip + 1] = obj.guid
+    out.discard[#out.discard + 1] = obj.guid
+    names[i] = column[i].name
+  end
+  local applied = cards[turn.applied.card]
+  local where = turn.applied.source == "roster" and "your " or "the virtual "
+  local effect
+  if turn.delta == 0 and (applied.effect.action == "protect" or applied.effect.action == "deny"
+      or applied.effect.action == "pass") then
+    effect = "nothing happens"
+  else
+    effect = (turn.delta >= 0 and "+" or "") .. turn.delta
+  end
+  out.messages[1] = "Action turn " .. round.turn .. ": your " .. own.name .. " against virtual column " .. col
+    .. " (" .. (#names > 0 and table.concat(names, ", ") or "empty") .. "): " .. where .. applied.name
+    .. " applies, " .. effect .. " (round score " .. turn.score .. ")"
+  if left - 1 > 0 then return out end
+
+  -- The round ends: the engine replays it (C27: floor, saved score), then the game status (C28).
+  local roster_cards, columns = {}, {}
+  for i, entry in ipairs(round.played) do
+    roster_cards[i] = cards[entry.own]
+    columns[i] = {}
+    for j, id in ipairs(entry.column) do columns[i][j] = cards[id] end
+  end
+  local mode = R.mode(data, state.mode)
+  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, mode.options)
+  if not ok_round then return nil, "the rules engine refused this round: " .. tostring(result) end
+  state.rounds = state.rounds + 1
+  state.round = false
+  state.pending = false
+  out.round_over = true
+  out.total = result.total
+  out.messages[#out.messages + 1] = "Round " .. state.rounds .. " over: you score " .. result.round_score
+    .. "; your score is " .. result.total
+  local status = Engine.game_status({result.total}, state.rounds, opts)
+  if status.finished then
+    state.over = true
+    if status.reason == "target" then
+      out.over = "won"
+      out.messages[#out.messages + 1] = "SCORE! You win Score Against! with " .. result.total .. " points in "
+        .. state.rounds .. " round" .. (state.rounds == 1 and "" or "s") .. "!"
+    else
+      out.over = "lost"
+      out.messages[#out.messages + 1] = "Game over: " .. result.total .. " points after " .. state.rounds
+        .. " rounds; Score Against! is lost (" .. opts.target .. " needed)"
+    end
+  else
+    out.messages[#out.messages + 1] = "Next round: Get ready! (" .. (opts.target - result.total) .. " to go in "
+      .. (opts.max_rounds - state.rounds) .. " rounds)"
+  end
   return out
 end
 

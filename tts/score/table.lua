@@ -69,6 +69,19 @@ function T.draw_slots()
                            thickness = k == 1 and 0.12 or 0.06, loop = true}
     end
   end
+  local rows = Referee.virtual_rows(DATA, state)
+  if rows > 0 then  -- Score Against!: the virtual roster above the roster
+    for _, color in ipairs(colors) do
+      local ry = Referee.rotation_y(DATA, color)
+      for col, column in ipairs(Referee.virtual_slots(DATA, color, size, rows)) do
+        for r, p in ipairs(column) do
+          points[#points + 1] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
+          lines[#lines + 1] = {points = Referee.virtual_outline(DATA, color, size, rows, col, r),
+                               color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
+        end
+      end
+    end
+  end
   points[#points + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
   Global.setSnapPoints(points)
   Global.setVectorLines(lines)
@@ -77,6 +90,14 @@ end
 -- Where slot k of `color` lies (for scripts and tests): {x, y, z}.
 function T.slot_position(color, k)
   return Referee.slots(DATA, color, Referee.roster_size(DATA, ensure_state()))[k]
+end
+
+-- Where Score Against!'s virtual slot (column, row) of `color` lies: {x, y, z}; column 1 is the player's
+-- leftmost, row 1 the farthest from the player.
+function T.virtual_position(color, col, row)
+  local s = ensure_state()
+  local size, rows = Referee.roster_size(DATA, s), math.max(Referee.virtual_rows(DATA, s), row)
+  return Referee.virtual_slots(DATA, color, size, rows)[col][row]
 end
 
 -- --- The panel -------------------------------------------------------------------------------------------
@@ -223,6 +244,45 @@ local function solo_score(player)
   T.refresh()
 end
 
+-- Score Against! SCORE!: your leftmost roster card against the virtual roster's rightmost column.
+local function against_score(player)
+  local color = seated()[1] or player.color
+  local size, rows = Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state)
+  local cards = table_cards()
+  local rosters, problems = Referee.read_rosters(DATA, size, cards)
+  local grid, more = Referee.read_virtual(DATA, color, size, rows, cards)
+  for _, problem in ipairs(problems) do warn(problem) end
+  for _, problem in ipairs(more) do warn(problem) end
+  local objects = {}
+  for _, card in ipairs(cards) do objects[card.guid] = card.obj end
+  local out, message = Referee.against_score(DATA, state, color, rosters[color], grid, Scores.get(scores, color))
+  if out == nil then warn(message) T.refresh() return end
+  local owner = {}
+  for _, guid in ipairs(out.flip) do owner[guid] = color end
+  turn_up(objects, owner, out.flip)
+  discard(objects, out.discard)
+  for _, line in ipairs(out.messages) do say(line) end
+  if out.total ~= nil then
+    Scores.set(scores, color, out.total)
+    refreshScores()
+  end
+  T.refresh()
+end
+
+-- Score Against!'s Get ready! extras: the virtual roster dealt face down from the player's deck, then the
+-- first draw into the hand.
+local function deal_against(deck, color, plan)
+  local size, rows = plan.roster_size, Referee.virtual_rows(DATA, state)
+  local rotation = {0, Referee.rotation_y(DATA, color), 180}
+  local grid = Referee.virtual_slots(DATA, color, size, rows)
+  for col = 1, size do
+    for r = 1, rows do
+      deck.takeObject({index = 0, position = grid[col][r], rotation = rotation, smooth = false})
+    end
+  end
+  deck.deal(plan.draw, color)
+end
+
 -- "Get ready!" by mode (replaces the Global script's getReady).
 function T.get_ready(player_color)
   ensure_state()
@@ -251,6 +311,7 @@ function T.get_ready(player_color)
       if i == 1 then
         deck.setPosition(position)
         deck.setRotation(rotation)
+        if plan.against then deal_against(deck, color, plan) end
       else
         spawnObjectData({data = retag(deck.getData()), position = position, rotation = rotation,
                          callback_function = function(copy) copy.shuffle() end})
@@ -299,6 +360,17 @@ end
 
 function scoreReveal(player, value, id)
   ensure_state()
+  if Referee.solo_kind(DATA, state) == "score-against" then
+    local color = seated()[1] or player.color
+    local cards = table_cards()
+    local size = Referee.roster_size(DATA, state)
+    local rosters = Referee.read_rosters(DATA, size, cards)
+    local grid = Referee.read_virtual(DATA, color, size, Referee.virtual_rows(DATA, state), cards)
+    local objects, owner = {}, {}
+    for _, card in ipairs(cards) do objects[card.guid], owner[card.guid] = card.obj, color end
+    turn_up(objects, owner, Referee.against_reveal(rosters[color], grid))
+    return
+  end
   local rosters, owner, objects = read_rosters()
   local out, message = Referee.reveal(DATA, state, getSeatedPlayers(), rosters)
   if out == nil then warn(message) return end
@@ -310,10 +382,7 @@ function scoreScore(player, value, id)
   ensure_state()
   local solo = Referee.solo_kind(DATA, state)
   if solo == "solitaire" then return solo_score(player) end
-  if solo ~= nil then
-    warn("Score Against!: play it with the rules notebook; the referee deals your deck but does not score it")
-    return
-  end
+  if solo == "score-against" then return against_score(player) end
   local rosters, owner, objects = read_rosters()
   local out, message = Referee.score(DATA, state, getSeatedPlayers(), rosters, pad())
   if out == nil then warn(message) T.refresh() return end
