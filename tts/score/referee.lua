@@ -157,34 +157,44 @@ function R.own_deck_position(data, color, size)
   return Seating.position(i, #data.seats, data.layout.seat_radius, x, R.SLOT_DEPTH)
 end
 
--- Rosters read from the table. `objects`: list of {guid, id, x, y, z} (cards not in a hand).
--- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
-function R.read_rosters(data, size, objects)
-  local rosters, centres, problems = {}, {}, {}
-  for _, color in ipairs(data.seats) do
-    rosters[color] = {}
-    for k, p in ipairs(R.slots(data, color, size)) do
-      rosters[color][k] = false
-      centres[#centres + 1] = {color = color, k = k, x = p[1], z = p[3]}
-    end
-  end
+-- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
+-- the object in centre i (the highest when several lie there) and a list of problems.
+local function assign(centres, objects)
+  local found, problems = {}, {}
   local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
   for _, obj in ipairs(objects) do
     local best, best_d = nil, nil
-    for _, c in ipairs(centres) do
+    for i, c in ipairs(centres) do
       local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
-      if d <= limit and (best_d == nil or d < best_d) then best, best_d = c, d end
+      if d <= limit and (best_d == nil or d < best_d) then best, best_d = i, d end
     end
     if best ~= nil then
-      local held = rosters[best.color][best.k]
+      local held = found[best]
       if held then
-        problems[#problems + 1] = best.color .. "'s roster slot " .. best.k .. " holds more than one card"
-        if obj.y > held.y then rosters[best.color][best.k] = obj end
+        problems[#problems + 1] = centres[best].label .. " holds more than one card"
+        if obj.y > held.y then found[best] = obj end
       else
-        rosters[best.color][best.k] = obj
+        found[best] = obj
       end
     end
   end
+  return found, problems
+end
+
+-- Rosters read from the table. `objects`: list of {guid, id, x, y, z} (cards not in a hand).
+-- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
+function R.read_rosters(data, size, objects)
+  local centres, places = {}, {}
+  for _, color in ipairs(data.seats) do
+    for k, p in ipairs(R.slots(data, color, size)) do
+      centres[#centres + 1] = {x = p[1], z = p[3], label = color .. "'s roster slot " .. k}
+      places[#places + 1] = {color, k}
+    end
+  end
+  local found, problems = assign(centres, objects)
+  local rosters = {}
+  for _, color in ipairs(data.seats) do rosters[color] = {} end
+  for i, place in ipairs(places) do rosters[place[1]][place[2]] = found[i] or false end
   return rosters, problems
 end
 
@@ -807,31 +817,16 @@ end
 -- The virtual roster read from the table: grid[col][row] = object or false (objects as read_rosters).
 -- Returns the grid and a list of problems.
 function R.read_virtual(data, color, size, rows, objects)
-  local grid, centres, problems = {}, {}, {}
+  local centres, places, grid = {}, {}, {}
   for col, column in ipairs(R.virtual_slots(data, color, size, rows) or {}) do
     grid[col] = {}
     for r, p in ipairs(column) do
-      grid[col][r] = false
-      centres[#centres + 1] = {col = col, r = r, x = p[1], z = p[3]}
+      centres[#centres + 1] = {x = p[1], z = p[3], label = "virtual roster column " .. col .. ", row " .. r}
+      places[#places + 1] = {col, r}
     end
   end
-  local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
-  for _, obj in ipairs(objects) do
-    local best, best_d = nil, nil
-    for _, c in ipairs(centres) do
-      local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
-      if d <= limit and (best_d == nil or d < best_d) then best, best_d = c, d end
-    end
-    if best ~= nil then
-      local held = grid[best.col][best.r]
-      if held then
-        problems[#problems + 1] = "virtual roster column " .. best.col .. ", row " .. best.r .. " holds more than one card"
-        if obj.y > held.y then grid[best.col][best.r] = obj end
-      else
-        grid[best.col][best.r] = obj
-      end
-    end
-  end
+  local found, problems = assign(centres, objects)
+  for i, place in ipairs(places) do grid[place[1]][place[2]] = found[i] or false end
   return grid, problems
 end
 
