@@ -18,6 +18,7 @@ from deckpress.deck import load_deck
 from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
 from fake_tts import FakeTTS, to_py
+from lua_modules import modules, runtime
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 FACE_DOWN = 180
@@ -698,3 +699,17 @@ def test_score_against_state_survives_save_and_load(save):
     again.click("scoreScore", "White")   # Score! 5: 9
     again.click("scoreScore", "White")   # Double! worth 9 beats Fire! 1? no: Fire! is class 2: -1 -> 8
     assert pad(again, "White") == 8
+
+
+def test_two_cards_in_one_slot_are_reported_and_the_top_one_counts():
+    lua = runtime()
+    referee = modules("score", lua)("score.referee")
+    data = lua.table_from({"seats": lua.table_from(["White", "Red"]),
+                           "layout": lua.table_from({"seat_radius": 21.5})})
+    slot = referee.slots(data, "White", 3)[2]
+    def card(guid, y):
+        return lua.table_from({"guid": guid, "id": "score-3", "x": slot[1] + 0.2, "y": y, "z": slot[3]})
+    rosters, problems = referee.read_rosters(data, 3, lua.table_from([card("low", 1.0), card("high", 1.2)]))
+    assert rosters["White"][2]["guid"] == "high"
+    assert rosters["White"][1] is False and rosters["Red"][2] is False
+    assert list(problems.values()) == ["White's roster slot 2 holds more than one card"]
