@@ -7,6 +7,7 @@ import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
+from fontTools.ttLib import TTFont
 from PIL import ImageFont
 
 _DEJAVU = {
@@ -33,6 +34,23 @@ def _dejavu_dir() -> Path:
 def builtin_fonts() -> dict[str, Path]:
     folder = _dejavu_dir()
     return {name: folder / file for name, file in _DEJAVU.items()}
+
+
+@lru_cache(maxsize=64)
+def codepoints(path: str) -> frozenset[int]:
+    """The characters the font file at `path` has glyphs for."""
+    with TTFont(path, lazy=True) as font:
+        return frozenset(font.getBestCmap())
+
+
+def missing_glyphs(text: str, path: str) -> str:
+    """The characters of `text` the font lacks (whitespace aside), each once, in order."""
+    have = codepoints(path)
+    out = []
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ch not in out:
+            out.append(ch)
+    return "".join(out)
 
 
 @lru_cache(maxsize=512)

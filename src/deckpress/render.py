@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageColor, ImageDraw
 
 from .deck import LoadedDeck
 from .errors import DeckError, Where
 from .expr import render_text, render_value
-from .fonts import truetype
+from .fonts import missing_glyphs, truetype
 from .options import Invalid
 from .schema import Element, Template
 
@@ -39,12 +37,6 @@ def mm_to_px(mm: float) -> float:
 def face_pixels(size_mm: tuple[float, float], bleed_mm: float) -> tuple[int, int]:
     """Pixel size of a face with bleed: poker with 1/8 in bleed is 825 x 1125."""
     return tuple(round(mm_to_px(d + 2 * bleed_mm)) for d in size_mm)  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=64)
-def _codepoints(font_path: str) -> frozenset[int]:
-    with TTFont(font_path, lazy=True) as font:
-        return frozenset(font.getBestCmap())
 
 
 @dataclass
@@ -234,9 +226,9 @@ class _Painter:
         return str(self.r.deck.fonts[name])
 
     def check_glyphs(self, text: str, font_path: str) -> None:
-        missing = sorted({ch for ch in text if not ch.isspace() and ord(ch) not in _codepoints(font_path)})
+        missing = missing_glyphs(text, font_path)
         if missing:
-            raise Invalid(f"font {self.e.font!r} has no glyph for {''.join(missing)!r}; "
+            raise Invalid(f"font {self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
 
     def pt_to_px(self, pt: float) -> int:

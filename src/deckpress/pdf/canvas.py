@@ -11,13 +11,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-from fontTools.ttLib import TTFont as FTFont
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import fonts
 from ..fonts import builtin_fonts
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
@@ -42,21 +42,9 @@ def register_fonts() -> dict[str, str]:
     return dict(FONTS)
 
 
-@lru_cache(maxsize=8)
-def codepoints(key: str = "sans") -> frozenset[int]:
-    """The characters the DejaVu face `key` can print."""
-    with FTFont(str(builtin_fonts()[key]), lazy=True) as font:
-        return frozenset(font.getBestCmap())
-
-
 def missing_glyphs(text: str, key: str = "sans") -> str:
-    """The characters of `text` the font lacks (whitespace aside), each once, in order."""
-    have = codepoints(key)
-    out = []
-    for ch in text:
-        if ord(ch) not in have and not ch.isspace() and ch not in out:
-            out.append(ch)
-    return "".join(out)
+    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order."""
+    return fonts.missing_glyphs(text, str(builtin_fonts()[key]))
 
 
 @contextmanager
