@@ -30,8 +30,7 @@ end
 
 -- A shuffled copy of `items`.
 function M.shuffle(items, seed)
-  local out = {}
-  for i, v in ipairs(items) do out[i] = v end
+  local out = use("lib.util").copy_list(items)
   M.shuffle_in_place(out, M.seed(seed))
   return out
 end

@@ -7,13 +7,14 @@ user edited or re-saved it in TTS) or that deckpress never wrote is left alone u
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import platform
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from ..faces import sha256_file
 
 RECORD = ".deckpress-installed.json"
 
@@ -30,10 +31,6 @@ def default_tts_dir(system: str | None = None, home: Path | None = None, env: di
         return home / "Library" / "Tabletop Simulator"
     data = env.get("XDG_DATA_HOME")
     return (Path(data) if data else home / ".local" / "share") / "Tabletop Simulator"
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass
@@ -69,9 +66,9 @@ def install(built_tts: Path, deck: str, tts_dir: Path, force: bool = False) -> I
     result = InstallResult()
     for source, relative in plan_files(built_tts, deck):
         target = tts_dir / relative
-        digest = _sha256(source)
+        digest = sha256_file(source)
         if target.exists():
-            current = _sha256(target) if target.is_file() else None
+            current = sha256_file(target) if target.is_file() else None
             if current == digest:
                 files[relative] = digest
                 result.unchanged.append(target)
