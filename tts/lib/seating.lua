@@ -34,4 +34,18 @@ end
 -- The 1-based index of `color` in `seats`, or nil.
 M.index = use("lib.util").index_of
 
+-- `position` for the seat of `color` in a save's DATA (its seats and layout.seat_radius).
+function M.place(data, color, x, d, y)
+  local i = M.index(data.seats, color)
+  if i == nil then error("no seat " .. tostring(color) .. " at this table", 2) end
+  return M.position(i, #data.seats, data.layout.seat_radius, x, d, y)
+end
+
+-- `rotation_y` for the seat of `color` in a save's DATA.
+function M.facing(data, color)
+  local i = M.index(data.seats, color)
+  if i == nil then error("no seat " .. tostring(color) .. " at this table", 2) end
+  return M.rotation_y(i, #data.seats)
+end
+
 return M

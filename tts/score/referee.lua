@@ -121,40 +121,45 @@ end
 
 -- World positions {x, y, z} of the `size` roster slots of `color`, leftmost (slot 1) first as the
 -- seated player sees them; nil when the colour has no hand zone.
+-- Seat-local x of slot k of `size` slots, left to right as the seated player sees them.
+local function slot_x(size, k)
+  return (k - (size + 1) / 2) * step_for(size)
+end
+
+-- The four corners of a card-sized outline centred on seat-local (x, d) of `color` (for vector lines).
+local function outline(data, color, x, d)
+  local w, l = R.SLOT_SIZE[1] / 2, R.SLOT_SIZE[2] / 2
+  return {Seating.place(data, color, x - w, d - l, 1.0), Seating.place(data, color, x + w, d - l, 1.0),
+          Seating.place(data, color, x + w, d + l, 1.0), Seating.place(data, color, x - w, d + l, 1.0)}
+end
+
+-- A seat colour of the table: `color`, or the first seat when it has none (a spectator).
+local function seat_or_first(data, color)
+  return Seating.index(data.seats, color) and color or data.seats[1]
+end
+
+-- World positions {x, y, z} of the `size` roster slots of `color`, leftmost (slot 1) first as the
+-- seated player sees them; nil when the colour has no hand zone.
 function R.slots(data, color, size)
-  local i = Seating.index(data.seats, color)
-  if i == nil then return nil end
-  local out, step = {}, step_for(size)
-  for k = 1, size do
-    local x = (k - (size + 1) / 2) * step
-    out[k] = Seating.position(i, #data.seats, data.layout.seat_radius, x, R.SLOT_DEPTH)
-  end
+  if Seating.index(data.seats, color) == nil then return nil end
+  local out = {}
+  for k = 1, size do out[k] = Seating.place(data, color, slot_x(size, k), R.SLOT_DEPTH) end
   return out
 end
 
 -- The four corners of slot k's outline (for vector lines).
 function R.slot_outline(data, color, size, k)
-  local i = Seating.index(data.seats, color)
-  local x = (k - (size + 1) / 2) * step_for(size)
-  local w, l = R.SLOT_SIZE[1] / 2, R.SLOT_SIZE[2] / 2
-  local n, radius = #data.seats, data.layout.seat_radius
-  return {Seating.position(i, n, radius, x - w, R.SLOT_DEPTH - l, 1.0),
-          Seating.position(i, n, radius, x + w, R.SLOT_DEPTH - l, 1.0),
-          Seating.position(i, n, radius, x + w, R.SLOT_DEPTH + l, 1.0),
-          Seating.position(i, n, radius, x - w, R.SLOT_DEPTH + l, 1.0)}
+  return outline(data, color, slot_x(size, k), R.SLOT_DEPTH)
 end
 
 -- Y rotation of a card read upright from `color`'s seat.
 function R.rotation_y(data, color)
-  local i = Seating.index(data.seats, color) or 1
-  return Seating.rotation_y(i, #data.seats)
+  return Seating.facing(data, seat_or_first(data, color))
 end
 
 -- A separate spot per seat for a player's own deck (Decking!): right of the roster.
 function R.own_deck_position(data, color, size)
-  local i = Seating.index(data.seats, color)
-  local x = ((size + 1) / 2) * step_for(size) + 1.6
-  return Seating.position(i, #data.seats, data.layout.seat_radius, x, R.SLOT_DEPTH)
+  return Seating.place(data, color, ((size + 1) / 2) * step_for(size) + 1.6, R.SLOT_DEPTH)
 end
 
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
@@ -719,12 +724,12 @@ R.SOLO_COLUMNS = 7
 -- Scorlitaire!/Scorliroad! lay every card face down in front of the player: `count` positions, rows of
 -- 7 from the player towards the centre of the table.
 function R.solo_layout(data, color, count)
-  local i = Seating.index(data.seats, color) or 1
+  local seat = seat_or_first(data, color)
   local out = {}
   for c = 0, count - 1 do
     local row, col = math.floor(c / R.SOLO_COLUMNS), c % R.SOLO_COLUMNS
     local x = (col - (R.SOLO_COLUMNS - 1) / 2) * 2.5
-    out[c + 1] = Seating.position(i, #data.seats, data.layout.seat_radius, x, 5.4 + row * 3.3)
+    out[c + 1] = Seating.place(data, seat, x, 5.4 + row * 3.3)
   end
   return out
 end
@@ -790,28 +795,18 @@ end
 -- Score Against!'s virtual roster above `color`'s roster: out[col][row] = {x, y, z}, columns left to
 -- right as the player sees them (the same x as the roster slots), row 1 the farthest from the player.
 function R.virtual_slots(data, color, size, rows)
-  local i = Seating.index(data.seats, color)
-  if i == nil then return nil end
-  local out, step = {}, step_for(size)
+  if Seating.index(data.seats, color) == nil then return nil end
+  local out = {}
   for col = 1, size do
     out[col] = {}
-    local x = (col - (size + 1) / 2) * step
-    for r = 1, rows do
-      out[col][r] = Seating.position(i, #data.seats, data.layout.seat_radius, x, virtual_depth(rows, r))
-    end
+    for r = 1, rows do out[col][r] = Seating.place(data, color, slot_x(size, col), virtual_depth(rows, r)) end
   end
   return out
 end
 
 -- The outline corners of virtual slot (col, row), as slot_outline.
 function R.virtual_outline(data, color, size, rows, col, r)
-  local i = Seating.index(data.seats, color)
-  local x = (col - (size + 1) / 2) * step_for(size)
-  local d = virtual_depth(rows, r)
-  local w, l = R.SLOT_SIZE[1] / 2, R.SLOT_SIZE[2] / 2
-  local n, radius = #data.seats, data.layout.seat_radius
-  return {Seating.position(i, n, radius, x - w, d - l, 1.0), Seating.position(i, n, radius, x + w, d - l, 1.0),
-          Seating.position(i, n, radius, x + w, d + l, 1.0), Seating.position(i, n, radius, x - w, d + l, 1.0)}
+  return outline(data, color, slot_x(size, col), virtual_depth(rows, r))
 end
 
 -- The virtual roster read from the table: grid[col][row] = object or false (objects as read_rosters).

@@ -34,9 +34,7 @@ local function hand_place(color, k, count)
 end
 
 local function seat_place(color, local_xd)
-  local i, n = Seating.index(DATA.seats, color), #DATA.seats
-  return Seating.position(i, n, DATA.layout.seat_radius, local_xd[1], local_xd[2]),
-         {0, Seating.rotation_y(i, n), 0}
+  return Seating.place(DATA, color, local_xd[1], local_xd[2]), {0, Seating.facing(DATA, color), 0}
 end
 
 -- Objects tagged `tag`, sorted by GUID (the same order every time).

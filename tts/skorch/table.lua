@@ -22,10 +22,9 @@ local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
 -- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
 function M.prison_place(color, row, slot, face_up)
-  local i, n = Seating.index(DATA.seats, color), #DATA.seats
   local d = row == "back" and M.BACK_D or M.FRONT_D
-  local position = Seating.position(i, n, DATA.layout.seat_radius, (slot - 3) * M.SLOT_STEP, d)
-  return position, {0, Seating.rotation_y(i, n), face_up and 0 or 180}
+  return Seating.place(DATA, color, (slot - 3) * M.SLOT_STEP, d),
+         {0, Seating.facing(DATA, color), face_up and 0 or 180}
 end
 
 local function hand_place(color, slot)
