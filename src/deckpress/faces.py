@@ -86,6 +86,7 @@ class FaceStage:
         self.renderer = FaceRenderer(deck)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()
+        self._templates = {name: path.read_text(encoding="utf-8") for name, path in deck.template_paths.items()}
 
     def _base_key(self) -> str:
         model = self.deck.model
@@ -99,7 +100,7 @@ class FaceStage:
     def key(self, face: Face) -> str:
         payload = {
             "base": self._base,
-            "template": self.deck.template_paths[face.template].read_text(encoding="utf-8"),
+            "template": self._templates[face.template],
             "card": face.card.fields() if face.card else None,
             "component": [face.component.id, face.component.name, face.component.size],
         }
