@@ -10,6 +10,8 @@ local Table = use("lib.table")
 
 local M = {}
 
+M.get_ready = false  -- no generic Get ready! button: Scoop deals nothing: Count and New game replace it
+
 -- The points "Count" added for the game being played ({color = points}), taken back if it counts again:
 -- scores add up over the games (G-Scoop-5), and counting one game twice never adds it twice.
 local counted = {}
@@ -115,7 +117,6 @@ function M.load(text)
   for color, points in string.gmatch(string.match(text or "", "counted=(.*)$") or "", "(%a+):(%-?%d+)") do
     counted[color] = tonumber(points)
   end
-  UI.setAttribute("get_ready", "active", "false")  -- Scoop deals nothing: its own controls replace it
 end
 
 -- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------

@@ -283,7 +283,7 @@ local function deal_against(deck, color, plan)
   deck.deal(plan.draw, color)
 end
 
--- "Get ready!" by mode (replaces the Global script's getReady).
+-- "Get ready!" by mode (the Global script's Get ready! button calls this instead of its own).
 function T.get_ready(player_color)
   ensure_state()
   for _, obj in ipairs(getObjectsWithTag(Referee.COPY_TAG)) do obj.destruct() end
@@ -413,7 +413,6 @@ function T.load(text)
   state = Referee.decode(text)
   if type(state) ~= "table" or Referee.mode(DATA, state.mode or "") == nil then state = nil end
   ensure_state()
-  getReady = T.get_ready  -- the panel's Get ready! deals by the chosen mode
   T.draw_slots()
   T.refresh()
 end

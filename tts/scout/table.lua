@@ -12,6 +12,8 @@ local Table = use("lib.table")
 
 local M = {}
 
+M.get_ready = false  -- no generic Get ready! button: "Setup" replaces it
+
 M.HAND_STEP = 0.9           -- between two cards laid into a hand
 M.CHIP_PLACE = {6.5, 4.0}   -- seat-local (x, d) of a player's Scout & Show chip
 M.MARKER_PLACE = {-6.5, 4.0}  -- seat-local (x, d) of the first-player marker
@@ -171,7 +173,6 @@ function M.load(text)
   for color in string.gmatch(string.match(text or "", "turned=([%a,]*)") or "", "%a+") do
     round.flipped[color] = true
   end
-  UI.setAttribute("get_ready", "active", "false")  -- "Setup" replaces the generic "Get ready!"
 end
 
 -- --- XmlUI handlers (tts/scout/ui.xml.j2) -------------------------------------------------------------

@@ -8,6 +8,8 @@ local Table = use("lib.table")
 
 local M = {}
 
+M.get_ready = false  -- no generic Get ready! button: "Deal" replaces it
+
 -- Where things lie, in seat-local units (lib.seating): x to the owner's right, d towards the centre.
 M.SLOT_STEP = 2.6     -- between two prison slots
 M.FRONT_D = 6.0       -- the front row (unlocked), nearer the owner
@@ -108,7 +110,6 @@ end
 
 function M.load(text)
   M.set_faceoff(text == "faceoff")
-  UI.setAttribute("get_ready", "active", "false")  -- "Deal" replaces the generic "Get ready!"
 end
 
 function M.save()
