@@ -19,6 +19,7 @@ from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.faces import FaceStage, plan_faces
 from deckpress.pdf.layout import duplex_sheet, fit, gutterfold_sheet
+from deckpress.paths import PACKAGE_DATA
 from deckpress.pdf.profiles import deck_profiles
 
 MM = 72 / 25.4
@@ -124,7 +125,7 @@ def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("project")
     (root / "decks").mkdir()
     (root / "templates").mkdir()
-    shutil.copytree(ROOT / "print", root / "print")
+    (root / "print").mkdir()
     (root / "print" / "mine.yaml").write_text("page: letter\ngap: 2\nbleed: 1\ncut_lines: dashed\n"
                                               "back_offset: [0.5, 0]\nrules: false\n", encoding="utf-8")
     (root / "templates" / "plain.yaml").write_text(textwrap.dedent("""\
@@ -405,4 +406,4 @@ def test_a_project_without_print_uses_the_shipped_profiles(project, tmp_path):
     deck.write_text(MINI_DECK.replace("[a4, gutterfold-a4, mine]", "[a4, gutterfold-a4]"), encoding="utf-8")
     profiles = {p.name: p for p in deck_profiles(load_deck(deck))}
     assert sorted(profiles) == ["a4", "gutterfold-a4"]
-    assert all(p.path.parent == ROOT / "print" for p in profiles.values())
+    assert all(p.path.parent == PACKAGE_DATA / "print" for p in profiles.values())

@@ -519,7 +519,7 @@ def test_a_new_card_from_the_yaml_works_without_lua(tmp_path):
     (tmp_path / "decks").mkdir()
     (tmp_path / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    shutil.copytree(ROOT / "print", tmp_path / "print")
+    shutil.copytree(ROOT / "tts", tmp_path / "tts")
     result = run_cli("build", "score", "--quiet", cwd=tmp_path)
     assert result.exit_code == 0, result.stderr
     save = json.loads((tmp_path / "build/score/tts/score.json").read_text(encoding="utf-8"))

@@ -14,6 +14,7 @@ import pytest
 from conftest import ROOT
 from lua_modules import impurities, modules, runtime
 from deckpress.errors import DeckError
+from deckpress.paths import PACKAGE_DATA
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
                                sandbox_problems)
 from fake_tts import FakeTTS, to_py
@@ -94,14 +95,14 @@ def test_check_sandbox_reports_the_file_line_and_column(tmp_path):
 # --- the bundler ---------------------------------------------------------------------------------
 
 def test_bundler_wraps_modules_without_require(tmp_path):
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "game").mkdir()
-    (tmp_path / "other").mkdir()
-    (tmp_path / "lib" / "util.lua").write_text("local M = {}\nfunction M.twice(x) return 2 * x end\nreturn M\n")
-    (tmp_path / "game" / "engine.lua").write_text(
+    tts = tmp_path / "tts"
+    for folder in ("lib", "game", "other"):
+        (tts / folder).mkdir(parents=True)
+    (tts / "lib" / "util.lua").write_text("local M = {}\nfunction M.twice(x) return 2 * x end\nreturn M\n")
+    (tts / "game" / "engine.lua").write_text(
         "local E = {}\nlocal util = use('lib.util')\nfunction E.score(x) return util.twice(x) + 1 end\nreturn E\n")
-    (tmp_path / "other" / "engine.lua").write_text("error('another deck')\n")
-    modules = find_modules([tmp_path], "game")
+    (tts / "other" / "engine.lua").write_text("error('another deck')\n")
+    modules = find_modules(tmp_path / "decks" / "game.yaml", "game")
     assert [m.name for m in modules] == ["lib.util", "game.engine"]
     code = bundle(modules) + "\nreturn use('game.engine').score(20), use('game.engine') == use('game.engine')"
     runtime = lua52.LuaRuntime(unpack_returned_tuples=True)
@@ -114,8 +115,11 @@ def test_bundler_rejects_a_module_moonsharp_cant_run(tmp_path):
         bundle([Module("x.engine", tmp_path / "engine.lua", "return 1 & 2\n")])
 
 
+LUA_SOURCES = sorted([*(ROOT / "tts").rglob("*.lua"), *(PACKAGE_DATA / "tts").rglob("*.lua")])
+
+
 def test_every_project_lua_file_fits_the_sandbox():
-    for path in sorted((ROOT / "tts").rglob("*.lua")):
+    for path in LUA_SOURCES:
         assert sandbox_problems(path.read_text(encoding="utf-8")) == [], path
 
 
@@ -236,7 +240,7 @@ def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
 
 def test_game_logic_modules_are_pure():
     """Every module but the table scripts takes data and returns data: no TTS calls, no unseeded random."""
-    pure = [p for p in sorted((ROOT / "tts").rglob("*.lua")) if p.name != "table.lua"]
+    pure = [p for p in LUA_SOURCES if p.name != "table.lua"]
     assert len(pure) >= 10
     for path in pure:
         assert impurities(path.read_text(encoding="utf-8")) == [], path

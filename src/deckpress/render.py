@@ -18,8 +18,9 @@ from PIL import Image, ImageColor, ImageDraw
 from .deck import LoadedDeck
 from .errors import DeckError, Where
 from .expr import render_text, render_value
-from .fonts import missing_glyphs, truetype
+from .fonts import BadFont, missing_glyphs, truetype
 from .options import Invalid
+from .paths import OutsideProject, confine, project_root
 from .schema import Element, Template
 
 DPI = 300
@@ -226,7 +227,10 @@ class _Painter:
         return str(self.r.deck.fonts[name])
 
     def check_glyphs(self, text: str, font_path: str) -> None:
-        missing = missing_glyphs(text, font_path)
+        try:
+            missing = missing_glyphs(text, font_path)
+        except BadFont as err:
+            raise Invalid(f"{err}; use a .ttf file") from None
         if missing:
             raise Invalid(f"font {self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
@@ -280,9 +284,12 @@ class _Painter:
 
     def draw_image(self, draw, layer, box: Box) -> None:
         rel = render_text(self.e.src or "", self.ctx)
-        file = (self.r.deck.root / rel).resolve()
-        if not file.is_relative_to(self.r.deck.root.resolve()):
-            raise Invalid(f"image {rel!r} is outside the deck's folder; keep images beside the deck file")
+        deck = self.r.deck
+        try:
+            file = confine(deck.root / rel, deck.path)
+        except OutsideProject:
+            raise Invalid(f"image {rel!r} leads outside the project; keep images inside "
+                          f"{project_root(deck.path)}") from None
         if not rel or not file.is_file():
             raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file or fix `src`")
         self.r.images_read.add(file)

@@ -206,7 +206,6 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
 
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
-    dirs = lua.source_dirs(deck.path)
     bleed_px = model.bleed * DPI / 25.4
     assets = Assets(ctx)
     guids = save.Guids(deck.name)
@@ -233,13 +232,13 @@ def build(ctx: BuildContext) -> None:
     for component in present:
         objects += by_component[component.id]
 
-    modules = lua.find_modules(dirs, deck.name)
+    modules = lua.find_modules(deck.path, deck.name)
     engine = f"{deck.name}.engine" if any(m.name == f"{deck.name}.engine" for m in modules) else None
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
-    script = lua.render(dirs, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
+    script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
     lua.check_sandbox(script, "tts/global.lua.j2 (rendered)")
-    xml = lua.render(dirs, "ui.xml.j2", title=title, deck=deck.name, data=data,
+    xml = lua.render(deck.path, "ui.xml.j2", title=title, deck=deck.name, data=data,
                      seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 
     state = save.save_envelope(model, objects, script, xml, save.notebook(model))

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..deck import LoadedDeck, project_dirs
+from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
 from ..options import Context
+from ..paths import OutsideProject, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
 
@@ -28,17 +29,21 @@ class Profile:
 
 
 def profile_dirs(deck: LoadedDeck) -> list[Path]:
-    """Where profiles are looked up: print/ beside the deck file, the project's, then deckpress's own."""
-    return project_dirs(deck.path, "print")
+    """Where profiles are looked up: the project's print/, then deckpress's own."""
+    return lookup_dirs(deck.path, "print")
 
 
 def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     """The profile `name` of `deck`; a DeckError at `where` (the deck's mention) when there is none."""
     dirs = profile_dirs(deck)
-    file = next((d / f"{name}.yaml" for d in dirs if (d / f"{name}.yaml").is_file()), None)
+    try:
+        file = find_in(dirs, f"{name}.yaml", deck.path)
+    except OutsideProject:
+        raise DeckError.at(where, f"print profile {name!r} leads outside the project; name a profile in "
+                                  f"{dirs[0]}") from None
     if file is None:
         known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
-        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[1] / (name + '.yaml')}"
+        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[0] / (name + '.yaml')}"
                                   f" or use one of: {', '.join(known)}")
     raw = load_yaml(file)
     problems = Problems()
