@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -55,6 +57,31 @@ def _report(err: DeckError) -> None:
         click.echo(str(problem), err=True)
 
 
+class Stopped(Exception):
+    """SIGTERM arrived: unwind like Ctrl-C, so the staging folder is removed."""
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped()
+
+
+@contextmanager
+def interruptible(what: str):
+    """Ctrl-C and SIGTERM end the command with one line, exit status 130 (143 for SIGTERM), after the
+    `finally` blocks below have removed what an unfinished build wrote."""
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"interrupted; {what}", err=True)
+        sys.exit(130)
+    except Stopped:
+        click.echo(f"stopped; {what}", err=True)
+        sys.exit(143)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckpress")
 def main() -> None:
@@ -80,15 +107,16 @@ def build(decks: tuple[str, ...], out: Path, lang: str | None, asset_url: str | 
                            extra={"duplex": duplex, "back_offset": _offset(back_offset)})
     echo = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
     failed = False
-    for path in resolve_decks(decks):
-        try:
-            summary = build_deck(path, options, echo)
-        except DeckError as err:
-            _report(err)
-            failed = True
-            continue
-        if not quiet:
-            click.echo(summary)
+    with interruptible(f"the previous builds in {out} are as they were"):
+        for path in resolve_decks(decks):
+            try:
+                summary = build_deck(path, options, echo)
+            except DeckError as err:
+                _report(err)
+                failed = True
+                continue
+            if not quiet:
+                click.echo(summary)
     sys.exit(1 if failed else 0)
 
 
@@ -124,10 +152,6 @@ def schema(markdown: bool) -> None:
         click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 
-if __name__ == "__main__":
-    main()
-
-
 @main.command()
 @click.argument("deck", metavar="DECK")
 @click.option("--tts-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -137,14 +161,22 @@ if __name__ == "__main__":
 @click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
 def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
     """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder."""
-    from .tts.install import default_tts_dir, install as install_files
+    from .tts.install import InstallError, default_tts_dir, install as install_files
 
     name = Path(deck).stem
     built = out / name / "tts"
     if not (built / f"{name}.json").is_file():
         raise click.UsageError(f"{built / (name + '.json')} does not exist; run `deckpress build {name}` first")
     target = tts_dir or default_tts_dir()
-    result = install_files(built, name, target, force=force)
+    try:
+        result = install_files(built, name, target, force=force)
+    except InstallError as err:
+        click.echo(f"{target}: {err}", err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"{err.filename or target}: cannot install: {err.strerror or err}; check that the TTS folder "
+                   "is writable, or name another with --tts-dir", err=True)
+        sys.exit(1)
     for path in result.written:
         click.echo(f"installed {path}")
     for path in result.unchanged:

@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
 from .deck import LoadedDeck
+from .inputs import digest, image_record, images_unchanged, package_digest, sha256_file
 from .render import DPI, FaceRenderer
 from .schema import Card, Component
 
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -89,22 +86,19 @@ class FaceStage:
         self._templates = {name: path.read_text(encoding="utf-8") for name, path in deck.template_paths.items()}
 
     def _base_key(self) -> str:
+        """The part of every face's key that all faces of the deck share."""
         model = self.deck.model
-        h = hashlib.sha256()
-        h.update(json.dumps([__version__, DPI, model.bleed, model.safe, self.deck.lang]).encode())
-        h.update(Path(__file__).with_name("render.py").read_bytes())
-        for name, path in sorted(self.deck.fonts.items()):
-            h.update(name.encode() + path.read_bytes())
-        return h.hexdigest()
+        fonts = {name: sha256_file(path) for name, path in sorted(self.deck.fonts.items()) if path.is_file()}
+        return digest([package_digest(), DPI, model.bleed, model.safe, self.deck.lang, fonts, self.renderer.game])
 
     def key(self, face: Face) -> str:
-        payload = {
+        """Everything that can change the face's pixels, but for the images it draws (recorded apart)."""
+        return digest({
             "base": self._base,
             "template": self._templates[face.template],
             "card": face.card.fields() if face.card else None,
             "component": [face.component.id, face.component.name, face.component.size],
-        }
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        })
 
     def _reusable(self, face: Face, key: str) -> bool:
         old = self.previous_faces.get(face.path)
@@ -112,9 +106,7 @@ class FaceStage:
             return False
         if not (self.previous / face.path).is_file():
             return False
-        root = self.deck.root
-        return all(((root / p).is_file() and sha256_file(root / p) == digest)
-                   for p, digest in old.get("images", {}).items())
+        return images_unchanged(old.get("images", {}), self.deck.path)
 
     def draw(self, face: Face) -> tuple[bytes, dict[str, str]]:
         """The face as PNG bytes, and the image files it drew with their sha256."""
@@ -125,9 +117,7 @@ class FaceStage:
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", dpi=(DPI, DPI), compress_level=6)
-        root = self.deck.root
-        images = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(self.renderer.images_read)}
-        return buffer.getvalue(), images
+        return buffer.getvalue(), image_record(self.renderer.images_read, self.deck.path)
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
         """Write every face, reusing unchanged ones; returns how many were drawn. Faces are drawn in
@@ -157,6 +147,20 @@ def _draw_one(index: int) -> tuple[bytes, dict[str, str]]:
     return stage.draw(faces[index])
 
 
+def _worker_start(parent: int) -> None:
+    """In each drawing process: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool), and the
+    worker ends by itself once the parent is gone, even after a kill -9 that left it no time to."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _draw_all(stage: FaceStage, faces: list[Face]):
     """Draw `faces` in order; with several cores and fork available, in worker processes."""
     global _WORK
@@ -165,9 +169,10 @@ def _draw_all(stage: FaceStage, faces: list[Face]):
         yield from (stage.draw(face) for face in faces)
         return
     _WORK = (stage, faces)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
+        yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
         _WORK = None
