@@ -17,7 +17,7 @@ from .deck import load_deck
 from .errors import DeckError
 from .builders import CHECKS
 from .faces import check_faces
-from .schema import json_schema
+from .schema import CARD_SIZES, json_schema
 
 DECKS_DIR = Path("decks")
 
@@ -90,7 +90,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"), show_default=True,
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Folder to build into; each deck goes to OUT/<deck>/.")
 @click.option("--lang", default=None, help="Language of the texts (default: each deck's own).")
 @click.option("--asset-url", default=None, metavar="URL",
@@ -143,6 +143,30 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
 
 
 @main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--name", default=None, help="The game's name (default: from PATH); the deck file is named after it.")
+@click.option("--card-size", type=click.Choice(list(CARD_SIZES)), default="poker", show_default=True,
+              help="Size of the cards.")
+def new(path: Path, name: str | None, card_size: str) -> None:
+    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README.
+    Then `cd PATH && deckpress build`."""
+    from .scaffold import ScaffoldError, new_project
+
+    name = name or path.absolute().name.replace("-", " ").replace("_", " ").title()
+    try:
+        written = new_project(path, name, card_size)
+    except ScaffoldError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"{err.filename or path}: cannot create the project: {err.strerror or err}", err=True)
+        sys.exit(1)
+    for file in written:
+        click.echo(f"created {file}")
+    click.echo(f"next: cd {path} && deckpress build")
+
+
+@main.command()
 @click.option("--markdown", is_flag=True, help="Print the reference page (docs/deck-format.md) instead.")
 def schema(markdown: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
@@ -154,9 +178,9 @@ def schema(markdown: bool) -> None:
 
 @main.command()
 @click.argument("deck", metavar="DECK")
-@click.option("--tts-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--tts-dir", type=click.Path(path_type=Path), default=None,
               help="Tabletop Simulator data folder (default: TTS's own for this operating system).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"), show_default=True,
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Folder the deck was built into.")
 @click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
 def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
