@@ -118,8 +118,10 @@ def _write_problem(err: OSError, out_root: Path) -> DeckError:
     return DeckError.at(where, f"cannot write the build: {err.strerror or err}; {advice}")
 
 
-def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None]) -> str:
-    """Build one deck; returns a one-line summary. Raises DeckError on bad input or an unwritable output."""
+def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None],
+               warn: Callable[[str], None]) -> str:
+    """Build one deck; returns a one-line summary. `echo` reports progress, `warn` each warning (a face
+    drawn with a placeholder...). Raises DeckError on bad input or an unwritable output."""
     deck = load_deck(path, options.lang)
     out_root = options.out
     final = out_root / deck.name
@@ -127,17 +129,20 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None]) -
     try:
         out_root.mkdir(parents=True, exist_ok=True)
         with _locked(out_root, deck.name, echo):
-            return _build_locked(deck, options, final, echo)
+            return _build_locked(deck, options, final, echo, warn)
     except OSError as err:
         raise _write_problem(err, out_root) from None
 
 
-def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[[str], None]) -> str:
+def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[[str], None],
+                  warn: Callable[[str], None]) -> str:
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
     option_values = {"lang": deck.lang, "asset_url": options.asset_url, **options.extra}
     inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
     if previous and _up_to_date(final, old_manifest, inputs):
+        for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
+            warn(warning)
         return f"{deck.name}: up to date ({final})"
 
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
@@ -147,6 +152,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         total = len(faces.all())
         rendered = stage.build(faces.all(), lambda done, todo: (done == todo or done % 10 == 0)
                                and echo(f"{deck.name}: drawing faces {done}/{todo}"))
+        for warning in FaceStage.recorded_warnings(stage.records):
+            warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"))
         for name, builder in BUILDERS:

@@ -110,7 +110,7 @@ def build(decks: tuple[str, ...], out: Path, lang: str | None, asset_url: str | 
     with interruptible(f"the previous builds in {out} are as they were"):
         for path in resolve_decks(decks):
             try:
-                summary = build_deck(path, options, echo)
+                summary = build_deck(path, options, echo, warn=lambda msg: click.echo(msg, err=True))
             except DeckError as err:
                 _report(err)
                 failed = True
@@ -130,7 +130,8 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
-            check_faces(deck)
+            for warning in check_faces(deck):
+                click.echo(warning, err=True)
             for check_outputs in CHECKS:
                 check_outputs(deck)
         except DeckError as err:

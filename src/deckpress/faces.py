@@ -65,11 +65,12 @@ def plan_faces(deck: LoadedDeck) -> Faces:
     return faces
 
 
-def check_faces(deck: LoadedDeck) -> None:
-    """Draw every face in memory: raises DeckError for text that does not fit, missing images..."""
+def check_faces(deck: LoadedDeck) -> list[str]:
+    """Draw every face in memory: raises DeckError for text that does not fit, missing images...;
+    returns the warnings, each once."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
-    for _ in _draw_all(stage, plan_faces(deck).all()):
-        pass
+    faces = plan_faces(deck).all()
+    return FaceStage.recorded_warnings({f.path: record for f, (_, record) in zip(faces, _draw_all(stage, faces))})
 
 
 class FaceStage:
@@ -108,8 +109,9 @@ class FaceStage:
             return False
         return images_unchanged(old.get("images", {}), self.deck.path)
 
-    def draw(self, face: Face) -> tuple[bytes, dict[str, str]]:
-        """The face as PNG bytes, and the image files it drew with their sha256."""
+    def draw(self, face: Face) -> tuple[bytes, dict]:
+        """The face as PNG bytes, and its record: its key but for the image files it drew (with their
+        sha256), and warnings, located."""
         component = {"id": face.component.id, "name": face.component.name}
         card = face.card.fields() if face.card else {}
         label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
@@ -117,7 +119,11 @@ class FaceStage:
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", dpi=(DPI, DPI), compress_level=6)
-        return buffer.getvalue(), image_record(self.renderer.images_read, self.deck.path)
+        r = self.renderer
+        record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
+        if r.warnings:
+            record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
+        return buffer.getvalue(), record
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
         """Write every face, reusing unchanged ones; returns how many were drawn. Faces are drawn in
@@ -132,11 +138,16 @@ class FaceStage:
                 self.records[face.path] = self.previous_faces[face.path]
             else:
                 todo.append((face, key))
-        for done, ((face, key), (png, images)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
+        for done, ((face, key), (png, record)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
             (self.out / face.path).write_bytes(png)
-            self.records[face.path] = {"key": key, "images": images}
+            self.records[face.path] = {"key": key, **record}
             progress(done, len(todo))
         return len(todo)
+
+    @staticmethod
+    def recorded_warnings(records: dict) -> list[str]:
+        """The warnings in face records (drawn now or reused), each once, in face order."""
+        return list(dict.fromkeys(w for record in records.values() for w in record.get("warnings", [])))
 
 
 _WORK: tuple[FaceStage, list[Face]] | None = None  # what forked workers draw from

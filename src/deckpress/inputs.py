@@ -48,17 +48,21 @@ def image_path(name: str, deck_path: Path) -> Path:
     return project_root(deck_path) / name
 
 
+def _image_digest(file: Path) -> str:
+    return sha256_file(file) if file.is_file() else MISSING
+
+
+MISSING = ""  # the digest recorded for an image a face drew a placeholder for
+
+
 def images_unchanged(images: dict[str, str], deck_path: Path) -> bool:
-    """Whether every image a face drew is still there with the digest it had."""
-    for name, expected in images.items():
-        file = image_path(name, deck_path)
-        if not file.is_file() or sha256_file(file) != expected:
-            return False
-    return True
+    """Whether every image a face drew (or drew a placeholder for) is as it was."""
+    return all(_image_digest(image_path(name, deck_path)) == expected for name, expected in images.items())
 
 
-def image_record(files: set[Path], deck_path: Path) -> dict[str, str]:
-    return {display_name(p, deck_path): sha256_file(p) for p in sorted(files)}
+def image_record(read: set[Path], missing: set[Path], deck_path: Path) -> dict[str, str]:
+    """The images a face drew, with their digests, and those it drew a placeholder for."""
+    return {display_name(p, deck_path): _image_digest(p) for p in sorted(read | missing)}
 
 
 def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
@@ -74,9 +78,7 @@ def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
     out = {display_name(f, deck.path): sha256_file(f) for f in sorted(files)}
     for record in face_records.values():
         for name in record.get("images", {}):
-            file = image_path(name, deck.path)
-            if file.is_file():
-                out[name] = sha256_file(file)
+            out[name] = _image_digest(image_path(name, deck.path))
     out["deckpress"] = package_digest()
     out["options"] = digest(options)
     return out

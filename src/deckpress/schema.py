@@ -529,7 +529,14 @@ class Element(Record):
     line_spacing = Number("Line height as a multiple of the font size.", default=1.15, min=0.8, max=3)
     rotate = Choice("Turn the element about the card's centre (180 draws it upside down).",
                     [0, 90, 180, 270], default=0)
-    src = Str("Image file, relative to the deck file." + EXPR, default=None)
+    src = Str("Image file (image), relative to the deck file; it may be anywhere inside the project." + EXPR,
+              default=None)
+    fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
+                 "crops what overflows; `stretch` fills the box and distorts.",
+                 ["contain", "cover", "stretch"], default="contain")
+    opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
+    placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
+                       "warn, instead of failing the build.", default=False)
 
 
 class Template(Record):
