@@ -3,6 +3,7 @@ its licence, which covers Latin, Cyrillic and the card suits; a deck may add its
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -34,9 +35,20 @@ class BadFont(ValueError):
     """A font file that is not a TrueType font deckpress can read."""
 
 
-@lru_cache(maxsize=64)
+def _version(path: str) -> tuple[int, int]:
+    """What tells one content of a font file from the next, for the caches below (a long-running
+    `deckpress watch`, or the tests, see a font file change under the same name)."""
+    stat = os.stat(path)
+    return stat.st_mtime_ns, stat.st_size
+
+
 def codepoints(path: str) -> frozenset[int]:
     """The characters the font file at `path` has glyphs for."""
+    return _codepoints(path, _version(path))
+
+
+@lru_cache(maxsize=64)
+def _codepoints(path: str, version: tuple[int, int]) -> frozenset[int]:
     try:
         return frozenset(TTFontFile(path).charToGlyph)
     except (TTFError, OSError, ValueError, KeyError, IndexError) as err:
@@ -53,6 +65,10 @@ def missing_glyphs(text: str, path: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=512)
 def truetype(path: str, size_px: int) -> ImageFont.FreeTypeFont:
+    return _truetype(path, _version(path), size_px)
+
+
+@lru_cache(maxsize=512)
+def _truetype(path: str, version: tuple[int, int], size_px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size_px, layout_engine=ImageFont.Layout.BASIC)
