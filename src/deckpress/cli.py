@@ -88,36 +88,73 @@ def main() -> None:
     """Build card games from YAML: faces, a Tabletop Simulator mod and print-and-play PDFs."""
 
 
+BUILD_OPTIONS = [
+    click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+                 help="Folder to build into; each deck goes to OUT/<deck>/."),
+    click.option("--lang", default=None, help="Language of the texts (default: each deck's own)."),
+    click.option("--asset-url", default=None, metavar="URL",
+                 help="Base URL the TTS images will be uploaded to (default: file:/// paths to the build)."),
+    click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
+                 show_default=True,
+                 help="How your printer flips duplex pages; the PDF's back pages are laid out to match."),
+    click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+                 help="Shift of the back pages in mm, measured with the calibration sheet."),
+    click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors and warnings."),
+]
+
+
+def build_options(command):
+    """The options `build` and `watch` share."""
+    for option in reversed(BUILD_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _options(out: Path, lang: str | None, asset_url: str | None, duplex: str, back_offset: str,
+             quiet: bool) -> BuildOptions:
+    return BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
+                        extra={"duplex": duplex, "back_offset": _offset(back_offset)})
+
+
+def _build_one(path: Path, options: BuildOptions) -> bool:
+    """Build one deck, reporting its summary or its mistakes; whether it succeeded."""
+    echo = (lambda msg: None) if options.quiet else (lambda msg: click.echo(msg, err=True))
+    try:
+        summary = build_deck(path, options, echo, warn=lambda msg: click.echo(msg, err=True))
+    except DeckError as err:
+        _report(err)
+        return False
+    if not options.quiet:
+        click.echo(summary)
+    return True
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
-              help="Folder to build into; each deck goes to OUT/<deck>/.")
-@click.option("--lang", default=None, help="Language of the texts (default: each deck's own).")
-@click.option("--asset-url", default=None, metavar="URL",
-              help="Base URL the TTS images will be uploaded to (default: file:/// paths to the build).")
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True,
-              help="How your printer flips duplex pages; the PDF's back pages are laid out to match.")
-@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
-              help="Shift of the back pages in mm, measured with the calibration sheet.")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def build(decks: tuple[str, ...], out: Path, lang: str | None, asset_url: str | None, duplex: str,
-          back_offset: str, quiet: bool) -> None:
+@build_options
+def build(decks: tuple[str, ...], **values) -> None:
     """Build DECKs (names like `score`, or paths; default: every decks/*.yaml)."""
-    options = BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
-                           extra={"duplex": duplex, "back_offset": _offset(back_offset)})
-    echo = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
-    failed = False
-    with interruptible(f"the previous builds in {out} are as they were"):
-        for path in resolve_decks(decks):
-            try:
-                summary = build_deck(path, options, echo, warn=lambda msg: click.echo(msg, err=True))
-            except DeckError as err:
-                _report(err)
-                failed = True
-                continue
-            if not quiet:
-                click.echo(summary)
-    sys.exit(1 if failed else 0)
+    options = _options(**values)
+    with interruptible(f"the previous builds in {options.out} are as they were"):
+        results = [_build_one(path, options) for path in resolve_decks(decks)]
+    sys.exit(0 if all(results) else 1)
+
+
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@build_options
+def watch(decks: tuple[str, ...], **values) -> None:
+    """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
+    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it."""
+    from .watch import watch as watch_files
+
+    options = _options(**values)
+    resolve_decks(decks)  # a usage error now, not once per change
+    try:
+        watch_files(lambda: resolve_decks(decks), options.out, lambda path: _build_one(path, options),
+                    lambda msg: click.echo(msg, err=True))
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
 
 
 @main.command()
@@ -141,6 +178,30 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
         cards = sum(card.count for c in deck.model.components for card in c.cards)
         click.echo(f"{path}: ok ({len(deck.model.components)} components, {cards} cards and tokens)")
     sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--card", "card_id", default=None, metavar="ID", help="Only this card, at full size.")
+@click.option("--out", "target", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="PNG to write (default: build/<deck>-preview.png, and -hand.png beside it).")
+@click.option("--lang", default=None, help="Language of the texts (default: the deck's own).")
+@click.option("--build-dir", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="Where the deck is built: faces still up to date there are not drawn again.")
+def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path) -> None:
+    """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
+    from .preview import PreviewError, preview as write_preview
+
+    try:
+        paths = write_preview(load_deck(resolve_decks((deck,))[0], lang), build_dir, card_id, target)
+    except DeckError as err:
+        _report(err)
+        sys.exit(1)
+    except (PreviewError, OSError) as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    for path in paths:
+        click.echo(path)
 
 
 @main.command()

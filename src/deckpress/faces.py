@@ -101,7 +101,8 @@ class FaceStage:
             "component": [face.component.id, face.component.name, face.component.size],
         })
 
-    def _reusable(self, face: Face, key: str) -> bool:
+    def reusable(self, face: Face, key: str) -> bool:
+        """Whether the face drawn by the previous build can be used as it is."""
         old = self.previous_faces.get(face.path)
         if not old or old.get("key") != key or self.previous is None:
             return False
@@ -133,7 +134,7 @@ class FaceStage:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
             key = self.key(face)
-            if self._reusable(face, key):
+            if self.reusable(face, key):
                 target.write_bytes((self.previous / face.path).read_bytes())
                 self.records[face.path] = self.previous_faces[face.path]
             else:
