@@ -83,7 +83,7 @@ def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> bool:
 
 
 @contextmanager
-def _locked(out_root: Path, deck: str, echo: Callable[[str], None]) -> Iterator[None]:
+def _locked(out_root: Path, deck: str, echo: Callable[..., None]) -> Iterator[None]:
     """Hold a lock on the output folder: a second build into it waits for the first to finish."""
     try:
         import fcntl
@@ -118,10 +118,11 @@ def _write_problem(err: OSError, out_root: Path) -> DeckError:
     return DeckError.at(where, f"cannot write the build: {err.strerror or err}; {advice}")
 
 
-def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None],
+def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
                warn: Callable[[str], None]) -> str:
-    """Build one deck; returns a one-line summary. `echo` reports progress, `warn` each warning (a face
-    drawn with a placeholder...). Raises DeckError on bad input or an unwritable output."""
+    """Build one deck; returns a one-line summary. `echo(message, done=None, total=None)` reports progress
+    (with counts for a step that has them), `warn` each warning (a face drawn with a placeholder...).
+    Raises DeckError on bad input or an unwritable output."""
     deck = load_deck(path, options.lang)
     out_root = options.out
     final = out_root / deck.name
@@ -134,7 +135,7 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None],
         raise _write_problem(err, out_root) from None
 
 
-def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[[str], None],
+def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                   warn: Callable[[str], None]) -> str:
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
@@ -150,8 +151,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         faces = plan_faces(deck)
         stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
         total = len(faces.all())
-        rendered = stage.build(faces.all(), lambda done, todo: (done == todo or done % 10 == 0)
-                               and echo(f"{deck.name}: drawing faces {done}/{todo}"))
+        rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
+                                                                    done, todo))
         for warning in FaceStage.recorded_warnings(stage.records):
             warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,

@@ -116,14 +116,51 @@ def _options(out: Path, lang: str | None, asset_url: str | None, duplex: str, ba
                         extra={"duplex": duplex, "back_offset": _offset(back_offset)})
 
 
+class Progress:
+    """A build's progress on stderr. On a terminal: one line redrawn in place, with a bar for the steps that
+    count (drawing faces); elsewhere: plain lines, every tenth face. Warnings go above the line."""
+
+    BAR = 24
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        if self.quiet:
+            return
+        if not self.tty:
+            if done is None or done == total or done % 10 == 0:
+                click.echo(message, err=True)
+            return
+        if total:
+            filled = round(self.BAR * done / total)
+            message = f"{message} [{'#' * filled}{'.' * (self.BAR - filled)}] {100 * done // total:3d}%"
+        click.echo(f"\r\x1b[K{message}", err=True, nl=False, color=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", err=True, nl=False, color=True)
+            self.shown = False
+
+    def warn(self, message: str) -> None:
+        self.clear()
+        click.echo(message, err=True)
+
+
 def _build_one(path: Path, options: BuildOptions) -> bool:
     """Build one deck, reporting its summary or its mistakes; whether it succeeded."""
-    echo = (lambda msg: None) if options.quiet else (lambda msg: click.echo(msg, err=True))
+    progress = Progress(options.quiet)
     try:
-        summary = build_deck(path, options, echo, warn=lambda msg: click.echo(msg, err=True))
+        summary = build_deck(path, options, progress, warn=progress.warn)
     except DeckError as err:
+        progress.clear()
         _report(err)
         return False
+    finally:
+        progress.clear()
     if not options.quiet:
         click.echo(summary)
     return True
