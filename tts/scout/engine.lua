@@ -341,9 +341,13 @@ function ScoutEngine.legal_moves(state, player)
   if state.game_over or state.round_over or player ~= state.turn then return out end
   local function shows(s, scout)
     local hand = s.hands[player]
+    local beaten = s.active and values_of(s.active.cards)
     for first = 1, #hand do
+      local values = {}
       for last = first, #hand do
-        if check_show(s, player, { first = first, last = last }, s.active) then
+        values[#values + 1] = value(hand[last])
+        if ScoutEngine.kind(values) == nil then break end -- a longer stretch is no run or set either
+        if not beaten or ScoutEngine.beats(values, beaten) then
           out[#out + 1] = { scout = scout, show = { first = first, last = last } }
         end
       end
