@@ -5,6 +5,7 @@ decks/scoop.yaml as the table bundles it (deck_data)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -192,6 +193,10 @@ def test_every_play_clause_has_its_test():
 # Random playouts
 
 
+def canonical(move):
+    return json.dumps(move, sort_keys=True)
+
+
 def py_piles(final):
     return [{"go_pile": [{"rank": c["rank"], "suit": c["suit"]} for c in p["go"]],
              "game_pile": [{"rank": c["rank"], "suit": c["suit"]} for c in p["game"]]} for p in final["players"]]
@@ -205,6 +210,13 @@ def test_random_games_keep_every_card_and_count_by_the_rules(seats, seed):
     while not s.over:
         s, _ = engine.draw(s, s.turn)
         legal = list(engine.legal_moves(s, s.turn).values())
+        if turns % 4 == 0:  # legal_moves lists exactly the scoops and switches check() accepts
+            refs = [pile(p, name) for p in range(1, seats + 1) for name in ("go", "game")]
+            tries = [{"scoop": {"from": f, "to": t, "count": n}} for f in refs for t in refs for n in (1, 2, 3)]
+            tries += [{"switch": {"own": own, "with": w}} for own in ("go", "game") for w in refs]
+            accepted = [m for m in tries if engine.check(s, s.turn, to_lua(lua, m)) is True]
+            listed = [from_lua(m) for m in legal if m.place is None and (m.switch is not None or m.scoop.count <= 3)]
+            assert sorted(map(canonical, accepted)) == sorted(map(canonical, listed))
         special = [m for m in legal if m.place is None]
         rng = (rng * 48271) % 2147483647
         move = special[rng % len(special)] if special and rng % 3 else legal[rng % len(legal)]

@@ -287,7 +287,14 @@ def test_random_games_keep_every_card_score_by_the_rules_and_end(seats, seed):
         while not state.round_over:
             assert moves < 2000, "the round did not end"
             rng = (rng * 48271) % 2147483647
-            move = pick(engine.legal_moves(state, state.turn), rng)
+            legal = engine.legal_moves(state, state.turn)
+            if moves % 5 == 0:  # legal_moves lists exactly the shows check() accepts
+                listed = {(m.show.first, m.show.last) for m in legal.values() if m.scout is None}
+                size = len(from_lua(state.hands)[state.turn - 1])
+                accepted = {(i, j) for i in range(1, size + 1) for j in range(i, size + 1)
+                            if engine.check(state, state.turn, to_lua(lua, {"show": {"first": i, "last": j}})) is True}
+                assert listed == accepted
+            move = pick(legal, rng)
             new, events = engine.play(state, state.turn, move)
             assert new is not None, events
             scouts += 1 if move.scout is not None else 0

@@ -287,7 +287,16 @@ def test_random_playouts_keep_every_card_and_end_with_a_winner(seats, faceoff, s
             if theirs:
                 assert engine.play(state, seat, to_lua(lua, {"cards": [theirs[0]["id"]]}))[0] is None
                 refusals += 1
-        move = pick(engine.legal_moves(state, seat), by_id, rng)
+        legal = engine.legal_moves(state, seat)
+        if turns % 5 == 0:  # legal_moves offers exactly the single plays and pick-up check() accepts
+            listed = [from_lua(m) for m in legal.values()]
+            simple = [e["id"] for e in from_lua(engine.playable(state, seat))
+                      if by_id[e["id"]]["kind"] not in ("undead", "faceoff")]
+            accepted = {i for i in simple if engine.check(state, seat, to_lua(lua, {"cards": [i]})) is True}
+            assert accepted == {m["cards"][0] for m in listed if list(m) == ["cards"] and len(m["cards"]) == 1
+                                and by_id[m["cards"][0]]["kind"] not in ("undead", "faceoff")}
+            assert (engine.check(state, seat, to_lua(lua, {"pick_up": True})) is True) == (listed == [{"pick_up": True}])
+        move = pick(legal, by_id, rng)
         new, events = engine.play(state, seat, to_lua(lua, move))
         assert new is not None, events
         assert count_ids(new) == expected                          # no card created or lost
