@@ -246,7 +246,7 @@ end
 -- C10: the seat after `seat` in the current direction.
 function SkorchEngine.next_seat(state, seat)
   local n, i = #state.order, index_of(state.order, seat)
-  return state.order[(i - 1 + state.direction) % n + 1]
+  return state.order[(i - 1 + state.direction + n) % n + 1]
 end
 
 -- C19: true when `seat` has a play: a special card, an attack card that equals or beats the pile,
