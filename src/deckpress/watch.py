@@ -16,6 +16,7 @@ import watchfiles
 from .paths import project_root
 
 DEBOUNCE_MS = 30  # a save often arrives as several events; wait this long for the last one
+SETUP_MS = 200  # how often the watcher wakes when nothing changed (its first wake starts the first build)
 
 
 class _Inputs(watchfiles.DefaultFilter):
@@ -37,11 +38,19 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], No
         for deck in decks():
             build(deck)
 
-    build_all()
     roots = sorted({project_root(d).resolve() for d in decks()})
-    echo(f"watching {', '.join(str(r) for r in roots)} (Ctrl-C to stop)")
+    watching = False
+    # The first build runs once the watcher is set up (its first yield), so no save is missed between them.
     for changes in watchfiles.watch(*roots, watch_filter=_Inputs(out), debounce=DEBOUNCE_MS, step=10,
-                                    stop_event=stop_event, raise_interrupt=True):
+                                    rust_timeout=SETUP_MS, yield_on_timeout=True, stop_event=stop_event,
+                                    raise_interrupt=True):
+        if not watching:
+            build_all()
+            echo(f"watching {', '.join(str(r) for r in roots)} (Ctrl-C to stop)")
+            watching = True
+            continue
+        if not changes:
+            continue
         names = sorted({Path(path).name for _, path in changes})
         echo(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
         start = time.perf_counter()
