@@ -39,6 +39,7 @@ class LoadedDeck:
     def input_files(self) -> list[Path]:
         """Every file the build reads besides the installed fonts."""
         files = [self.path, *self.template_paths.values()]
+        files += [c.cards_file for c in self.model.components if c.cards_file is not None]
         files += [p for name, p in self.fonts.items() if name in self.model.fonts]
         return sorted(set(files))
 
