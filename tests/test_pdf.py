@@ -417,3 +417,10 @@ def test_a_project_without_print_uses_the_shipped_profiles(project, tmp_path):
     profiles = {p.name: p for p in deck_profiles(load_deck(deck))}
     assert sorted(profiles) == ["a4", "gutterfold-a4"]
     assert all(p.path.parent == ROOT / "print" for p in profiles.values())
+
+
+def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ('rows: [["2", "10"]]', 'rows: [["2", "' + "слово " * 4000 + '"]]'))
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    assert "mini.yaml:24:9:" in str(err.value) and "too large for a whole column" in str(err.value)

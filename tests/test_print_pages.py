@@ -268,3 +268,104 @@ def test_font_subsets_have_distinct_tags(built, scout):
         tags = [n.split("+")[0] for n in names]
         assert len(names) >= 2 and len(set(tags)) == len(tags), names
         assert all(re.fullmatch(r"/[A-Z]{6}", t) for t in tags), names
+
+
+# --- The rules reminder, set like a rulebook ---------------------------------------------------------
+
+BODY = 8.5  # the profiles' font_size
+H1, H2 = BODY * 1.3, BODY * 1.08
+
+
+def _runs(page) -> list[dict]:
+    """The page's text runs: position (points), size, bold or not, text."""
+    out = []
+
+    def visit(text, cm, tm, font, size):
+        if not text.strip() or font is None:
+            return
+        a, b, c, d, e, f = cm
+        out.append({"x": tm[4] * a + tm[5] * c + e, "y": tm[4] * b + tm[5] * d + f, "size": size * tm[3] * d,
+                    "bold": "Bold" in font["/BaseFont"], "text": text.strip()})
+
+    page.extract_text(visitor_text=visit)
+    return out
+
+
+def rules_pages(path) -> list[list[list[dict]]]:
+    """Each rules page (the pages without images) as its two columns of runs, top to bottom; the
+    title and the footer left out."""
+    reader = PdfReader(str(path))
+    pages = []
+    for page in reader.pages:
+        if "/XObject" in page["/Resources"]:
+            continue
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        runs = [r for r in _runs(page) if 20 * PT < r["y"] < height - 25 * PT]
+        columns = [sorted((r for r in runs if (r["x"] < width / 2) == (c == 0)), key=lambda r: -r["y"])
+                   for c in (0, 1)]
+        pages.append(columns)
+    return pages
+
+
+def _is_heading(run) -> bool:
+    return run["bold"] and any(abs(run["size"] - s) < 0.05 for s in (H1, H2))
+
+
+RULEBOOKS = [("built", "score-a4.pdf"), ("built", "score-letter.pdf"), ("scout", "scout-a4.pdf"),
+             ("scout", "scout-letter.pdf")]
+
+
+@pytest.fixture(params=RULEBOOKS, ids=[name for _, name in RULEBOOKS])
+def rulebook(request):
+    fixture, name = request.param
+    return rules_pages(request.getfixturevalue(fixture) / ("print" if fixture == "built" else "") / name)
+
+
+def test_rules_pages_are_there(rulebook):
+    assert len(rulebook) >= 2
+    assert all(column for page in rulebook for column in page)  # both columns of every page hold text
+
+
+def test_headings_stay_with_their_text(rulebook):
+    for number, page in enumerate(rulebook, 1):
+        for column in page:
+            assert not _is_heading(column[-1]), (number, column[-1]["text"])  # never last in a column
+            for above, below in zip(column, column[1:]):
+                if _is_heading(above) and _is_heading(below):
+                    assert above["size"] > below["size"], (number, above["text"])  # only a section's sub-heading
+
+
+def test_no_page_holds_a_single_section(rulebook):
+    for number, page in enumerate(rulebook, 1):
+        runs = page[0] + page[1]
+        heads = [r for r in runs if _is_heading(r)]
+        continued = not _is_heading(page[0][0])  # the page starts in the middle of a section
+        assert len(heads) + continued >= 2, (number, [h["text"] for h in heads])
+
+
+def test_list_bullets_are_body_size(rulebook):
+    bullets = [r for page in rulebook for column in page for r in column
+               if r["text"] == "\u2022" or re.fullmatch(r"\d+\.", r["text"])]
+    assert bullets
+    assert {round(b["size"], 2) for b in bullets} == {BODY}
+
+
+def test_list_items_hang_from_one_indent(rulebook):
+    """Every line of a list item starts at the same x, its first line after the bullet included."""
+    for page in rulebook:
+        for column in page:
+            for i, run in enumerate(column):
+                if re.fullmatch(r"\d+\.|\u2022", run["text"]):
+                    first = next((r for r in column if r is not run and abs(r["y"] - run["y"]) < 0.5), None)
+                    if first is None:  # a number that is not a bullet
+                        continue
+                    following = [r for r in column if 3 < run["y"] - r["y"] < 13]
+                    if following and not re.fullmatch(r"\d+\.|\u2022", following[0]["text"]):
+                        assert first["x"] == pytest.approx(following[0]["x"], abs=0.5), first["text"]
+
+
+def test_the_last_page_columns_are_balanced(rulebook):
+    """On the last page the two columns end within a few lines of each other."""
+    left, right = rulebook[-1]
+    full = rulebook[0][0][0]["y"] - 40 * PT  # a rough full column, for scale
+    assert abs(left[-1]["y"] - right[-1]["y"]) <= 0.25 * full
