@@ -291,6 +291,7 @@ def test_mini_files(mini):
 def test_short_edge_backs_with_offset(mini):
     reader = PdfReader(mini / "mini-a4.pdf")
     height = A4[1]
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     fronts, backs = placements(reader, reader.pages[0]), placements(reader, reader.pages[1])
     assert len(fronts) == 4  # tarot: 2 x 2 on A4
     for front, back in zip(fronts, backs):

@@ -103,22 +103,23 @@ def test_every_trim_edge_keeps_a_printed_cut_guide(built, name):
     assert min(lengths) >= GUIDE, f"shortest printed guide {min(lengths):.2f} mm"
 
 
-def test_a_butted_letter_sheet_would_lose_its_guides(built, tmp_path):
+def test_a_butted_letter_sheet_would_lose_its_guides(tmp_path):
     """The check sees the problem it guards against: 3 x 3 poker cards butted on portrait Letter (a
     profile for a printer that prints to the edge) put the outer trims on the 1/4 in border, and the
     vertical cuts keep no guide a home printer prints."""
-    import shutil
-    root = tmp_path / "p"
-    shutil.copytree(ROOT / "decks", root / "decks")
-    shutil.copytree(ROOT / "templates", root / "templates")
-    (root / "print").mkdir()
-    (root / "print" / "letter.yaml").write_text("page: letter\nmargin: 6.35\ngap: 0\nborder: 0\nrules: false\n",
-                                                encoding="utf-8")
-    deck = (root / "decks" / "score.yaml")
-    deck.write_text(deck.read_text(encoding="utf-8").replace(
-        "profiles: [a4, letter, gutterfold-a4, gutterfold-letter]", "profiles: [letter]"), encoding="utf-8")
-    out = build_pdfs(root, "score", tmp_path / "out")
-    assert min(card_guides(out / "score-letter.pdf")) < 0.5
+    for folder in ("decks", "templates", "print"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "templates" / "plain.yaml").write_text(
+        "elements:\n  - {type: rect, box: bleed, fill: \"#336699\"}\n", encoding="utf-8")
+    (tmp_path / "print" / "letter.yaml").write_text("page: letter\nmargin: 6.35\ngap: 0\nborder: 0\n",
+                                                    encoding="utf-8")
+    (tmp_path / "decks" / "nine.yaml").write_text(
+        "game: {name: Nine, players: {min: 2, max: 2}}\ncomponents:\n  - id: cards\n    name: Cards\n"
+        "    template: plain\n    cards:\n      - {name: Card, count: 9}\nprint: {profiles: [letter]}\n",
+        encoding="utf-8")
+    out = build_pdfs(tmp_path, "nine", tmp_path / "out")
+    assert len(_trims(pdfium.PdfDocument(str(out / "nine-letter.pdf"))[0])) == 9
+    assert min(card_guides(out / "nine-letter.pdf")) < 0.5
 
 
 def _outline_printed(dark: np.ndarray, size, trim, shape: str) -> float:
@@ -234,7 +235,7 @@ def test_viewer_preferences(built):
     assert prefs("score-a4.pdf") == {"/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}
     assert prefs("score-letter.pdf") == {"/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}
     assert prefs("score-gutterfold-a4.pdf") == {"/PrintScaling": "/None", "/Duplex": "/Simplex"}
-    assert prefs("calibration-a4.pdf")["/PrintScaling"] == "/None"
+    assert prefs("calibration-a4.pdf") == {"/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}
 
 
 def _scale_bars(page) -> list[float]:

@@ -316,7 +316,7 @@ def write_calibration(ctx: BuildContext, profile: Profile, style: Style) -> None
     deck = ctx.deck
     target = ctx.path(f"print/calibration-{profile.name}.pdf")
     canvas = new_canvas(target, profile.page, f"Duplex calibration ({profile.name})", deck.model.game.author,
-                        "Measure the printer's back-side offset")
+                        "Measure the printer's back-side offset", style.duplex)
     calibration(canvas, profile.page, style.offset, style.duplex,
                 calibration_text(deck.lang, style.duplex, style.offset))
     canvas.save()

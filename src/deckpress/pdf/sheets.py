@@ -190,11 +190,10 @@ def margin_bands(page: tuple[float, float], cards: Rect, border: float, need: fl
     """Two strips for the margin texts, inside the printable area and clear of `cards` (their full
     bleed): above and below the cards when both are at least `need` mm deep or deeper than the sides,
     else up the left and the right side."""
-    clear = CLEAR
-    top = Rect(border, cards.y1 + clear, page[0] - 2 * border, page[1] - border - cards.y1 - clear)
-    bottom = Rect(border, border, page[0] - 2 * border, cards.y - clear - border)
-    left = Rect(border, border, cards.x - clear - border, page[1] - 2 * border)
-    right = Rect(cards.x1 + clear, border, page[0] - border - cards.x1 - clear, page[1] - 2 * border)
+    top = Rect(border, cards.y1 + CLEAR, page[0] - 2 * border, page[1] - border - cards.y1 - CLEAR)
+    bottom = Rect(border, border, page[0] - 2 * border, cards.y - CLEAR - border)
+    left = Rect(border, border, cards.x - CLEAR - border, page[1] - 2 * border)
+    right = Rect(cards.x1 + CLEAR, border, page[0] - border - cards.x1 - CLEAR, page[1] - 2 * border)
     across = min(top.h, bottom.h)
     sides = min(left.w, right.w)
     if across >= need - 1e-6 or across >= sides:
