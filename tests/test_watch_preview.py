@@ -16,10 +16,10 @@ from deckpress.render import face_pixels
 from deckpress.schema import CARD_SIZES
 
 
-def wait_for(condition, seconds: float = 60) -> None:
+def wait_for(condition, seconds: float = 60, log: Path | None = None) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
-        assert time.monotonic() < deadline, "timed out"
+        assert time.monotonic() < deadline, f"timed out; the watcher said: {log.read_text() if log else ''}"
         time.sleep(0.05)
 
 
@@ -31,13 +31,13 @@ def test_watch_rebuilds_on_save_reports_mistakes_and_stops_on_ctrl_c(tmp_path):
         run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "--quiet"], cwd=root,
                                stdout=subprocess.DEVNULL, stderr=err, text=True)
     try:
-        wait_for(lambda: "watching" in log.read_text())
+        wait_for(lambda: "watching" in log.read_text(), log=log)
         face = root / "build" / "game" / "faces" / "deck" / "wild.png"
         first = face.read_bytes()
         deck = root / "decks" / "game.yaml"
         text = deck.read_text(encoding="utf-8")
         deck.write_text(text.replace("then play again", "then play twice"), encoding="utf-8")
-        wait_for(lambda: face.read_bytes() != first)
+        wait_for(lambda: face.read_bytes() != first, log=log)
         deck.write_text(text.replace("count: 2\n", "count: -2\n"), encoding="utf-8")
         wait_for(lambda: "count: -2 is too small" in log.read_text())
         assert run.poll() is None
