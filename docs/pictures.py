@@ -4,9 +4,9 @@ Every example on the page is a template in a fenced ```yaml block right after a 
 `<!-- picture: NAME.png -->` (or `<!-- picture: NAME.png cards: ID ID -->` to show several cards side by
 side). The cards the examples draw are the ```yaml block after `<!-- picture cards -->`: a component's
 `fields:` and `cards:`. This script makes a project with `deckpress new` in a temporary folder, puts each
-example in its templates/ and one component per example in its deck, draws the faces as a build does, and
-writes each picture, reduced to WIDTH pixels a card, to docs/pictures/NAME.png. A broken example stops it
-with the problem located in docs/templates.md.
+example in its templates/ and one component per example in its deck, draws the faces with deckpress's
+renderer, as a build does, and writes each picture, reduced to WIDTH pixels a card, to
+docs/pictures/NAME.png. A broken example stops it with the problem located in docs/templates.md.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError, Problem, Where
-from deckpress.faces import FaceStage, plan_faces
+from deckpress.render import FaceRenderer
 from deckpress.scaffold import new_project
 
 PAGE = Path(__file__).resolve().with_name("templates.md")
@@ -122,36 +122,35 @@ class Project:
 
 
 def draw(page: Page, folder: Path) -> tuple[dict[str, Image.Image], list[str]]:
-    """Every example's picture, and the warnings the build gave; DeckError located on the page."""
+    """Every example's picture, and the warnings drawing it gave; DeckError located on the page."""
     project = Project(folder, page)
+    pictures, warnings = {}, []
     try:
         deck = load_deck(project.deck)
-        faces = plan_faces(deck).fronts
-        shown = {}  # the faces of each picture
+        renderer = FaceRenderer(deck)
+        components = {component.id: component for component in deck.model.components}
         for example in page.examples:
-            ids = example.cards or [next(card for (component, card) in faces if component == example.name)]
-            missing = [i for i in ids if (example.name, i) not in faces]
+            component = components[example.name]
+            cards = {card.id: card for card in component.cards}
+            ids = example.cards or [component.cards[0].id]
+            missing = [i for i in ids if i not in cards]
             if missing:
                 raise DeckError.at(Where(str(PAGE), example.line - 2, 1), f"no card {missing[0]!r} in the "
                                    "cards block; name the cards of a picture by their ids")
-            shown[example.name] = [faces[(example.name, i)] for i in ids]
-        stage = FaceStage(deck, out=folder / "build", previous=None, previous_faces={})
-        stage.build([face for row in shown.values() for face in row], lambda done, total: None)
+            faces = []
+            for card in (cards[i] for i in ids):
+                label = f"card {card.name!r}"
+                faces.append(reduced(renderer.render(card.template, card.fields(), {"id": component.id, "name":
+                                                     component.name}, component.size, card.where, label)))
+                warnings += [f"{project.on_page(card.where)}: warning: {label}: {w}" for w in renderer.warnings]
+            pictures[example.name] = side_by_side(faces)
     except DeckError as err:
         raise project.located(err) from None
-    pictures = {name: side_by_side([reduced(folder / "build" / face.path) for face in row])
-                for name, row in shown.items()}
-    warnings = []
-    for warning in FaceStage.recorded_warnings(stage.records):
-        where, sep, rest = warning.partition(": warning: ")
-        path, line, col = where.rsplit(":", 2)
-        warnings.append(f"{project.on_page(Where(path, int(line), int(col)))}{sep}{rest}")
-    return pictures, warnings
+    return pictures, list(dict.fromkeys(warnings))
 
 
-def reduced(face: Path) -> Image.Image:
-    with Image.open(face) as image:
-        small = image.convert("RGBA").resize((WIDTH, round(image.height * WIDTH / image.width)), Image.LANCZOS)
+def reduced(face: Image.Image) -> Image.Image:
+    small = face.convert("RGBA").resize((WIDTH, round(face.height * WIDTH / face.width)), Image.LANCZOS)
     ImageDraw.Draw(small).rectangle((0, 0, small.width - 1, small.height - 1), outline=FRAME)
     return small
 
