@@ -13,7 +13,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, to_py
+from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SKORCH_SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
 SCOUT_SEATS = SKORCH_SEATS
@@ -54,11 +54,11 @@ def notes(obj) -> dict:
 
 
 def loose_cards(table: FakeTTS) -> list:
-    return [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hand is None]
+    return [o for o in table.objects() if o.type == "Card" and inner(o).hand is None]
 
 
 def at(objects, point, y=None) -> list:
-    return [o for o in objects if abs(o.position.x - point[0]) < CLOSE and abs(o.position.z - point[1]) < CLOSE]
+    return [o for o in objects if abs(inner(o).position.x - point[0]) < CLOSE and abs(inner(o).position.z - point[1]) < CLOSE]
 
 
 def main_decks(table: FakeTTS) -> list:
@@ -123,8 +123,8 @@ def test_skorch_deal_builds_prisons_hands_and_the_discard(saves, seated):
         cells = prison(table, color)
         for (row, slot), card in cells.items():
             face_up = (BACK if row == "back" else FRONT)[slot - 1]
-            assert card.rotation.z == (0 if face_up else 180), (color, row, slot)
-            assert same_angle(card.rotation.y, upright_y(SKORCH_SEATS, color))
+            assert inner(card).rotation.z == (0 if face_up else 180), (color, row, slot)
+            assert same_angle(inner(card).rotation.y, upright_y(SKORCH_SEATS, color))
             assert card.hasTag("deck")
             in_prisons.add(card.getGUID())
         assert len(table.hand(color)) == 5
@@ -135,13 +135,13 @@ def test_skorch_deal_builds_prisons_hands_and_the_discard(saves, seated):
         assert draw.getQuantity() == 77 - 15 * n - 1
     else:  # 76 of the 77 cards dealt: the draw pile is the deck's last card
         assert main_decks(table) == []
-        [draw] = [c for c in others if c.rotation.z == 180]
+        [draw] = [c for c in others if inner(c).rotation.z == 180]
         others.remove(draw)
-    assert draw.rotation.z == 180
+    assert inner(draw).rotation.z == 180
     pile = draw.getPosition()
     [discard] = others
-    assert discard.rotation.z == 0
-    assert (discard.position.x, discard.position.z) == (pile.x + 3.0, pile.z)
+    assert inner(discard).rotation.z == 0
+    assert (inner(discard).position.x, inner(discard).position.z) == (pile.x + 3.0, pile.z)
     # who starts: the dealer's left (next seat clockwise), or the one after if the discard is special
     order = [c for c in SKORCH_SEATS if c in seated]
     dealer = seated[0]
@@ -158,7 +158,10 @@ def test_skorch_special_first_discard_skips_the_dealers_left(saves):
     for seed in range(1, 60):
         table = FakeTTS(saves["skorch"], seated=["White", "Red", "Blue"])
         table.lua.execute(f"math.randomseed({seed})")
-        plan = to_py(table.globals.GAME.deal("Red"))
+        plans = []
+        table.globals.GAME.deal("Red", lambda plan=None: plans.append(to_py(plan)))
+        table.settle()
+        [plan] = plans
         kind = plan["discard"]["kind"]
         # deal order from the dealer Red: Blue (the dealer's left), White, Red
         expected = "Blue" if kind == "attack" else "White"
@@ -192,12 +195,12 @@ def test_skorch_faceoff_toggle_shuffles_the_expansion_in_and_out(saves):
     assert "faceoff" in table.call("onSave")
     table.click("uiSkorchDeal", "White")
     [draw] = main_decks(table)
-    dealt = [o for o in table.globals.getObjects().values() if o.type == "Card" and notes(o)["component"] in ("deck", "faceoff")]
+    dealt = [o for o in table.objects() if o.type == "Card" and notes(o)["component"] in ("deck", "faceoff")]
     assert draw.getQuantity() + len(dealt) == 78  # 77 + the Face-off card, dealt or in the draw pile
     table.click("uiSkorchFaceoff", "Red")
     table.click("uiSkorchDeal", "White")
     [card] = table.tagged("faceoff")
-    assert card.hand is None and (card.position.x, card.position.z) == (0, -5) and card.rotation.z == 180
+    assert inner(card).hand is None and (inner(card).position.x, inner(card).position.z) == (0, -5) and inner(card).rotation.z == 180
     [draw] = main_decks(table)
     assert draw.getQuantity() == 77 - 31
 
@@ -228,9 +231,9 @@ def scout_table(saves, seated, seed=11) -> FakeTTS:
 
 
 def turned(color, card) -> bool:
-    if same_angle(card.rotation.y, upright_y(SCOUT_SEATS, color)):
+    if same_angle(inner(card).rotation.y, upright_y(SCOUT_SEATS, color)):
         return False
-    assert same_angle(card.rotation.y, upright_y(SCOUT_SEATS, color) + 180), card.rotation.y
+    assert same_angle(inner(card).rotation.y, upright_y(SCOUT_SEATS, color) + 180), inner(card).rotation.y
     return True
 
 
@@ -256,14 +259,14 @@ def test_scout_setup_removes_shuffles_orients_and_deals(saves, seated):
     removed = sorted(values(c) for c in aside)
     expected = {2: [(9, 10)], 3: [(a, 10) for a in range(1, 10)], 4: [(9, 10)], 5: []}[n]
     assert removed == expected
-    assert all((o.position.x, o.position.z) == (9.0, 0.0) and o.rotation.z == 180 for o in aside)
+    assert all((inner(o).position.x, inner(o).position.z) == (9.0, 0.0) and inner(o).rotation.z == 180 for o in aside)
     assert not any(10 in v for v in held) if n == 3 else (9, 10) not in held if n in (2, 4) else True
     decks = main_decks(table)
     assert [d.getQuantity() for d in decks] == ([22] if n == 2 else [])
     # orientation: every card upright or turned 180 for its holder, both kinds present
     flags = [turned(c, card) for c, h in hands.items() for card in h]
     assert 0.25 < sum(flags) / len(flags) < 0.75
-    assert all(card.rotation.z == 0 for h in hands.values() for card in h)
+    assert all(inner(card).rotation.z == 0 for h in hands.values() for card in h)
     # a Scout & Show chip in front of each player, the marker with the first player
     chips = table.tagged("chips")
     for color in order:
@@ -375,9 +378,11 @@ def scoop_table(saves, seated, piles: dict[str, tuple[list[str], list[str]]], as
     for color, (go, game) in piles.items():
         for pile, cards in (("go", go), ("game", game)):
             objects = [place(card_name(c), color, pile) for c in cards]
+            table.settle()  # the cards taken arrive frames later
             if color in as_deck and len(objects) > 1:
                 position = objects[0].getPosition()
                 [deck] = table.globals.group(table.lua.table_from(objects)).values()
+                table.settle()  # a new deck takes a frame to form
                 deck.setPosition(position)
     return table
 
@@ -388,7 +393,7 @@ def test_scoop_mats_lie_in_front_of_every_seat(saves):
     assert len(mats) == 6
     for color in SCOOP_SEATS:
         [mat] = at(mats, seat_point(SCOOP_SEATS, color, 0, 6.5))
-        assert same_angle(mat.rotation.y, upright_y(SCOOP_SEATS, color)) and mat.locked
+        assert same_angle(inner(mat).rotation.y, upright_y(SCOOP_SEATS, color)) and inner(mat).locked
     state = table.call("onSave")
     for mat in mats:
         mat.setPosition(table.lua.table_from([1, 1, 1]))
@@ -488,7 +493,7 @@ def test_scoop_scores_add_up_over_games_and_a_recount_never_doubles(saves):
     assert scores(reloaded, ["White", "Red"]) == {"White": 0, "Red": 0}
     table.click("uiScoopNewGame", "Red", None, "scoop_new_game")
     [deck] = main_decks(table)
-    assert deck.getQuantity() == 52 and (deck.position.x, deck.position.z) == (0, 0) and deck.rotation.z == 180
+    assert deck.getQuantity() == 52 and (inner(deck).position.x, inner(deck).position.z) == (0, 0) and inner(deck).rotation.z == 180
     assert "shuffle" in table.calls
     place = table.lua.execute(PLACE)
     for name, color, pile in (("Ten of Hearts", "Red", "go"), ("King of Hearts", "Red", "game")):

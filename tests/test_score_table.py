@@ -17,7 +17,7 @@ from conftest import ROOT, run_cli
 from deckpress.deck import load_deck
 from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
-from fake_tts import FakeTTS, to_py
+from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
@@ -31,18 +31,18 @@ def save(built: Path) -> dict:
 
 def card_objects(table, name):
     """Every object called `name`: loose cards (in hands or on the table), then cards still in a deck."""
-    loose = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.getName() == name]
+    loose = [o for o in table.objects() if o.type == "Card" and o.getName() == name]
     return loose
 
 
 def take(table, name):
     """One card called `name`, out of the deck if no loose one is free."""
-    for deck in [o for o in table.globals.getObjects().values() if o.type == "Deck"]:
+    for deck in [o for o in table.objects() if o.type == "Deck"]:
         for entry in deck.getObjects().values():
             if entry.name == name:
                 return deck.takeObject(table.lua.table_from({"guid": entry.guid}))
     for obj in card_objects(table, name):
-        if not getattr(obj, "placed", False):
+        if not inner(obj).placed:
             return obj
     raise AssertionError(f"no free card {name}")
 
@@ -55,7 +55,7 @@ def place(table, color, cards, start=1):
         if name is None:
             continue
         obj = take(table, name)
-        obj.placed = True
+        inner(obj).placed = True
         obj.setPosition(game.slot_position(color, k))
         obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
         placed.append(obj)
@@ -192,12 +192,12 @@ def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_co
     select_mode(table, "Decking!")
     for _ in range(2):
         table.click("uiGetReady", "White")
-        decks = [o for o in table.globals.getObjects().values() if o.type == "Deck" and o.getQuantity() == 42]
+        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42]
         assert len(decks) == 3
         assert table.hand("White") == [] and table.hand("Red") == []
         copies = [o for o in decks if o.hasTag("score:copy")]
         assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
-    assert len([o for o in table.globals.getObjects().values() if o.type == "Deck"]) == 3
+    assert len([o for o in table.objects() if o.type == "Deck"]) == 3
 
 
 def test_team_modes_alternate_teams_round_the_table(save):
@@ -543,12 +543,12 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     table = FakeTTS(save, seated=["White"])
     select_mode(table, "Scorlitaire!")
     table.click("uiGetReady", "White")
-    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     assert len(cards) == 42 and all(o.getRotation().z == FACE_DOWN for o in cards)
-    assert not [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+    assert not [o for o in table.objects() if o.type == "Deck"]
 
     def flip(name):
-        obj = next(o for o in table.globals.getObjects().values()
+        obj = next(o for o in table.objects()
                    if o.type == "Card" and o.getName() == name and o.getRotation().z == FACE_DOWN)
         obj.setRotation(table.lua.table_from([0, 0, 0]))
         table.click("scoreScore", "White")
@@ -559,7 +559,7 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     flip("Double!")                       # the last Score! again
     assert pad(table, "White") == 8
     cw = flip("CW!")                      # shuffle everything else and lay it out again
-    on_table = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    on_table = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     down = [o for o in on_table if o.getRotation().z == FACE_DOWN]
     assert len(down) == 41 and cw not in down and round(cw.getPosition().x, 3) == 11.0
     flip("No!")
@@ -575,7 +575,7 @@ def place_virtual(table, color, columns):
     for col, names in columns.items():
         for row, name in enumerate(names, 1):
             obj = take(table, name)
-            obj.placed = True
+            inner(obj).placed = True
             obj.setPosition(game.virtual_position(color, col, row))
             obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
             placed[(col, row)] = obj
@@ -607,7 +607,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
         dx, dz = p[0] - centre["x"], p[2] - centre["z"]
         return dx * right["x"] + dz * right["z"], dx * forward["x"] + dz * forward["z"]
 
-    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck") and o.hand is None]
+    cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck") and inner(o).hand is None]
     assert len(cards) == 9 and all(o.getRotation().z == FACE_DOWN for o in cards)
     for col in (1, 2, 3):
         slot_x, slot_d = local(to_py(game.slot_position("White", col)))
@@ -620,7 +620,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
             depths.append(d)
         assert depths[0] > depths[1] > depths[2] > slot_d + 3  # above the roster, row 1 farthest
     assert len(table.hand("White")) == 8                     # the first draw of 8
-    [deck] = [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+    [deck] = [o for o in table.objects() if o.type == "Deck"]
     assert deck.getQuantity() == 42 - 9 - 8 and deck.getRotation().z == FACE_DOWN
     assert any("virtual roster" in b for b in table.broadcasts)
 
