@@ -173,19 +173,40 @@ def test_skorch_special_first_discard_skips_the_dealers_left(saves):
     assert seen == {True, False}
 
 
-def test_skorch_deal_again_gathers_everything_first(saves):
-    table = FakeTTS(saves["skorch"], seated=["White", "Red", "Yellow"])
+@pytest.mark.parametrize("seated", [["White", "Red", "Yellow"], SKORCH_SEATS])
+def test_skorch_deal_again_gathers_everything_first(saves, seated):
+    """With 5 players the first Deal leaves no deck (the draw pile is its last card): the second one
+    gathers loose cards only, and must wait for the new deck to form before shuffling and dealing."""
+    table = FakeTTS(saves["skorch"], seated=seated)
     table.click("uiSkorchDeal", "White")
     first = table.hand("Red")
     table.click("uiSkorchDeal", "Yellow")
-    for color in ("White", "Red", "Yellow"):
+    for color in seated:
         assert len(table.hand(color)) == 5
         prison(table, color)
-    [draw] = main_decks(table)
-    assert draw.getQuantity() == 77 - 46
+    left = 77 - 15 * len(seated) - 1
+    if left > 1:
+        [draw] = main_decks(table)
+        assert draw.getQuantity() == left
+    else:
+        assert main_decks(table) == []
     cards = sum(1 for o in table.tagged("deck") if o.type == "Card")
-    assert cards + draw.getQuantity() == 77
+    assert cards + sum(d.getQuantity() for d in main_decks(table)) == 77
     assert table.hand("Red") != first
+
+
+def test_skorch_deal_pressed_again_while_dealing_is_refused(saves):
+    table = FakeTTS(saves["skorch"], seated=["White", "Red"])
+    table.click("uiSkorchDeal", "White", settle=False)
+    table.click("uiSkorchDeal", "Red", settle=False)
+    table.click("uiSkorchFaceoff", "Red", settle=False)
+    assert "Deal is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    assert sum(1 for b in table.broadcasts if " dealt: " in b) == 1
+    assert len(table.hand("White")) == len(table.hand("Red")) == 5
+    assert table.ui_value("skorch_faceoff") == "Face-off: out"
+    table.click("uiSkorchDeal", "Red")  # once done, it deals again
+    assert any(b.startswith("Red dealt") for b in table.broadcasts)
 
 
 def test_skorch_faceoff_toggle_shuffles_the_expansion_in_and_out(saves):
@@ -296,14 +317,27 @@ def test_scout_two_players_marker_falls_back_to_the_lowest_card(saves):
     assert any("Nobody holds the 1/2 card" in b for b in table.broadcasts)
 
 
-def test_scout_setup_twice_is_a_new_round(saves):
-    table = scout_table(saves, ["White", "Red", "Yellow"])
+@pytest.mark.parametrize("seated", [["White", "Red", "Yellow"], ["White", "Red", "Yellow", "Green"], SCOUT_SEATS])
+def test_scout_setup_twice_is_a_new_round(saves, seated):
+    """The second round gathers the hands (no deck is left with 3 to 5 players) and waits for the deck."""
+    table = scout_table(saves, seated)
     table.click("uiScoutSetup", "Red")
-    for color in ("White", "Red", "Yellow"):
-        assert len(table.hand_objects(color)) == 12
-    assert len([o for o in loose_cards(table) if o.hasTag("deck")]) == 9
+    n = len(seated)
+    for color in seated:
+        assert len(table.hand_objects(color)) == DEAL[n]
+    assert len([o for o in loose_cards(table) if o.hasTag("deck")]) == {3: 9, 4: 1, 5: 0}[n]
     chips = table.tagged("chips")
-    assert sum(1 for c in ("White", "Red", "Yellow") for _ in at(chips, seat_point(SCOUT_SEATS, c, 6.5, 4.0))) == 3
+    assert sum(1 for c in seated for _ in at(chips, seat_point(SCOUT_SEATS, c, 6.5, 4.0))) == n
+
+
+def test_scout_setup_pressed_again_while_dealing_is_refused(saves):
+    table = FakeTTS(saves["scout"], seated=["White", "Red", "Blue"])
+    table.click("uiScoutSetup", "White", settle=False)
+    table.click("uiScoutSetup", "Red", settle=False)
+    assert "Setup is still under way" in table.broadcasts[-1]
+    table.settle()
+    assert sum(1 for b in table.broadcasts if b.startswith("Setup:")) == 1
+    assert all(len(table.hand_objects(c)) == 12 for c in ("White", "Red", "Blue"))
 
 
 def test_scout_turn_hand_once_per_round(saves):
@@ -471,6 +505,18 @@ def test_scoop_count_only_reads_the_seated_players_piles(saves):
     table.click("uiScoopCount", "White")
     assert scores(table, ["White", "Red"]) == {"White": 0, "Red": 1}
     assert "Go Pile tie at 1 between White and Red; Red has the most face cards (1)." in "\n".join(table.broadcasts)
+
+
+def test_scoop_new_game_pressed_again_while_gathering_is_refused(saves):
+    table = scoop_table(saves, ["White", "Red"], {"White": (["10c"], ["Kc", "Qc"]), "Red": (["3c"], ["Jc"])})
+    table.click("uiScoopNewGame", "White", settle=False)
+    table.click("uiScoopNewGame", "Red", settle=False)
+    table.click("uiScoopCount", "Red", settle=False)
+    assert "New game is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    [deck] = main_decks(table)
+    assert deck.getQuantity() == 52
+    assert sum(1 for b in table.broadcasts if "shuffled the deck" in b) == 1
 
 
 def test_scoop_count_with_nobody_seated(saves):

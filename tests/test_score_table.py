@@ -17,7 +17,7 @@ from conftest import ROOT, run_cli
 from deckpress.deck import load_deck
 from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
@@ -292,6 +292,52 @@ def test_a_short_roster_is_a_bug(save):
     assert any("Bug!" in b and "Red score -20" in b for b in table.broadcasts)
     assert (pad(table, "White"), pad(table, "Red"), pad(table, "Blue")) == (0, -20, 0)
     assert state(table)["rounds"] == 1
+
+
+def test_a_card_dropped_onto_another_in_a_slot_is_two_cards_a_long_roster(save):
+    """In TTS a card dropped onto another forms a Deck: the referee counts both, so Red's roster is long."""
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
+    [_, second, _] = place(table, "Red", ["Score! 5", "Score! 5", "Score! 5"])
+    place(table, "Blue", ["Score! 4", "Score! 4", "Score! 4"])
+    extra = take(table, "Score! 1")
+    table.settle()
+    [pile] = table.globals.group(table.lua.table_from([second, extra])).values()
+    table.settle()
+    pile.setPosition(table.globals.GAME.slot_position("Red", 2))
+    assert pile.type == "Deck" and pile.getQuantity() == 2
+    table.click("scoreScore", "White")
+    assert "Red's roster slot 2 holds more than one card" in table.broadcasts
+    assert any(b.startswith("Bug!") and "Red score -" in b for b in table.broadcasts), table.broadcasts
+    assert pad(table, "Red") < 0 and pad(table, "White") == pad(table, "Blue") == 0
+
+
+def test_drawing_the_outlines_keeps_the_lines_players_drew(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    drawn = {"points": [[1, 1, 1], [4, 1, 2], [6, 1, -3]], "color": [0.2, 0.6, 1], "thickness": 0.1}
+    lines = to_py(table.globals.Global.getVectorLines())
+    assert len(lines) == 6
+    table.globals.Global.setVectorLines(to_lua(table.lua, lines + [drawn]))
+    table.fake.seated = to_lua(table.lua, ["White", "Red", "Blue"])
+    table.call("onPlayerChangeColor", "Blue")  # the outlines are drawn again, for three players now
+    after = to_py(table.globals.Global.getVectorLines())
+    assert len(after) == 9 + 1 and after.count(drawn) == 1
+    select_mode(table, "Randomness!")  # six slots each
+    after = to_py(table.globals.Global.getVectorLines())
+    assert len(after) == 3 * 6 + 1 and after.count(drawn) == 1
+
+
+def test_score_pressed_again_while_the_cards_move_is_refused(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Score! 3", "Score! 2", "Score! 4"])
+    place(table, "Red", ["Score! 4", "Score! 3", "Score! 2"])
+    table.settle()
+    table.click("scoreScore", "White", settle=False)
+    table.click("scoreScore", "Red", settle=False)
+    table.click("scoreNewGame", "Red", settle=False)
+    assert "SCORE! is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    assert state(table)["round"]["turn"] == 1  # one action turn, not two
 
 
 def test_brutal_keeps_running_totals_above_zero(save):

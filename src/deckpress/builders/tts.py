@@ -162,9 +162,19 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
         "modes": [{"id": m.id, "name": m.name, "players": _players(m.players), "options": _lua_plain(m.options)}
                   for m in model.modes],
         "components": components,
-        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS},
+        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
+                   "home": _home(objects, main)},
         "engine": engine,
     }
+
+
+def _home(objects: list[dict], main: Component | None) -> list[float]:
+    """Where the main deck lies in the save: where the scripts gather it."""
+    for state in objects:
+        if main is not None and main.id in state.get("Tags", []):
+            t = state["Transform"]
+            return [t["posX"], t["posY"], t["posZ"]]
+    return [0.0, save.TABLE_Y, 0.0]
 
 
 def _ids(notes: str) -> tuple[str, str]:
