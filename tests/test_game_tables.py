@@ -4,33 +4,72 @@ and the resulting objects checked: positions, orientations, hands, chips, scores
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlparse
 
 import lupa.lua52 as lua52
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SKORCH_SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
 SCOUT_SEATS = SKORCH_SEATS
 SCOOP_SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
-RADIUS = 21.5
+RADIUS = 24.8  # save.SEAT_RADIUS: where TTS puts its own hands on a round table
 CLOSE = 0.01
 
 
 @pytest.fixture(scope="module")
-def saves(tmp_path_factory) -> dict[str, dict]:
+def games(tmp_path_factory) -> Path:
+    """The three decks built once: OUT/<deck>/..."""
     out = tmp_path_factory.mktemp("games")
-    saves = {}
     for deck in ("skorch", "scout", "scoop"):
         result = run_cli("build", deck, "--out", str(out), "--quiet")
         assert result.exit_code == 0, result.stderr
-        saves[deck] = json.loads((out / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
-    return saves
+    return out
+
+
+@pytest.fixture(scope="module")
+def saves(games) -> dict[str, dict]:
+    return {deck: json.loads((games / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
+            for deck in ("skorch", "scout", "scoop")}
+
+
+def image_urls(save: dict) -> list[str]:
+    urls = []
+    for state in save["ObjectStates"]:
+        for obj in [state, *state.get("ContainedObjects", [])]:
+            for entry in obj.get("CustomDeck", {}).values():
+                urls += [entry["FaceURL"], entry["BackURL"]]
+            if "CustomImage" in obj:
+                urls += [obj["CustomImage"]["ImageURL"], obj["CustomImage"]["ImageSecondaryURL"]]
+    return urls
+
+
+@pytest.mark.parametrize("deck", ["skorch", "scout", "scoop"])
+def test_an_image_several_components_use_is_uploaded_once(games, saves, deck):
+    assets = sorted((games / deck / "tts" / "assets").iterdir())
+    digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in assets]
+    assert len(set(digests)) == len(digests), [p.name for p in assets]
+    used = {Path(urlparse(u).path).name for u in image_urls(saves[deck])}
+    assert used == {p.name for p in assets}
+    if deck == "skorch":  # the deck, the Face-off card and the help cards share one back
+        backs = {entry["BackURL"] for state in saves[deck]["ObjectStates"]
+                 for entry in state.get("CustomDeck", {}).values()}
+        assert len(backs) == 1
+
+
+def test_scout_token_piles_are_tile_stacks(saves):
+    stacks = {o["Nickname"]: o for o in saves["scout"]["ObjectStates"] if o["Name"] == "Custom_Tile_Stack"}
+    assert {name: o["Number"] for name, o in stacks.items()} == {"Scout & Show": 5, "Scout": 25, "Звезда 1": 40,
+                                                                 "Звезда 5": 12}
+    assert not [o for o in saves["scout"]["ObjectStates"] if o["Name"] == "Custom_Tile" and o["Nickname"] == "Звезда 1"]
 
 
 def seat_point(seats: list[str], color: str, x: float, d: float) -> tuple[float, float]:
@@ -328,6 +367,22 @@ def test_scout_setup_twice_is_a_new_round(saves, seated):
     assert len([o for o in loose_cards(table) if o.hasTag("deck")]) == {3: 9, 4: 1, 5: 0}[n]
     chips = table.tagged("chips")
     assert sum(1 for c in seated for _ in at(chips, seat_point(SCOUT_SEATS, c, 6.5, 4.0))) == n
+
+
+def test_scout_chips_come_out_of_their_stack_as_players_join(saves):
+    table = scout_table(saves, ["White", "Red", "Yellow"])
+    [stack] = [o for o in table.tagged("chips") if o.getQuantity() > 1]
+    assert stack.getQuantity() == 2  # 3 of the 5 chips taken out
+    table.fake.seated = to_lua(table.lua, SCOUT_SEATS)
+    table.click("uiScoutSetup", "Blue")
+    chips = table.tagged("chips")
+    assert len(chips) == 5 and all(c.getQuantity() == -1 for c in chips)  # the stack's last chip is a tile now
+    for color in SCOUT_SEATS:
+        assert len(at(chips, seat_point(SCOUT_SEATS, color, 6.5, 4.0))) == 1, color
+    table.fake.seated = to_lua(table.lua, ["White", "Red"])
+    table.click("uiScoutSetup", "Red")
+    spare = [c for c in chips if not any(at([c], seat_point(SCOUT_SEATS, s, 6.5, 4.0)) for s in ("White", "Red"))]
+    assert len(spare) == 3 and all(abs(inner(c).position.x - 9.0) < 1e-6 for c in spare)  # by the aside pile
 
 
 def test_scout_setup_pressed_again_while_dealing_is_refused(saves):

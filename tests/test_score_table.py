@@ -132,7 +132,7 @@ def test_slots_are_drawn_in_front_of_each_seated_hand_left_to_right(save):
             along.append(dx * right["x"] + dz * right["z"])
             depth.append(dx * forward["x"] + dz * forward["z"])
         assert along[0] < along[1] < along[2]         # slot 1 is the player's leftmost
-        assert all(abs(d - 5.8) < 1e-3 for d in depth)  # in front of the hand zone (depth 6.8 / 2 + a card)
+        assert all(abs(d - 5.8) < 1e-3 for d in depth)  # in front of the hand zone (depth 4.87 / 2 + a card and a gap)
     white = to_py(game.slot_position("White", 1))
     assert white[0] < 0 and white[2] < 0              # White sits south: left is -x
 

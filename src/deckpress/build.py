@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Callable
@@ -60,7 +61,8 @@ def _inputs(deck: LoadedDeck, previous_faces: dict, options: BuildOptions) -> di
                 out[f"decks/{image}"] = sha256_file(image_path)
     out["deckpress"] = _package_digest()
     out["options"] = hashlib.sha256(json.dumps(
-        {"lang": deck.lang, "asset_url": options.asset_url, **options.extra}, sort_keys=True,
+        {"lang": deck.lang, "asset_url": options.asset_url, **options.extra,
+         "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}, sort_keys=True,
         default=str).encode()).hexdigest()
     return out
 

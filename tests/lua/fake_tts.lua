@@ -311,6 +311,37 @@ local function functions(rec)
     rec.buttons[#rec.buttons + 1] = params
     return true
   end
+  f.getQuantity = function() return -1 end  -- TTS: -1 for an object that is not a stack
+  if rec.stack then  -- a Custom_Tile_Stack: `Number` copies of one tile
+    f.getQuantity = function() settled_container(rec, "getQuantity") return rec.number end
+    f.takeObject = function(params)
+      settled_container(rec, "takeObject")
+      params = params or {}
+      local function tile()
+        local state = deep_copy(rec.state)
+        state.Name, state.Number, state.GUID = "Custom_Tile", nil, nil
+        return state
+      end
+      rec.number = rec.number - 1
+      local taken = new_object(tile(), {spawning = true,
+                                        position = params.position or {x = rec.position.x, y = rec.position.y + 2, z = rec.position.z}})
+      if params.rotation then taken.rotation = vector(params.rotation) end
+      if rec.number == 1 then  -- the stack turns into its last tile
+        local last = new_object(tile(), {position = rec.position})
+        last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
+        rec.remainder, rec.dying = last.proxy, true
+        remove_from_world(rec)
+        Fake.after(0, function() destroy(rec) end)
+      end
+      local callback = params.callback_function
+      Fake.after(Fake.delay, function()
+        join_world(taken)
+        if callback then callback(taken.proxy) end
+      end)
+      return taken.proxy
+    end
+    return f
+  end
   if rec.type ~= "Deck" then return f end
 
   f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
@@ -480,7 +511,9 @@ new_object = function(state, options)
   if name == "DeckCustom" or name == "Deck" then rec.type = "Deck"
   elseif name == "Card" or name == "CardCustom" then rec.type = "Card"
   elseif name == "HandTrigger" then rec.type = "Hand"
+  elseif name == "Custom_Tile" then rec.type = "Tile"
   else rec.type = "Generic" end
+  if name == "Custom_Tile_Stack" then rec.stack, rec.number = true, state.Number or 1 end
   rec.contained = copy_list(state.ContainedObjects or {})
   rec.tags = {}
   for _, tag in ipairs(state.Tags or {}) do rec.tags[tag] = true end

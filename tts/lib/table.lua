@@ -148,6 +148,36 @@ function M.when_still(objects, fn, what)
   end, fn, what)
 end
 
+-- Lay out `count` single pieces tagged `tag` (tokens: loose tiles first, by GUID, then tiles taken out
+-- of their Custom_Tile_Stack) at place(k) = position, rotation for k = 1..count. callback(placed,
+-- spare) runs once they are all there: how many there were, and the loose pieces left over.
+function M.lay_pieces(tag, count, place, callback)
+  local loose, stacks = {}, {}
+  for _, obj in ipairs(M.tagged(tag)) do
+    if obj.getQuantity() > 1 then stacks[#stacks + 1] = obj else loose[#loose + 1] = obj end
+  end
+  local k, spare = 0, {}
+  local function put(piece)
+    k = k + 1
+    local position, rotation = place(k)
+    piece.setPosition(position)
+    piece.setRotation(rotation)
+  end
+  for _, piece in ipairs(loose) do
+    if k < count then put(piece) else spare[#spare + 1] = piece end
+  end
+  local j = M.join(function() callback(k, spare) end)
+  for _, stack in ipairs(stacks) do
+    while k < count and stack.remainder == nil do
+      k = k + 1
+      local position, rotation = place(k)
+      stack.takeObject({position = position, rotation = rotation, smooth = false, callback_function = j.add()})
+    end
+    if stack.remainder ~= nil and k < count then put(stack.remainder) end
+  end
+  j.start()
+end
+
 -- Objects sorted by GUID: TTS promises no order for getObjects/getObjectsWithTag.
 function M.by_guid(objects)
   local out = {}

@@ -19,18 +19,15 @@ local counted = {}
 local say, warn = Table.say, Table.warn
 
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
--- the game is first loaded; mats the game doesn't have leave their seats without one.
+-- the game is first loaded (the mats come as one stack); seats beyond the mats there are get none.
 function M.lay_mats()
-  local mats = Table.tagged("mats")
   local n, radius = #DATA.seats, DATA.layout.seat_radius
-  for i, color in ipairs(DATA.seats) do
-    local mat = mats[i]
-    if mat ~= nil then
-      mat.setPosition(Piles.place(DATA.seats, radius, color, nil, 1.0))
-      mat.setRotation({0, Seating.rotation_y(i, n), 0})
-      mat.setLock(true)
-    end
+  local function place(i)
+    return Piles.place(DATA.seats, radius, DATA.seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
   end
+  Table.lay_pieces("mats", n, place, function()
+    for _, mat in ipairs(Table.tagged("mats")) do mat.setLock(true) end
+  end)
 end
 
 -- The cards in every pile area: {color = {go = {cards}, game = {cards}}}, and how many cards of the

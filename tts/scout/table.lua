@@ -78,20 +78,16 @@ function M.setup_from(deck, seats, finish)
     take(deck, guid_of[move.id], hand_place(seat, move.position, plan.deal_count), {0, rot_y, 0}, j.add())
   end
 
-  local chips = tagged("chips")
-  for p, seat in ipairs(seats) do
-    local chip = chips[p]
-    if chip ~= nil then
-      local position, rotation = seat_place(seat, M.CHIP_PLACE)
-      chip.setPosition(position)
-      chip.setRotation(rotation)
+  local chips = j.add()
+  Table.lay_pieces("chips", #seats, function(p) return seat_place(seats[p], M.CHIP_PLACE) end,
+                   function(placed, spare)
+    for k, chip in ipairs(spare) do  -- chips nobody needs this round: stacked by the set-aside cards
+      chip.setPosition({aside[1], aside[2] + k * 0.3, aside[3] - 3})
+      chip.setRotation({0, 180, 0})
     end
-  end
-  for k = #seats + 1, #chips do  -- chips nobody needs this round: stacked by the set-aside cards
-    chips[k].setPosition({aside[1], aside[2] + (k - #seats) * 0.3, aside[3] - 3})
-    chips[k].setRotation({0, 180, 0})
-  end
-  if #chips < #seats then warn("only " .. #chips .. " Scout & Show chips on the table for " .. #seats .. " players") end
+    if placed < #seats then warn("only " .. placed .. " Scout & Show chips on the table for " .. #seats .. " players") end
+    chips()
+  end)
   local first = seats[plan.first_player]
   local marker = tagged("first-player")[1]
   if marker ~= nil then
