@@ -369,3 +369,12 @@ def test_game_logic_modules_are_pure():
 def test_the_purity_check_can_fail():
     source = 'local s = "Player" -- Wait in a comment\nlocal r = math.random(6)\nbroadcastToAll(s)\n'
     assert impurities(source) == ["math.random", "broadcastToAll"]
+
+
+def test_a_flow_tts_never_finishes_gives_up_says_so_and_frees_the_button(save):
+    table = FakeTTS(save, seated=["White", "Red"], delay=2000)  # 33 s per take: longer than lib.table's 10 s
+    table.click("uiGetReady", "White", settle=False)
+    table.frames(10 * 60 + 5)
+    assert "did not finish in time" in table.broadcasts[-1]
+    table.click("uiGetReady", "Red", settle=False)  # refused no more
+    assert not any("still under way" in b for b in table.broadcasts)

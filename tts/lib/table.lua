@@ -16,19 +16,19 @@ end
 
 M.TIMEOUT = 10  -- seconds a flow waits for TTS before it gives up and says so
 
-local running = nil  -- the name of the flow under way, or nil
+local running = nil  -- the flow under way ({name = ...}), or nil
 
 -- Run the flow `name`: fn(finish) starts it and calls finish() once everything it did has arrived.
 -- While one runs, another is refused with a message (a button pressed twice runs once).
 function M.flow(name, fn)
   if running ~= nil then
-    M.warn(running .. " is still under way: wait a moment and press " .. name .. " again")
+    M.warn(running.name .. " is still under way: wait a moment and press " .. name .. " again")
     return false
   end
-  running = name
-  local done = false
-  local function finish()
-    if not done then done, running = true, nil end
+  local this = {name = name}
+  running = this
+  local function finish()  -- a flow that timed out finishing late leaves the next one alone
+    if running == this then running = nil end
   end
   local ok, problem = pcall(fn, finish)
   if not ok then
@@ -101,6 +101,20 @@ function M.take(deck, guid, position, rotation, callback)
                           callback_function = callback})
 end
 
+-- Move the top card of `deck` (or, once the deck is down to its last card, that card) to `position`
+-- and `rotation`; callback(card) once it is there.
+function M.take_top(deck, position, rotation, callback)
+  local rest = deck.remainder
+  if rest ~= nil then
+    rest.setPosition(position)
+    rest.setRotation(rotation)
+    if callback then callback(rest) end
+    return rest
+  end
+  return deck.takeObject({index = 0, position = position, rotation = rotation, smooth = false,
+                          callback_function = callback})
+end
+
 -- Take every card of `deck`, top first, to places(k) (position, rotation for card k of count);
 -- `callback()` runs once all are there.
 function M.take_all(deck, places, callback)
@@ -123,6 +137,7 @@ end
 -- dealt or left behind as its remainder).
 function M.deal(deck, count, color)
   if deck == nil or count == 0 then return deck end
+  if deck.remainder ~= nil then return nil end
   deck.deal(count, color)
   if deck.remainder ~= nil then return nil end
   return deck

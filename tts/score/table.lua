@@ -272,12 +272,14 @@ local function solo_score(player, finish)
     obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
     moved[#moved + 1] = obj
   end
-  for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
   for _, line in ipairs(out.messages) do say(line) end
   Scores.set(scores, color, out.score)
   refreshScores()
   T.refresh()
-  if not out.reshuffle then return Table.when_still(moved, finish, "SCORE!") end
+  if not out.reshuffle then
+    for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
+    return Table.when_still(moved, finish, "SCORE!")
+  end
   -- CW!: gather everything but the pass card, shuffle once the deck has formed, lay out again
   local gather = {}
   for _, card in ipairs(loose_cards()) do
@@ -328,7 +330,7 @@ local function deal_against(deck, color, plan, done)
   local j = Table.join(function() Table.when_dealt({[color] = plan.draw}, done, "Get ready!") end)
   for col = 1, size do
     for r = 1, rows do
-      Table.take(deck, deck.getObjects()[1].guid, grid[col][r], rotation, j.add())
+      Table.take_top(deck, grid[col][r], rotation, j.add())
     end
   end
   Table.deal(deck, plan.draw, color)
@@ -427,6 +429,7 @@ end
 
 function scoreReveal(player, value, id)
   ensure_state()
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   if Referee.solo_kind(DATA, state) == "score-against" then
     local color = seated()[1] or player.color
     local cards = table_cards()
