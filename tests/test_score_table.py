@@ -283,6 +283,28 @@ def test_classic_round_score_is_floored_at_zero(save):
     assert (pad(table, "White"), pad(table, "Red")) == (0, 0)  # Red: 1 - 3 + 2 - 3 + 2 - 3 = -4 -> 0
 
 
+MODE_SEATS = {"Classic!": 3, "Brutal!": 2, "Duel!": 2, "Teamwork!": 4, "Teamscore!": 4, "New order!": 3,
+              "Randomness!": 2, "Decking!": 3, "Scorlitaire!": 1, "Scorliroad!": 1, "Score Against!": 1}
+
+
+def main_cards(table) -> int:
+    return sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag("deck"))
+
+
+@pytest.mark.parametrize("mode", MODE_SEATS)
+def test_get_ready_twice_in_every_mode_keeps_every_card(save, mode):
+    seated = SEATS[:MODE_SEATS[mode]]
+    table = FakeTTS(save, seated=seated)
+    select_mode(table, mode)
+    for who in (seated[0], seated[-1]):
+        table.click("uiGetReady", who)
+        assert main_cards(table) == 42
+        assert state(table)["players"] == seated
+    assert not [b for b in table.broadcasts if "did not finish" in b or "still under way" in b]
+    copies = [o for o in table.objects() if o.hasTag("score:copy")]
+    assert len(copies) == (len(seated) - 1 if mode == "Decking!" else 0)
+
+
 def test_a_short_roster_is_a_bug(save):
     table = FakeTTS(save, seated=["White", "Red", "Blue"])
     place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
@@ -558,18 +580,24 @@ STEAL = """\
 """
 
 
-def test_a_new_card_from_the_yaml_works_without_lua(tmp_path):
+@pytest.fixture(scope="module")
+def steal_save(tmp_path_factory) -> dict:
+    """The SCORE! deck with one more card, Steal! 2, added in the YAML only; built once."""
+    project = tmp_path_factory.mktemp("steal")
     yaml = (ROOT / "decks" / "score.yaml").read_text(encoding="utf-8")
     anchor = "      - name: Deny!\n"
     assert anchor in yaml
-    (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    shutil.copytree(ROOT / "print", tmp_path / "print")
-    result = run_cli("build", "score", "--quiet", cwd=tmp_path)
+    (project / "decks").mkdir()
+    (project / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
+    shutil.copytree(ROOT / "templates", project / "templates")
+    shutil.copytree(ROOT / "print", project / "print")
+    result = run_cli("build", "score", "--quiet", cwd=project)
     assert result.exit_code == 0, result.stderr
-    save = json.loads((tmp_path / "build/score/tts/score.json").read_text(encoding="utf-8"))
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8"))
+
+
+def test_a_new_card_from_the_yaml_works_without_lua(steal_save):
+    table = FakeTTS(steal_save, seated=["White", "Red", "Blue"])
     table.click("uiGetReady", "White")
     assert len(table.hand("White")) == 12
     # Steal! 2 (6.5) after Score! 6 (4) and Bomb! 1 (6), before Fire! 1 (7)

@@ -366,6 +366,13 @@ def test_game_logic_modules_are_pure():
         assert impurities(path.read_text(encoding="utf-8")) == [], path
 
 
+def test_no_script_reaches_into_the_fake():
+    """obj._fake is the fake's own state, for tests: a script using it would pass tests and fail in TTS."""
+    for path in sorted((ROOT / "tts").rglob("*")):
+        if path.suffix in (".lua", ".j2"):
+            assert "_fake" not in path.read_text(encoding="utf-8"), path
+
+
 def test_the_purity_check_can_fail():
     source = 'local s = "Player" -- Wait in a comment\nlocal r = math.random(6)\nbroadcastToAll(s)\n'
     assert impurities(source) == ["math.random", "broadcastToAll"]

@@ -574,7 +574,7 @@ function Fake.layout_hands()
   end
 end
 
--- The inner states of the objects in the world, in the order they came.
+-- The objects in the world, in the order they came (for tests: no shuffled order).
 function Fake.objects()
   local out = {}
   for i, rec in ipairs(Fake.world) do out[i] = rec.proxy end
