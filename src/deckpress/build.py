@@ -139,7 +139,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                   warn: Callable[[str], None]) -> str:
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
-    option_values = {"lang": deck.lang, "asset_url": options.asset_url, **options.extra}
+    option_values = {"lang": deck.lang, "asset_url": options.asset_url, **options.extra,
+                     "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}  # the TTS save's date
     inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
     if previous and _up_to_date(final, old_manifest, inputs):
         for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
