@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import DeckError, Problems, Where
-from .fonts import builtin_fonts
+from .fonts import BadFont, builtin_fonts, missing_glyphs
+from .markup import MarkupError, parse
 from .options import Context
 from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
@@ -62,8 +63,65 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     deck = LoadedDeck(name=path.stem, path=path, model=model, lang=lang or own_lang)
     _load_fonts(deck, raw, problems)
     _load_templates(deck, problems)
+    _check_icons(deck, problems)
+    _check_markup(deck.model, problems)
     problems.raise_if_any()
     return deck
+
+
+def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
+    """Each glyph icon's font is one the deck knows, and has the glyph."""
+    for name, icon in deck.model.icons.items():
+        if icon is None or icon.glyph is None:
+            continue
+        if icon.font not in deck.fonts:
+            problems.add(icon.source.at("font") if "font" in icon.source else icon.where,
+                         f"icon {name!r}: unknown font {icon.font!r}; use one of {', '.join(sorted(deck.fonts))} "
+                         "or add it under `fonts:` in the deck")
+            continue
+        try:
+            missing = missing_glyphs(icon.glyph, str(deck.fonts[icon.font]))
+        except (BadFont, OSError):
+            continue  # a font file that is missing or unreadable is reported where it is declared or drawn
+        if missing:
+            problems.add(icon.source.at("glyph"), f"icon {name!r}: font {icon.font!r} has no glyph for {missing!r}; "
+                                                  "pick a font that has it")
+
+
+def _check_markup(model, problems: Problems) -> None:
+    """The rules' texts and the cards' TTS descriptions name only icons the deck declares (the texts
+    drawn on faces are checked as they are drawn)."""
+    def check(text, where: Where, label: str = "") -> None:
+        try:
+            parse(str(text), model.icons)
+        except MarkupError as err:
+            problems.add(where, f"{label}{err}")
+
+    def blocks(items) -> None:
+        for block in items or []:
+            if block is None:
+                continue
+            content = block.content
+            if block.kind == "table":
+                texts = [*(content.header or []), *(c for row in content.rows or [] for c in row)]
+            else:
+                texts = content if isinstance(content, list) else [content]
+            for text in texts:
+                check(text, block.where)
+
+    for section in model.rules or []:
+        if section is not None:
+            check(section.heading, section.where)
+            blocks(section.body)
+    for mode in model.modes or []:
+        if mode is not None:
+            check(mode.name, mode.where)
+            blocks(mode.rules)
+    for component in model.components:
+        for card in component.cards:
+            value = card.fields().get(model.tts.description_field)
+            if isinstance(value, str):
+                check(value, card.where, f"card {card.name!r} field {model.tts.description_field!r}: ")
 
 
 def _load_fonts(deck: LoadedDeck, raw: Map, problems: Problems) -> None:

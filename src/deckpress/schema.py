@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
+from .markup import ICON_NAME
 from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .paths import OutsideProject, confine, project_root
@@ -476,6 +477,34 @@ class PrintProfile(Record):
                                                      "e.g. [1.5, -0.5]")
 
 
+class Icon(Record):
+    """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
+
+    glyph = Str("The icon as one character (or a few) of `font`, e.g. ★.", default=None)
+    font = Str("Font of the glyph: a built-in font or one of the deck's `fonts:`.", default="sans")
+    color = Color("Colour of the glyph; default: the text's.", default=None)
+    image = Str("The icon as an image file, relative to the deck file, inside the project.", default=None)
+
+    def validate(self, ctx):
+        self.image_file = None
+        if (self.glyph is None) == (self.image is None):
+            ctx.error(self.where, "an icon is either `glyph:` or `image:`; write e.g. {glyph: \"★\"} or "
+                                  "{image: ../art/coin.png}")
+            return
+        if self.image is not None:
+            where = self.source.at("image")
+            deck_path = Path(where.path)
+            try:
+                self.image_file = confine(deck_path.parent / self.image, deck_path)
+            except OutsideProject:
+                ctx.error(where, f"icon image {self.image!r} leads outside the project; keep it inside "
+                                 f"{project_root(deck_path)}")
+                return
+            if not self.image_file.is_file():
+                ctx.error(where, f"icon image {self.image!r} not found; put the image there or fix the path "
+                                 "(relative to the deck file)")
+
+
 class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
 
@@ -487,6 +516,9 @@ class Deck(Record):
                   min=0, max=20)
     fonts = MapOf(Str("Font name."), Str("Path of a .ttf file, relative to the deck file."),
                   "Extra fonts for the templates, by name.", default=dict)
+    icons = MapOf(Str("Icon name, written `:name:` in text.", pattern=ICON_NAME,
+                      hint="use lower-case letters, digits, '-' and '_', starting with a letter (e.g. star)"),
+                  Section(Icon, "The icon."), "Inline icons of card text and rules, by name.", default=dict)
     components = ListOf(Section(Component, "A component."), "Decks and token sets.", min_items=1)
     rules = Localized(ListOf(Section(RuleSection, "A section."), "The rules, as sections.", default=list))
     modes = ListOf(Section(Mode, "A game mode."), "Game modes (variants).", default=list)
@@ -588,7 +620,7 @@ class Template(Record):
     elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1)
 
 
-RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, RuleSection,
+RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
                                Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
                                Template, Element]
 
