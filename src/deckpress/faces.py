@@ -90,7 +90,9 @@ class FaceStage:
         """The part of every face's key that all faces of the deck share."""
         model = self.deck.model
         fonts = {name: sha256_file(path) for name, path in sorted(self.deck.fonts.items()) if path.is_file()}
-        return digest([package_digest(), DPI, model.bleed, model.safe, self.deck.lang, fonts, self.renderer.game])
+        icons = {name: [i.glyph, i.font, i.color, i.image] for name, i in sorted(model.icons.items()) if i}
+        return digest([package_digest(), DPI, model.bleed, model.safe, self.deck.lang, fonts, self.renderer.game,
+                       icons])
 
     def key(self, face: Face) -> str:
         """Everything that can change the face's pixels, but for the images it draws (recorded apart)."""
