@@ -218,16 +218,18 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
     for group, z in (("play", layout.main[1]), ("optional", layout.optional_z)):
         for component, spot in zip(groups[group], layout.row(len(groups[group]), z)):
             by_component[component.id] = [save.deck_state(component, arts[component.id], guids, spot, field_name,
-                                                           model.game.name)]
+                                                           model.game.name, icons=model.icons)]
     reminder_count = sum(len(save.copies(c)) for c in groups["reminder"])
     x = -(min(reminder_count, 6) - 1) * 2.6 / 2
     for component in groups["reminder"]:
-        states = save.loose_cards(component, arts[component.id], guids, (x, layout.reminder_z), field_name)
+        states = save.loose_cards(component, arts[component.id], guids, (x, layout.reminder_z), field_name,
+                                   icons=model.icons)
         by_component[component.id] = states
         x += 2.6 * min(len(states), 6)
     x = -6.0
     for component in groups["tokens"]:
-        states = save.token_states(component, arts[component.id], guids, (x, layout.token_z), field_name)
+        states = save.token_states(component, arts[component.id], guids, (x, layout.token_z), field_name,
+                                    icons=model.icons)
         by_component[component.id] = states
         x += 2.0 * len({s["Nickname"] for s in states}) + 1.5
     return (groups["play"][0] if groups["play"] else None), by_component

@@ -8,19 +8,23 @@ from __future__ import annotations
 import copy
 import io
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
+from ..inputs import sha256_file
+from ..markup import Run, parse, to_reportlab
 from ..schema import Block
-from .canvas import BOLD, SANS, missing_glyphs
+from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs
 from .labels import labels
 
 INK = colors.HexColor("#222222")
@@ -48,22 +52,64 @@ def _markup(text: str) -> str:
     return escape(str(text)).replace("\n", "<br/>")
 
 
+_FACES = {(False, False): "sans", (True, False): "sans-bold", (False, True): "sans-oblique",
+          (True, True): "sans-bold-oblique"}
+
+
 class _Checker:
-    """Collects characters the embedded font cannot print, with where they are."""
+    """Turns rules text (with its markup, see markup.py; the deck's loading checked its icons) into
+    Paragraph markup, collecting the characters the embedded font cannot print, with where they are."""
 
-    def __init__(self) -> None:
+    def __init__(self, deck: LoadedDeck) -> None:
         self.problems = Problems()
+        self.deck = deck
+        self.icons = deck.model.icons
 
-    def __call__(self, text: str, where: Where) -> str:
-        lacking = missing_glyphs(str(text))
-        if lacking:
-            self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the text "
-                                     "without these characters")
-        return text
+    def spans(self, text: str, where: Where):
+        spans = parse(str(text), self.icons)
+        for span in spans:
+            lacking = missing_glyphs(span.text, _FACES[(span.bold, span.italic)]) if isinstance(span, Run) else ""
+            if lacking:
+                self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
+                                         "text without these characters")
+        return spans
+
+    def plain(self, text: str) -> str:
+        """The text as it reads, for measuring: markup dropped, icons as their glyph or an em's width."""
+        return "".join(s.text if isinstance(s, Run) else (self.icons[s.name].glyph or "M")
+                       for s in parse(str(text), self.icons))
+
+    def __call__(self, text: str, where: Where, size: float) -> str:
+        """The text as Paragraph markup for text of `size` points: <b>, <i>, icons as a glyph in its font
+        and colour or an <img> an em tall."""
+        return to_reportlab(self.spans(text, where), lambda name: self.icon(name, size))
+
+    def icon(self, name: str, size: float) -> str:
+        icon = self.icons[name]
+        if icon.image is not None:
+            width, height = ImageReader(str(icon.image_file)).getSize()
+            return (f"<img src={quoteattr(str(icon.image_file))} width=\"{size * width / height:.2f}\" "
+                    f"height=\"{size:.2f}\" valign=\"middle\"/>")
+        face = _pdf_font(self.deck, icon.font)
+        colour = f" color=\"{icon.color[:7]}\"" if icon.color else ""
+        return f"<font name=\"{face}\"{colour}>{escape(icon.glyph)}</font>"
+
+
+def _pdf_font(deck: LoadedDeck, name: str) -> str:
+    """The reportlab font of a deckpress font name: one of the embedded DejaVu faces, or the font file
+    registered under a name from its content (the same in every build of the same file)."""
+    if name in FONTS:
+        return FONTS[name]
+    path = deck.fonts[name]
+    face = f"DeckpressFont-{sha256_file(path)[:12]}"
+    if face not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(SubsetFont(face, str(path)))
+    return face
 
 
 def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool) -> list[float]:
-    """Column widths: narrow columns keep their natural width, wide ones share what is left."""
+    """Column widths: narrow columns keep their natural width, wide ones share what is left (`rows`: the
+    cells' text as it reads)."""
     n = max(len(r) for r in rows)
     pad = 7.0
     natural = [0.0] * n
@@ -97,9 +143,9 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
         where = block.where
         kind, content = block.kind, block.content
         if kind == "paragraph":
-            out.append(Paragraph(_markup(check(content, where)), styles.body))
+            out.append(Paragraph(check(content, where, styles.body.fontSize), styles.body))
         elif kind == "heading":
-            out.append(Paragraph(_markup(check(content, where)), styles.h2))
+            out.append(Paragraph(check(content, where, styles.h2.fontSize), styles.h2))
         elif kind in ("list", "numbered"):
             bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
             # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
@@ -109,17 +155,18 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                                    leftIndent=max(styles.item.leftIndent,
                                                   styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
             for bullet, item in zip(bullets, content):
-                out.append(Paragraph(_markup(check(item, where)), style, bulletText=bullet))
+                out.append(Paragraph(check(item, where, style.fontSize), style, bulletText=bullet))
             out.append(Spacer(1, styles.body.spaceAfter))
         elif kind == "table":
-            header = [check(h, where) for h in (content.header or [])]
-            rows = [[check(c, where) for c in row] for row in (content.rows or [])]
+            header = list(content.header or [])
+            rows = [list(row) for row in (content.rows or [])]
             ncols = max([len(header)] + [len(r) for r in rows])
             grid = ([header] if header else []) + rows
             grid = [r + [""] * (ncols - len(r)) for r in grid]
-            widths = _col_widths(grid, width, styles.cell.fontSize, bool(header))
-            cells = [[Paragraph(_markup(c), styles.head if (header and r == 0) else styles.cell) for c in row]
-                     for r, row in enumerate(grid)]
+            widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
+                                 styles.cell.fontSize, bool(header))
+            cells = [[Paragraph(check(c, where, styles.cell.fontSize), styles.head if (header and r == 0)
+                                else styles.cell) for c in row] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -166,18 +213,19 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
     model = deck.model
     styles = Styles(size)
     text = labels(deck.lang)
-    check = _Checker()
+    check = _Checker(deck)
     sections: list[list[Flowable]] = []
     for section in model.rules or []:
         if section is None or not section.reminder:
             continue
-        head = Paragraph(_markup(check(section.heading, section.where)), styles.h1)
+        head = Paragraph(check(section.heading, section.where, styles.h1.fontSize), styles.h1)
         sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
     for n, mode in enumerate(modes):
-        name = check(mode.name, mode.where) + _players(mode.players or model.game.players, text)
+        name = check(mode.name, mode.where, styles.h2.fontSize) + _markup(_players(mode.players or
+                                                                                 model.game.players, text))
         heads = [Paragraph(_markup(text["modes"]), styles.h1)] if n == 0 else []
-        sections.append([*heads, Paragraph(_markup(name), styles.h2), *_blocks(mode.rules, styles, width, check)])
+        sections.append([*heads, Paragraph(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
     check.problems.raise_if_any()
     story: list[Piece] = []
     for index, flowables in enumerate(sections):

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..markup import to_bbcode, to_plain
 from ..schema import TTS_COLORS, Block, Card, Component, Deck
 
 TABLE = "Table_Circular"
@@ -124,9 +125,12 @@ def card_notes(component: Component, card: Card) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def card_description(card: Card, field_name: str) -> str:
+def card_description(card: Card, field_name: str, icons: dict | None = None) -> str:
+    """The card's description field, its markup (see markup.py) in TTS's BBCode: [b], [i], a glyph icon as
+    its glyph in its colour ([rrggbb]...[-]), an image icon as its name."""
     value = card.fields().get(field_name)
-    return value if isinstance(value, str) else "" if value is None else str(value)
+    text = value if isinstance(value, str) else "" if value is None else str(value)
+    return to_bbcode(text, icons or {})
 
 
 def component_tags(component: Component, kind: str) -> list[str]:
@@ -144,8 +148,8 @@ def card_scale(component: Component) -> tuple[float, float, float]:
 
 
 def card_state(component: Component, card: Card, art: ComponentArt, guid: str, where: dict,
-               description_field: str) -> dict:
-    state = base_object("Card", guid, where, card.name, card_description(card, description_field),
+               description_field: str, icons: dict | None = None) -> dict:
+    state = base_object("Card", guid, where, card.name, card_description(card, description_field, icons),
                         card_notes(component, card), component_tags(component, "card"))
     state["CardID"] = art.card_id(card)
     state["SidewaysCard"] = False
@@ -159,12 +163,12 @@ def copies(component: Component) -> list[tuple[Card, int]]:
 
 
 def deck_state(component: Component, art: ComponentArt, guids: Guids, position: tuple[float, float],
-               description_field: str, game: str, face_down: bool = True) -> dict:
+               description_field: str, game: str, face_down: bool = True, icons: dict | None = None) -> dict:
     """The component's cards as one DeckCustom (or one Card when it has a single card)."""
     scale = card_scale(component)
     where = transform(position[0], TABLE_Y, position[1], face_down=face_down, scale=scale)
     cards = [card_state(component, card, art, guids(f"card/{component.id}/{card.id}/{n}"), where,
-                        description_field) for card, n in copies(component)]
+                        description_field, icons) for card, n in copies(component)]
     if len(cards) == 1:
         return cards[0]
     state = base_object("DeckCustom", guids(f"deck/{component.id}"), where, component.name,
@@ -178,7 +182,7 @@ def deck_state(component: Component, art: ComponentArt, guids: Guids, position: 
 
 
 def loose_cards(component: Component, art: ComponentArt, guids: Guids, origin: tuple[float, float],
-                description_field: str, per_row: int = 6) -> list[dict]:
+                description_field: str, per_row: int = 6, icons: dict | None = None) -> list[dict]:
     """Each card of the component face up on the table, in rows (reminder cards)."""
     scale = card_scale(component)
     step_x, step_z = 2.6 * scale[0], 3.6 * scale[2]
@@ -187,12 +191,12 @@ def loose_cards(component: Component, art: ComponentArt, guids: Guids, origin: t
         row, col = divmod(i, per_row)
         where = transform(origin[0] + col * step_x, TABLE_Y, origin[1] - row * step_z, scale=scale)
         out.append(card_state(component, card, art, guids(f"card/{component.id}/{card.id}/{n}"), where,
-                              description_field))
+                              description_field, icons))
     return out
 
 
 def token_states(component: Component, art: ComponentArt, guids: Guids, origin: tuple[float, float],
-                 description_field: str) -> list[dict]:
+                 description_field: str, icons: dict | None = None) -> list[dict]:
     """One object per kind of token, as TTS writes a pile of identical tiles: a Custom_Tile_Stack
     holding `Number` tiles (a single token is a Custom_Tile)."""
     width, height = component.size
@@ -205,7 +209,7 @@ def token_states(component: Component, art: ComponentArt, guids: Guids, origin: 
         where = transform(origin[0] + i * step, TABLE_Y, origin[1], scale=(scale, 1.0, scale))
         name = "Custom_Tile_Stack" if card.count > 1 else "Custom_Tile"
         state = base_object(name, guids(f"token/{component.id}/{card.id}"), where, card.name,
-                            card_description(card, description_field), card_notes(component, card),
+                            card_description(card, description_field, icons), card_notes(component, card),
                             component_tags(component, "token"))
         state["Hands"] = False
         state["HideWhenFaceDown"] = False  # as TTS writes tiles
@@ -263,24 +267,29 @@ class Layout:
 
 # --- Notebook ------------------------------------------------------------------------------------
 
-def block_text(block: Block) -> str:
-    """One rules block as notebook text (TTS notebooks understand [b] BBCode)."""
+def block_text(block: Block, icons: dict | None = None) -> str:
+    """One rules block as notebook text (TTS notebooks understand [b] and [i] BBCode); its markup (see
+    markup.py) becomes BBCode too."""
     kind, content = block.kind, block.content
+
+    def text(value: str) -> str:
+        return to_bbcode(value, icons or {})
+
     if kind == "paragraph":
-        return content
+        return text(content)
     if kind == "heading":
-        return f"[b]{content}[/b]"
+        return f"[b]{text(content)}[/b]"
     if kind == "list":
-        return "\n".join(f"• {item}" for item in content)
+        return "\n".join(f"• {text(item)}" for item in content)
     if kind == "numbered":
-        return "\n".join(f"{i}. {item}" for i, item in enumerate(content, 1))
-    lines = [f"[b]{' | '.join(content.header)}[/b]"] if content.header else []
-    lines += [" | ".join(row) for row in content.rows or []]
+        return "\n".join(f"{i}. {text(item)}" for i, item in enumerate(content, 1))
+    lines = [f"[b]{' | '.join(text(h) for h in content.header)}[/b]"] if content.header else []
+    lines += [" | ".join(text(c) for c in row) for row in content.rows or []]
     return "\n".join(lines)
 
 
-def blocks_text(blocks: list[Block]) -> str:
-    return "\n\n".join(block_text(b) for b in blocks if b is not None)
+def blocks_text(blocks: list[Block], icons: dict | None = None) -> str:
+    return "\n\n".join(block_text(b, icons) for b in blocks if b is not None)
 
 
 def players_text(players) -> str:
@@ -293,11 +302,12 @@ def players_text(players) -> str:
 
 def notebook(deck: Deck) -> dict:
     """TabStates: one tab per rules section, then one per game mode."""
-    tabs = [(section.heading, blocks_text(section.body)) for section in deck.rules or []]
+    icons = deck.icons
+    tabs = [(to_plain(section.heading, icons), blocks_text(section.body, icons)) for section in deck.rules or []]
     for mode in deck.modes or []:
         players = players_text(mode.players)
-        body = blocks_text(mode.rules)
-        tabs.append((f"Mode: {mode.name}", f"{players}\n\n{body}" if players else body))
+        body = blocks_text(mode.rules, icons)
+        tabs.append((f"Mode: {to_plain(mode.name, icons)}", f"{players}\n\n{body}" if players else body))
     return {str(i): {"title": title, "body": body, "color": "Grey", "visibleColor": NOTEBOOK_COLOR, "id": i}
             for i, (title, body) in enumerate(tabs)}
 
