@@ -3,7 +3,8 @@
 Every example on the page is a template in a fenced ```yaml block right after a comment
 `<!-- picture: NAME.png -->` (or `<!-- picture: NAME.png cards: ID ID -->` to show several cards side by
 side). The cards the examples draw are the ```yaml block after `<!-- picture cards -->`: a component's
-`fields:` and `cards:`. This script makes a project with `deckpress new` in a temporary folder, puts each
+`fields:` and `cards:`; the ```yaml block after `<!-- picture deck -->`, if any, holds keys of the deck
+itself (its `icons:`). This script makes a project with `deckpress new` in a temporary folder, puts each
 example in its templates/ and one component per example in its deck, draws the faces with deckpress's
 renderer, as a build does, and writes each picture, reduced to WIDTH pixels a card, to
 docs/pictures/NAME.png. A broken example stops it with the problem located in docs/templates.md.
@@ -32,9 +33,10 @@ WIDTH = 250  # pixels per card in a picture
 GAP = 12  # pixels between cards shown side by side
 FRAME = (150, 150, 150, 255)  # a thin line round each picture's edge (the edge of the bleed)
 ART = "art/hills.png"  # the image the image examples show, in the project folder
+COIN = "art/coin.png"  # the image of the examples' inline icon
 
-BLOCK = re.compile(r"^<!-- picture(?: cards|: (?P<name>[a-z0-9-]+)\.png(?: cards: (?P<cards>[a-z0-9 -]+?))?) -->\n"
-                   r"```yaml\n(?P<yaml>.*?)^```$", re.M | re.S)
+BLOCK = re.compile(r"^<!-- picture(?: (?P<kind>cards|deck)|: (?P<name>[a-z0-9-]+)\.png"
+                   r"(?: cards: (?P<cards>[a-z0-9 -]+?))?) -->\n```yaml\n(?P<yaml>.*?)^```$", re.M | re.S)
 
 
 @dataclass
@@ -49,19 +51,22 @@ class Example:
 class Page:
     cards: Example  # the `fields:` and `cards:` every example draws
     examples: list[Example]
+    deck: Example | None = None  # keys of the deck itself
 
 
 def read_page(text: str) -> Page:
-    cards, examples = None, []
+    cards, deck, examples = None, None, []
     for match in BLOCK.finditer(text):
         line = text.count("\n", 0, match.start("yaml")) + 1
         block = Example(match["name"] or "", (match["cards"] or "").split(), match["yaml"], line)
         if match["name"]:
             examples.append(block)
-        elif cards is None:
+        elif (cards if match["kind"] == "cards" else deck) is not None:
+            raise ValueError(f"{PAGE}:{line}: a second `<!-- picture {match['kind']} -->` block; keep one")
+        elif match["kind"] == "cards":
             cards = block
         else:
-            raise ValueError(f"{PAGE}:{line}: a second `<!-- picture cards -->` block; keep one")
+            deck = block
     if cards is None:
         raise ValueError(f"{PAGE}: no `<!-- picture cards -->` block; the examples need cards to draw")
     if not examples:
@@ -69,7 +74,7 @@ def read_page(text: str) -> Page:
     names = [e.name for e in examples]
     if len(set(names)) != len(names):
         raise ValueError(f"{PAGE}: a picture name is used twice; give each example its own")
-    return Page(cards, examples)
+    return Page(cards, examples, deck)
 
 
 def hills(path: Path) -> None:
@@ -85,6 +90,15 @@ def hills(path: Path) -> None:
     image.save(path)
 
 
+def coin(path: Path) -> None:
+    """A gold coin with a darker rim, on a transparent ground, for the inline icon example."""
+    image = Image.new("RGBA", (120, 120), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((2, 2, 117, 117), fill=(176, 122, 20, 255))
+    draw.ellipse((14, 14, 105, 105), fill=(240, 190, 60, 255))
+    image.save(path)
+
+
 class Project:
     """A project made by `deckpress new` in `folder` whose deck has one component per example."""
 
@@ -94,8 +108,12 @@ class Project:
         self.deck = folder / "decks" / "example-game.yaml"
         self.templates = folder / "templates"
         hills(folder / ART)
+        coin(folder / COIN)
         game = yaml.safe_load(self.deck.read_text(encoding="utf-8"))["game"]
-        lines = [f"game: {json.dumps(game, ensure_ascii=False)}", "components:"]
+        lines = [f"game: {json.dumps(game, ensure_ascii=False)}"]
+        self.deck_line = len(lines) + 1  # deck line of the deck block's first line
+        lines += page.deck.text.splitlines() if page.deck else []
+        lines.append("components:")
         self.card_lines: list[int] = []  # deck line of each component's copy of the cards block
         for example in page.examples:
             (self.templates / f"{example.name}.yaml").write_text(example.text, encoding="utf-8")
@@ -110,6 +128,9 @@ class Project:
             if Path(where.path).absolute() == self.templates / f"{example.name}.yaml":
                 return Where(str(PAGE), example.line + where.line - 1, where.col)
         if Path(where.path).absolute() == self.deck:
+            deck = self.page.deck
+            if deck and self.deck_line <= where.line < self.deck_line + deck.text.count("\n"):
+                return Where(str(PAGE), deck.line + where.line - self.deck_line, where.col)
             size = self.page.cards.text.count("\n")
             for start in self.card_lines:
                 if start <= where.line < start + size:
