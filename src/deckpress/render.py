@@ -438,10 +438,10 @@ class _RichText:
                 self.sizes[name, em] = (em * image.width / image.height, float(em), 0)
             else:
                 glyph, path = self.icons[name].glyph, self.glyph_fonts[name]
-                left, top, right, bottom = _ink(truetype(path, 400), glyph)
+                left, top, right, bottom = glyph_ink(truetype(path, 400), glyph)
                 fit = min(em / max(1, right - left), em / max(1, bottom - top))
                 font = truetype(path, max(1, round(400 * fit)))
-                left, top, right, bottom = _ink(font, glyph)
+                left, top, right, bottom = glyph_ink(font, glyph)
                 self.sizes[name, em] = (float(right - left), float(bottom - top), font.size)
         return self.sizes[name, em]
 
@@ -520,12 +520,12 @@ class _RichText:
             composite(layer, image, round(left), round(centre_y - h / 2))
             return
         font = truetype(self.glyph_fonts[name], glyph_size)
-        ink_left, ink_top, _, ink_bottom = _ink(font, icon.glyph)
+        ink_left, ink_top, _, ink_bottom = glyph_ink(font, icon.glyph)
         fill = self.p.color(icon.color) if icon.color else colour
         draw.text((left - ink_left, centre_y - (ink_top + ink_bottom) / 2), icon.glyph, font=font, fill=fill)
 
 
-def _ink(font, glyph: str) -> tuple[int, int, int, int]:
+def glyph_ink(font, glyph: str) -> tuple[int, int, int, int]:
     """The box of the glyphs' ink, from where `draw.text` puts their top-left corner (getbbox alone gives
     the advance across, side bearings included)."""
     left, top, _, _ = font.getbbox(glyph)

@@ -22,7 +22,9 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
 from ..inputs import sha256_file
+from ..fonts import truetype
 from ..markup import Run, parse, to_reportlab
+from ..render import glyph_ink
 from ..schema import Block
 from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs
 from .labels import labels
@@ -92,7 +94,9 @@ class _Checker:
                     f"height=\"{size:.2f}\" valign=\"middle\"/>")
         face = _pdf_font(self.deck, icon.font)
         colour = f" color=\"{icon.color[:7]}\"" if icon.color else ""
-        return f"<font name=\"{face}\"{colour}>{escape(icon.glyph)}</font>"
+        left, top, right, bottom = glyph_ink(truetype(str(self.deck.fonts[icon.font]), 400), icon.glyph)
+        scale = 400 / max(1, right - left, bottom - top)  # its ink an em across, as on the faces
+        return f"<font name=\"{face}\" size=\"{size * scale:.2f}\"{colour}>{escape(icon.glyph)}</font>"
 
 
 def _pdf_font(deck: LoadedDeck, name: str) -> str:
