@@ -276,8 +276,18 @@ def test_the_rules_pages_set_the_markup_in_bold_oblique_and_icons(built):
     page = next(p for p in reader.pages if "Goal" in p.extract_text())
     text = " ".join(page.extract_text().split())
     assert "Be the first to play every card ★ and take a" in text and "*" not in text and ":coin:" not in text
-    fonts = {str(f.get_object()["/BaseFont"]).split("+")[1] for f in page["/Resources"]["/Font"].values()}
-    assert {"DejaVuSans", "DejaVuSans-Bold", "DejaVuSans-Oblique"} <= fonts
+    runs = {}  # each piece of text shown, with its font and size
+
+    def visit(piece, cm, tm, font, size):
+        if piece.strip():
+            runs.setdefault(piece.strip(), (str(font["/BaseFont"]).split("+")[1], size))
+
+    page.extract_text(visitor_text=visit)
+    body = runs["to play"][1]
+    assert runs["Be the"] == runs["to play"] == ("DejaVuSans", body)
+    assert runs["first"] == ("DejaVuSans-Bold", body) and runs["every"] == ("DejaVuSans-Oblique", body)
+    assert runs["Ace"][0] == "DejaVuSans-Bold"  # the table cell's markup
+    assert runs["★"][0] == "DejaVuSans" and runs["★"][1] > body * 1.1  # its ink an em across
     images = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
     assert any((x["/Width"], x["/Height"]) == (50, 50) for x in images)  # the coin, twice on the page
 

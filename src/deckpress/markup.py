@@ -55,7 +55,6 @@ class _Delim:
     can_close: bool
     opened: list[str] = field(default_factory=list)
     closed: list[str] = field(default_factory=list)
-    open_kinds: list[str] = field(default_factory=list)
 
 
 def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef]:
@@ -90,30 +89,27 @@ def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef]:
 
 def _pair(tokens: list[str | _Delim | IconRef]) -> None:
     """Match closing runs with the nearest opening run of the same kind, as Markdown does; openers
-    left between a matched pair are written as they are."""
-    stack: list[_Delim] = []
-    for tok in tokens:
+    left between a matched pair are written as they are. One stack of openers per kind, each opener
+    pushed and popped once: linear in the text."""
+    stacks: dict[str, list[tuple[int, _Delim]]] = {"b": [], "i": []}
+    for seq, tok in enumerate(tokens):
         if not isinstance(tok, _Delim) or tok.count not in _KINDS:
             continue
         remaining = list(_KINDS[tok.count])
         if tok.can_close:
             for kind in list(remaining):
-                for j in range(len(stack) - 1, -1, -1):
-                    opener = stack[j]
-                    if kind in opener.open_kinds:
-                        opener.open_kinds.remove(kind)
-                        opener.opened.append(kind)
-                        tok.closed.append(kind)
-                        remaining.remove(kind)
-                        for dropped in stack[j + 1:]:
-                            dropped.open_kinds.clear()
-                        del stack[j + 1:]
-                        if not opener.open_kinds:
-                            stack.pop(j)
-                        break
-        if tok.can_open and remaining:
-            tok.open_kinds = remaining
-            stack.append(tok)
+                if not stacks[kind]:
+                    continue
+                at, opener = stacks[kind].pop()
+                opener.opened.append(kind)
+                tok.closed.append(kind)
+                remaining.remove(kind)
+                for stack in stacks.values():  # openers after the matched one are left unmatched
+                    while stack and stack[-1][0] > at:
+                        stack.pop()
+        if tok.can_open:
+            for kind in remaining:
+                stacks[kind].append((seq, tok))
 
 
 def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
@@ -122,18 +118,27 @@ def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
     _pair(tokens)
     spans: list[Span] = []
     depth = {"b": 0, "i": 0}
+    chars: list[str] = []  # the text of the run being read, in the style `style`
+    style = (False, False)
 
-    def put(chars: str) -> None:
-        style = (depth["b"] > 0, depth["i"] > 0)
-        if spans and isinstance(spans[-1], Run) and (spans[-1].bold, spans[-1].italic) == style:
-            spans[-1] = Run(spans[-1].text + chars, *style)
-        else:
-            spans.append(Run(chars, *style))
+    def put(piece: str) -> None:
+        nonlocal style
+        now = (depth["b"] > 0, depth["i"] > 0)
+        if now != style:
+            flush()
+            style = now
+        chars.append(piece)
+
+    def flush() -> None:
+        if chars:
+            spans.append(Run("".join(chars), *style))
+            chars.clear()
 
     for tok in tokens:
         if isinstance(tok, str):
             put(tok)
         elif isinstance(tok, IconRef):
+            flush()
             spans.append(tok)
         else:
             for kind in tok.closed:
@@ -143,7 +148,8 @@ def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
                 put("*" * literal)
             for kind in tok.opened:
                 depth[kind] += 1
-    return [s for s in spans if not (isinstance(s, Run) and not s.text)]
+    flush()
+    return spans
 
 
 def is_plain(spans: list[Span]) -> bool:

@@ -542,17 +542,16 @@ def _paragraphs(spans: list[Span]) -> list[tuple[list[_Word], list[Style]]]:
             paragraphs[-1][0][-1].append(_Atom(icon=span.name))
             continue
         style = (span.bold, span.italic)
-        for ch in span.text:
-            words, spaces = paragraphs[-1]
-            if ch == "\n":
+        for n, line in enumerate(span.text.split("\n")):
+            if n:
                 paragraphs.append(([[]], [REGULAR]))
-            elif ch == " ":
-                words.append([])
-                spaces.append(style)
-            elif words[-1] and words[-1][-1].icon is None and words[-1][-1].style == style:
-                words[-1][-1].text += ch
-            else:
-                words[-1].append(_Atom(ch, style))
+            words, spaces = paragraphs[-1]
+            for m, piece in enumerate(line.split(" ")):
+                if m:
+                    words.append([])
+                    spaces.append(style)
+                if piece:
+                    words[-1].append(_Atom(piece, style))
     return paragraphs
 
 
