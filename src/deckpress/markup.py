@@ -50,6 +50,8 @@ Span = Run | IconRef
 
 @dataclass
 class _Delim:
+    """A run of `count` stars, whether it may open and close emphasis, and the kinds it did."""
+
     count: int
     can_open: bool
     can_close: bool
