@@ -8,11 +8,12 @@ itself as JSON Schema and as a row of the reference page.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from typing import Any, ClassVar
 
 from .errors import Problems, Where
-from .source import Map
+from .source import Map, control_character
 
 REQUIRED = object()
 
@@ -92,6 +93,7 @@ class Str(Option):
                           "so put the word in quotes, e.g. \"no\"")
         if not isinstance(value, str):
             raise Invalid(f"expected text, got {_kind(value)}; write a plain string")
+        _plain_text(value)
         if self.pattern and not re.fullmatch(self.pattern, value):
             raise Invalid(f"{value!r} is not valid here; {self.hint}")
         return value
@@ -120,11 +122,11 @@ class Text(Option):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
         if isinstance(value, str):
-            return value
+            return _plain_text(value)
         if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
             for lang in (ctx.lang, ctx.fallback_lang):
                 if lang in value:
-                    return value[lang]
+                    return _plain_text(value[lang])
             raise Invalid(f"no text in language {ctx.lang!r} (have {', '.join(value)}); "
                           f"add `{ctx.lang}: ...`")
         raise Invalid(f"expected text or a mapping of language to text, got {_kind(value)}; "
@@ -175,7 +177,7 @@ class Number(Int):
                 pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Invalid(f"expected a number, got {_kind(value)}; write digits, e.g. 2.5")
-        return self.bounded(value)
+        return self.bounded(finite(value))
 
     def schema(self):
         return {**super().schema(), "type": "number"}
@@ -355,6 +357,22 @@ class Record:
             "required": [k for k, o in cls.OPTIONS.items() if o.required],
             "additionalProperties": False,
         }
+
+
+def finite(value: float) -> float:
+    """`value`, unless it is NaN or infinite (which no size, count or offset can be)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Invalid(f"{value} is not a finite number; write an ordinary number such as 1.5")
+    return value
+
+
+def _plain_text(text: str) -> str:
+    """`text`, unless it holds a control character (text reaches faces, XML, Lua and JSON)."""
+    bad = control_character(text)
+    if bad:
+        raise Invalid(f"the text holds {bad}; remove it (write spaces instead of tabs, and a line break as "
+                      "a real new line)")
+    return text
 
 
 def _kind(value: Any) -> str:
