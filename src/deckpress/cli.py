@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from .deck import load_deck
 from .errors import DeckError
 from .builders import CHECKS
 from .faces import check_faces
-from .schema import json_schema
+from .schema import MAX_BACK_OFFSET, json_schema
 
 DECKS_DIR = Path("decks")
 
@@ -47,6 +48,9 @@ def _offset(text: str) -> tuple[float, float]:
     except ValueError:
         raise click.BadParameter(f"{text!r} is not two numbers; write X,Y in millimetres, e.g. 1.5,-0.5",
                                  param_hint="--back-offset") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
+        raise click.BadParameter(f"{text!r}: each number must be finite and at most {MAX_BACK_OFFSET} mm either "
+                                 "way; write X,Y in millimetres, e.g. 1.5,-0.5", param_hint="--back-offset")
     return (x, y)
 
 

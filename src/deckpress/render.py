@@ -9,6 +9,7 @@ element's `min_size`, rendering fails with the card's name.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,13 +20,17 @@ from .deck import LoadedDeck
 from .errors import DeckError, Where
 from .expr import render_text, render_value
 from .fonts import missing_glyphs, truetype
-from .options import Invalid
+from .options import Invalid, finite
 from .schema import Element, Template
 
 DPI = 300
 SUPERSAMPLE = 2
 PT_PER_INCH = 72
 SIZE_STEP_PT = 0.5
+MAX_IMAGE_PIXELS = 40_000_000  # of an image a template draws: 8000 x 5000, far more than a card needs
+MAX_BOX_MM = 1000  # farthest an element's x, y, w or h may reach
+MIN_FONT_PT, MAX_FONT_PT = 1, 500  # font sizes of a text element
+MAX_EACH = 1000  # copies of one element (its `each` list)
 LAYER_PAD_MM = 2.0  # room around a layered element's box for glyph overhang and outlines
 _TURNS = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
@@ -73,7 +78,10 @@ class FaceRenderer:
         width, height = face_pixels(size_mm, self.bleed)
         scale = mm_to_px(1) * SUPERSAMPLE
         canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
-        ctx = self.context(template, card, component, size_mm)
+        try:
+            ctx = self.context(template, card, component, size_mm)
+        except Invalid as err:
+            raise DeckError.at(where, f"{label}, template {template_name!r} style_by: {err}") from None
         for index, element in enumerate(template.elements):
             name = element.name or f"{element.type} #{index + 1}"
             try:
@@ -95,6 +103,9 @@ def _each(element: Element, ctx: dict) -> list[dict]:
     if not isinstance(items, (list, tuple)):
         raise Invalid(f"`each` gave {items!r}, not a list; write an expression giving a list, e.g. "
                       "{{ [1, 2, 3] }}")
+    if len(items) > MAX_EACH:
+        raise Invalid(f"`each` gave {len(items)} items, more than the {MAX_EACH} an element may be drawn for; "
+                      "use a shorter list")
     return [{**ctx, "item": item, "index": i} for i, item in enumerate(items)]
 
 
@@ -121,7 +132,10 @@ class _Painter:
                 raise Invalid(f"expected a number, got {value!r}; write a number of mm or points") from None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Invalid(f"expected a number, got {value!r}; write a number of mm or points")
-        return float(value)
+        try:
+            return finite(float(value))
+        except OverflowError:
+            raise Invalid(f"{value} is too large; write a number of mm or points") from None
 
     def color(self, value: str | None):
         if value is None:
@@ -142,7 +156,11 @@ class _Painter:
             return Box(inset, inset, W - 2 * inset, H - 2 * inset)
         w = W if e.w is None else self.num(e.w)
         h = H if e.h is None else self.num(e.h)
-        return Box(self.num(e.x), self.num(e.y), w, h)
+        box = Box(self.num(e.x), self.num(e.y), w, h)
+        if max(abs(box.x), abs(box.y), abs(box.w), abs(box.h)) > MAX_BOX_MM:
+            raise Invalid(f"its box ({box.x:g}, {box.y:g}, {box.w:g} x {box.h:g} mm) reaches more than "
+                          f"{MAX_BOX_MM} mm from the card; keep x, y, w and h within the card")
+        return box
 
     def px(self, box: Box) -> tuple[float, float, float, float]:
         """The box in pixels of the surface being drawn on (the canvas, or a layer at `self.origin`)."""
@@ -166,7 +184,15 @@ class _Painter:
         pad = LAYER_PAD_MM * self.scale
         x0, y0, x1, y1 = self.px(box)
         left, top = math.floor(x0 - pad), math.floor(y0 - pad)
-        layer = Image.new("RGBA", (math.ceil(x1 + pad) - left, math.ceil(y1 + pad) - top), (0, 0, 0, 0))
+        right, bottom = math.ceil(x1 + pad), math.ceil(y1 + pad)
+        # Only the part that lands on the canvas once turned is drawn: the canvas itself, turned back.
+        cw, ch = self.canvas.size if e.rotate in (0, 180) else self.canvas.size[::-1]
+        cx, cy = self.canvas.size[0] / 2, self.canvas.size[1] / 2
+        left, top = max(left, math.floor(cx - cw / 2)), max(top, math.floor(cy - ch / 2))
+        right, bottom = min(right, math.ceil(cx + cw / 2)), min(bottom, math.ceil(cy + ch / 2))
+        if right <= left or bottom <= top:
+            return
+        layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
         self.origin = (left, top)
         draw(ImageDraw.Draw(layer), layer, box)
         self.origin = (0, 0)
@@ -242,6 +268,9 @@ class _Painter:
         self.check_glyphs(text, path)
         x0, y0, x1, y1 = self.px(box)
         size, floor = self.num(self.e.size), self.num(self.e.min_size)
+        if not MIN_FONT_PT <= floor <= size <= MAX_FONT_PT:
+            raise Invalid(f"size {size:g} and min_size {floor:g} must be between {MIN_FONT_PT:g} and "
+                          f"{MAX_FONT_PT:g} points, min_size the smaller; e.g. size: 10, min_size: 6")
         while True:
             font = truetype(path, self.pt_to_px(size))
             lines = wrap(text, font, x1 - x0)
@@ -286,15 +315,30 @@ class _Painter:
         if not rel or not file.is_file():
             raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file or fix `src`")
         self.r.images_read.add(file)
-        try:
-            with Image.open(file) as img:
-                img = img.convert("RGBA")
-        except OSError:
-            raise Invalid(f"{rel!r} is not an image Pillow can read; save it as PNG or JPEG") from None
+        img = open_image(file, rel)
         x0, y0, x1, y1 = self.px(box)
         fit = min((x1 - x0) / img.width, (y1 - y0) / img.height)
         img = img.resize((max(1, round(img.width * fit)), max(1, round(img.height * fit))), Image.LANCZOS)
         composite(layer, img, round((x0 + x1 - img.width) / 2), round((y0 + y1 - img.height) / 2))
+
+
+def open_image(file: Path, name: str) -> Image.Image:
+    """The image in `file` as RGBA; Invalid when it is not an image or has more than MAX_IMAGE_PIXELS
+    pixels (checked from its header, before it is decoded)."""
+    try:
+        with warnings.catch_warnings():  # the size is checked below, with a clearer message
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(file)
+        with img:
+            width, height = img.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise Invalid(f"image {name!r} is {width} x {height} pixels, more than the {MAX_IMAGE_PIXELS} "
+                              "an image may have; scale it down (300 pixels per inch of card is plenty)")
+            return img.convert("RGBA")
+    except Image.DecompressionBombError:
+        raise Invalid(f"image {name!r} has more pixels than Pillow will open; scale it down") from None
+    except (OSError, ValueError, SyntaxError, EOFError):  # what Pillow raises for a broken file
+        raise Invalid(f"{name!r} is not an image Pillow can read; save it as PNG or JPEG") from None
 
 
 def composite(base: Image.Image, layer: Image.Image, left: int, top: int) -> None:

@@ -8,10 +8,11 @@ This module is the single definition of a deck file. The reference page
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from typing import Any
 
-from .errors import Where
+from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
@@ -26,7 +27,15 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "square": (63.5, 63.5),
 }
 
-CARD_LIMITS = (10, 400)  # smallest and largest side of a card or token, mm
+# Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
+# the shortest side of a letter or A4 page turned either way.
+CARD_LIMITS = (10, 270)
+PAGE_LIMITS = (50, 1200)  # smallest and largest side of a print profile's page, mm (A0 is 841 x 1189)
+MAX_COUNT = 1000  # copies of one card
+MAX_COMPONENT_COUNT = 10_000  # copies of all the cards of one component together
+MAX_FAMILY = 1000  # members of one family (`each`)
+MAX_CARDS = 1000  # different cards (faces) in one component, families expanded
+MAX_FIELD_INT = 2 ** 53  # a whole-number card field: Lua numbers are doubles
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
@@ -148,7 +157,8 @@ class FieldSpec(Record):
         default = REQUIRED if self.default is None else self.default
         if self.choices:
             return Choice(self.doc, self.choices, default=default)
-        kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
+        kinds = {"text": Localized(Text(self.doc, default)),
+                 "integer": Int(self.doc, default, min=-MAX_FIELD_INT, max=MAX_FIELD_INT),
                  "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
                  "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
         return kinds[self.type]
@@ -163,7 +173,7 @@ class Card(Record):
     name = Localized(Text("The card's name, shown on the card and as its TTS nickname."))
     id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3).",
             default=None)
-    count = Int("How many copies are in the deck.", default=1, min=0)
+    count = Int("How many copies are in the deck.", default=1, min=0, max=MAX_COUNT)
     template = Str("Template of the face; default: the component's.", default=None)
     back = Str("Template of this card's back; default: the component's back.", default=None)
     each = Free("Makes this entry a family: a mapping of name to list of values (every combination) or a "
@@ -200,7 +210,7 @@ class CardsOption(Option):
 class TokenOptions(Record):
     """How a token component is made in TTS."""
 
-    thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05)
+    thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05, max=5)
 
 
 class Component(Record):
@@ -229,6 +239,7 @@ class Component(Record):
             return
         extra = {name: spec.option() for name, spec in self.fields.items() if spec is not None}
         cards: list[Card] = []
+        at = self.source.at("cards")
         for raw, where in zip(self.cards, getattr(self.cards, "item_where", [])):
             for member in _expand(raw, where, ctx):
                 try:
@@ -241,7 +252,15 @@ class Component(Record):
                 card.template = card.template or self.template
                 card.back = card.back or self.back
                 cards.append(card)
+            if len(cards) > MAX_CARDS:  # checked after each entry, so a long list stops early
+                ctx.error(at, f"more than {MAX_CARDS} different cards, the most a component may have; split the "
+                              "component or give cards a `count`")
+                break
         self.cards = cards
+        total = sum(card.count for card in cards if isinstance(card.count, int))
+        if total > MAX_COMPONENT_COUNT and len(cards) <= MAX_CARDS:
+            ctx.error(at, f"{total} cards in all, more than the {MAX_COMPONENT_COUNT} a component may hold; "
+                          "lower the counts or split the component")
 
 
 def _expand(raw: Any, where: Where, ctx: Context) -> list[Any]:
@@ -250,9 +269,18 @@ def _expand(raw: Any, where: Where, ctx: Context) -> list[Any]:
         return [raw]
     each, at = raw["each"], raw.at("each")
     if isinstance(each, dict) and each and all(isinstance(v, list) for v in each.values()):
+        size = math.prod(len(v) for v in each.values())
+        if size > MAX_FAMILY:
+            ctx.error(at, f"`each` makes {size} cards ({' x '.join(str(len(v)) for v in each.values())}), more "
+                          f"than the {MAX_FAMILY} a family may have; use shorter lists or several families")
+            return []
         names = list(each)
         members = [dict(zip(names, combo)) for combo in itertools.product(*each.values())]
     elif isinstance(each, list) and each and all(isinstance(m, dict) for m in each):
+        if len(each) > MAX_FAMILY:
+            ctx.error(at, f"`each` lists {len(each)} members, more than the {MAX_FAMILY} a family may have; "
+                          "split it into several families")
+            return []
         members = [dict(m) for m in each]
     else:
         ctx.error(at, "`each` needs a mapping of name to list of values, or a list of mappings; "
@@ -392,6 +420,8 @@ class PrintOptions(Record):
                       default=lambda: ["a4", "letter"])
 
 
+MAX_BACK_OFFSET = 20  # mm a print profile or --back-offset may shift the back pages, either way
+
 # Paper sizes in millimetres, portrait: width x height.
 PAGE_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
@@ -406,7 +436,7 @@ class PrintProfile(Record):
     """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
 
     description = Str("What the profile is for (one line).", default="")
-    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, (50, 2000),
+    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, PAGE_LIMITS,
                 "page size", default="a4")
     orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
     layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
@@ -426,9 +456,9 @@ class PrintProfile(Record):
                        ["solid", "dashed", "none"], default="solid")
     cut_line_width = Number("Width of the cut lines in mm.", default=0.2, min=0.05, max=2)
     cut_line_color = Color("Colour of the cut lines.", default="#000000")
-    back_offset = ListOf(Number("Millimetres."), "Shift `[x, y]` in mm of the back pages, measured with the "
-                         "calibration sheet (x to the right, y up, as you look at the back); added to "
-                         "`--back-offset`.", default=lambda: [0, 0])
+    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
+                         "Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x to the "
+                         "right, y up, as you look at the back); added to `--back-offset`.", default=lambda: [0, 0])
     rules = Bool("Print the rules reminder pages after the cards.", default=True)
     rules_columns = Int("Columns of the rules reminder pages.", default=2, min=1, max=4)
     font_size = Number("Size in points of the rules reminder text.", default=8.5, min=5, max=16)
@@ -542,6 +572,13 @@ class Template(Record):
     style_by = Str("Expression naming the card's style, e.g. `{{ card.kind }}`; falls back to `default`.",
                    default=None)
     elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1)
+
+    @classmethod
+    def load(cls, value, where, ctx, extra=None):
+        if value is not None and not isinstance(value, Map):
+            raise DeckError.at(where, "a template file is a mapping, not a list or a value; start it with "
+                                      "`elements:` (see docs/templates.md)")
+        return super().load(value, where, ctx, extra)
 
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, RuleSection,
