@@ -13,7 +13,7 @@ import re
 from typing import Any, ClassVar
 
 from .errors import Problems, Where
-from .source import Map, control_character
+from .source import Map
 
 REQUIRED = object()
 
@@ -93,7 +93,6 @@ class Str(Option):
                           "so put the word in quotes, e.g. \"no\"")
         if not isinstance(value, str):
             raise Invalid(f"expected text, got {_kind(value)}; write a plain string")
-        _plain_text(value)
         if self.pattern and not re.fullmatch(self.pattern, value):
             raise Invalid(f"{value!r} is not valid here; {self.hint}")
         return value
@@ -122,11 +121,11 @@ class Text(Option):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return str(value)
         if isinstance(value, str):
-            return _plain_text(value)
+            return value
         if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
             for lang in (ctx.lang, ctx.fallback_lang):
                 if lang in value:
-                    return _plain_text(value[lang])
+                    return value[lang]
             raise Invalid(f"no text in language {ctx.lang!r} (have {', '.join(value)}); "
                           f"add `{ctx.lang}: ...`")
         raise Invalid(f"expected text or a mapping of language to text, got {_kind(value)}; "
@@ -364,15 +363,6 @@ def finite(value: float) -> float:
     if isinstance(value, float) and not math.isfinite(value):
         raise Invalid(f"{value} is not a finite number; write an ordinary number such as 1.5")
     return value
-
-
-def _plain_text(text: str) -> str:
-    """`text`, unless it holds a control character (text reaches faces, XML, Lua and JSON)."""
-    bad = control_character(text)
-    if bad:
-        raise Invalid(f"the text holds {bad}; remove it (write spaces instead of tabs, and a line break as "
-                      "a real new line)")
-    return text
 
 
 def _kind(value: Any) -> str:

@@ -77,8 +77,8 @@ def limits() -> list[tuple[str, str]]:
         ("Reach of an element's `x`, `y`, `w` and `h`", f"{render.MAX_BOX_MM} mm"),
         ("Items of an element's `each` (copies drawn)", f"{render.MAX_EACH}"),
         ("Font size of a text element (`size`, `min_size`)", f"{render.MIN_FONT_PT} to {render.MAX_FONT_PT} pt"),
-        ("Whole-number card fields", f"2^{schema.MAX_FIELD_INT.bit_length() - 1} either way (Lua's numbers are "
-                                     "doubles)"),
+        ("Whole numbers, written or made by an expression in a family",
+         f"2^{source.MAX_INT.bit_length() - 1} either way (TTS's Lua holds numbers as doubles)"),
     ]
 
 

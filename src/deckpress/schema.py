@@ -16,7 +16,7 @@ from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
-from .source import Map, Seq
+from .source import Map, Seq, not_plain
 
 # Card sizes in millimetres (trim), from the print notes: width x height.
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -35,7 +35,6 @@ MAX_COUNT = 1000  # copies of one card
 MAX_COMPONENT_COUNT = 10_000  # copies of all the cards of one component together
 MAX_FAMILY = 1000  # members of one family (`each`)
 MAX_CARDS = 1000  # different cards (faces) in one component, families expanded
-MAX_FIELD_INT = 2 ** 53  # a whole-number card field: Lua numbers are doubles
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
@@ -157,8 +156,7 @@ class FieldSpec(Record):
         default = REQUIRED if self.default is None else self.default
         if self.choices:
             return Choice(self.doc, self.choices, default=default)
-        kinds = {"text": Localized(Text(self.doc, default)),
-                 "integer": Int(self.doc, default, min=-MAX_FIELD_INT, max=MAX_FIELD_INT),
+        kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
                  "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
                  "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
         return kinds[self.type]
@@ -307,7 +305,13 @@ def _fill(value: Any, variables: dict) -> Any:
         out = Seq(_fill(v, variables) for v in value)
         out.where, out.item_where = value.where, value.item_where
         return out
-    return render_value(value, variables) if is_expression(value) else value
+    if not is_expression(value):
+        return value
+    result = render_value(value, variables)
+    problem = not_plain(result)
+    if problem:
+        raise Invalid(f"expression {value!r}: {problem}")
+    return result
 
 
 class TableBlock(Record):

@@ -23,6 +23,7 @@ from .errors import DeckError, Where
 MAX_FILE_BYTES = 2_000_000  # a deck or template file
 MAX_VALUES = 100_000  # values in a file once aliases (`*name`) are expanded
 MAX_DEPTH = 50  # mappings and lists inside one another
+MAX_INT = 2 ** 53  # either way: the largest whole number TTS's Lua (doubles) holds exactly
 
 # Characters never written in a YAML file (tab, LF and CR are whitespace and line ends there).
 _BAD_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
@@ -37,6 +38,27 @@ def control_character(text: str) -> str | None:
         return None
     char = match.group()
     return "a tab" if char == "\t" else f"the control character U+{ord(char):04X}"
+
+
+def not_plain(value: Any) -> str | None:
+    """Why `value` (read from a file, or made by an expression) is no value a deck may hold, as `what is
+    wrong; what to write instead`; None when it is plain data."""
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo += [*item.keys(), *item.values()]
+        elif isinstance(item, (list, tuple)):
+            todo += item
+        elif isinstance(item, float) and not math.isfinite(item):
+            return f"{item} is not a finite number; write an ordinary number such as 1.5"
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
+            return (f"{item} is beyond 2^53, the largest whole number TTS's Lua holds exactly; write a smaller "
+                    "number, or quote it to make it text")
+        elif isinstance(item, str) and control_character(item):
+            return (f"the text holds {control_character(item)}; remove it (write spaces instead of tabs, and a "
+                    "line break as a real new line)")
+    return None
 
 
 class Map(dict):
@@ -157,13 +179,9 @@ class _Converter:
         except (ValueError, yaml.YAMLError):  # e.g. an integer of more than 4300 digits
             raise DeckError.at(at, f"{node.value[:20]!r}... is not a value deckpress can read; write a "
                                    "shorter number, or quote it to make it text") from None
-        if isinstance(value, float) and not math.isfinite(value):
-            raise DeckError.at(at, f"{node.value} is not a finite number; write an ordinary number such as 1.5")
-        if isinstance(value, str):
-            bad = control_character(value)
-            if bad:
-                raise DeckError.at(at, f"the text holds {bad}; remove it (write spaces instead of tabs, and "
-                                       "a line break as a real new line)")
+        problem = not_plain(value)
+        if problem:
+            raise DeckError.at(at, problem)
         return value
 
 

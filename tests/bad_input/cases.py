@@ -306,7 +306,20 @@ CASES: list[Case] = [
     Case("inf-field-number-text", edit(DECK, "        value: 1\n", "        value: 1\n        power: \"-inf\"\n"),
          "not a finite number", line=None),
     Case("huge-field-integer", edit(DECK, "        value: 1\n", "        value: 99999999999999999999\n"),
-         "too large"),
+         "beyond 2^53"),
+    Case("huge-field-integer-expression", edit(DECK, "      - name: Two\n        value: 2",
+                                               "      - name: \"T{{ n }}\"\n        value: \"{{ n * 10**17 }}\"\n"
+                                               "        each: {n: [1]}"), "beyond 2^53", line=20),
+    Case("inf-from-family-list-field", [edit(DECK, "      power: {type: number, doc: The power., default: 1.5}",
+                                             "      power: {type: number, doc: The power., default: 1.5}\n"
+                                             "      marks: {type: list, doc: Marks., default: []}"),
+                                        edit(DECK, "      - name: Two\n        value: 2",
+                                             "      - name: \"T{{ n }}\"\n        marks: \"{{ [n * 1e308 * 10] }}\"\n"
+                                             "        each: {n: [1]}")], "not a finite number", line=20),
+    Case("huge-mode-option", edit(DECK, "    options: {target: 10}", "    options: {target: 99999999999999999999}"),
+         "beyond 2^53"),
+    Case("huge-player-count", edit(DECK, "{min: 2, max: 4}", "{min: 2, max: -99999999999999999999}"),
+         "beyond 2^53"),
     Case("nan-field-default", edit(DECK, "default: 1.5}", "default: .nan}"), "not a finite number"),
     Case("nan-mode-option", edit(DECK, "    options: {target: 10}", "    options: {target: .nan}"),
          "not a finite number"),
