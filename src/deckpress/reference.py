@@ -62,6 +62,7 @@ def limits() -> list[tuple[str, str]]:
         ("A deck, template or print profile file", _mb(source.MAX_FILE_BYTES)),
         ("Values in one file, aliases (`*name`) expanded", f"{source.MAX_VALUES}"),
         ("Mappings and lists nested in one another", f"{source.MAX_DEPTH} levels"),
+        ("Characters of one text value", f"{source.MAX_TEXT_CHARS}"),
         ("Copies of one card (`count`)", f"{schema.MAX_COUNT}"),
         ("Copies of all the cards of one component", f"{schema.MAX_COMPONENT_COUNT}"),
         ("Different cards in one component, families expanded", f"{schema.MAX_CARDS}"),

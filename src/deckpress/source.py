@@ -23,6 +23,7 @@ from .errors import DeckError, Where
 MAX_FILE_BYTES = 2_000_000  # a deck or template file
 MAX_VALUES = 100_000  # values in a file once aliases (`*name`) are expanded
 MAX_DEPTH = 50  # mappings and lists inside one another
+MAX_TEXT_CHARS = 50_000  # one text value: far longer than a paragraph of rules
 MAX_INT = 2 ** 53  # either way: the largest whole number TTS's Lua (doubles) holds exactly
 
 # Characters never written in a YAML file (tab, LF and CR are whitespace and line ends there).
@@ -55,6 +56,8 @@ def not_plain(value: Any) -> str | None:
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
             return (f"{item} is beyond 2^53, the largest whole number TTS's Lua holds exactly; write a smaller "
                     "number, or quote it to make it text")
+        elif isinstance(item, str) and len(item) > MAX_TEXT_CHARS:
+            return f"a text of {len(item)} characters, more than {MAX_TEXT_CHARS}; shorten it or split it"
         elif isinstance(item, str) and control_character(item):
             return (f"the text holds {control_character(item)}; remove it (write spaces instead of tabs, and a "
                     "line break as a real new line)")
@@ -99,13 +102,19 @@ class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml
         _Resolver.__init__(self)
         self.path = path
         self.depth = 0
+        self.nodes = 0
 
     def compose_node(self, parent, index):
         event = self.peek_event()
-        if not isinstance(event, yaml.AliasEvent) and event.tag is not None:
-            raise DeckError.at(_mark(self.path, event.start_mark),
-                               f"YAML tag {event.tag!r} is not allowed (a deck holds plain data only); "
-                               "remove the tag and write the value itself")
+        if not isinstance(event, yaml.AliasEvent):
+            if event.tag is not None:
+                raise DeckError.at(_mark(self.path, event.start_mark),
+                                   f"YAML tag {event.tag!r} is not allowed (a deck holds plain data only); "
+                                   "remove the tag and write the value itself")
+            self.nodes += 1
+            if self.nodes > MAX_VALUES:  # stops before the nodes of a long file fill the memory
+                raise DeckError.at(_mark(self.path, event.start_mark),
+                                   f"the file holds more than {MAX_VALUES} values; split it")
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise DeckError.at(_mark(self.path, event.start_mark),

@@ -175,6 +175,9 @@ CASES: list[Case] = [
          "refers to the value that holds it"),
     Case("alias-self-deep", edit(DECK, "    options: {target: 10}", "    options: &m {a: [{b: *m}]}"),
          "refers to the value that holds it", line=None),
+    Case("too-many-values", edit(DECK, "  options: {hand: 3}", "  options: [" + "1," * 900_000 + "1]"),
+         "holds more than 100000 values", line=None, bomb=True),
+    Case("text-too-long", edit(DECK, "  author: Tester", "  author: " + "abc " * 12_600), "more than 50000"),
     Case("file-too-large", edit(DECK, "  author: Tester", "  author: Tester\n  description: \"" + "x" * 2_100_000 +
                                 "\""), "more than the 2000000", line=None, bomb=True),
     # --- 3. Bounded resources: counts and families ----------------------------------------------------
