@@ -230,10 +230,11 @@ class Free(Option):
 
 
 class ListOf(Option):
-    def __init__(self, item: Option, doc: str, default: Any = REQUIRED, min_items: int = 0):
+    def __init__(self, item: Option, doc: str, default: Any = REQUIRED, min_items: int = 0,
+                 max_items: int | None = None):
         super().__init__(doc, default)
         self.item = item
-        self.min_items = min_items
+        self.min_items, self.max_items = min_items, max_items
 
     @property
     def type_name(self):
@@ -244,6 +245,8 @@ class ListOf(Option):
             raise Invalid(f"expected a list, got {_kind(value)}; write one `- item` per line")
         if len(value) < self.min_items:
             raise Invalid(f"needs at least {self.min_items} item(s); add `- ...` lines")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise Invalid(f"{len(value)} items, more than the {self.max_items} allowed; remove some")
         wheres = getattr(value, "item_where", None) or [where] * len(value)
         return [self.item.validate(v, w, ctx) for v, w in zip(value, wheres)]
 
@@ -251,6 +254,8 @@ class ListOf(Option):
         out = {"type": "array", "items": self.item.json_schema()}
         if self.min_items:
             out["minItems"] = self.min_items
+        if self.max_items is not None:
+            out["maxItems"] = self.max_items
         return out
 
 

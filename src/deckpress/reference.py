@@ -66,7 +66,9 @@ def limits() -> list[tuple[str, str]]:
         ("Copies of one card (`count`)", f"{schema.MAX_COUNT}"),
         ("Copies of all the cards of one component", f"{schema.MAX_COMPONENT_COUNT}"),
         ("Different cards in one component, families expanded", f"{schema.MAX_CARDS}"),
+        ("Different cards in one deck", f"{schema.MAX_DECK_CARDS}"),
         ("Members of one family (`each`)", f"{schema.MAX_FAMILY}"),
+        ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
         ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
                                     "the pages of the deck's print profiles, which `deckpress check` checks"),
         ("Side of a print profile's page", f"{schema.PAGE_LIMITS[0]} to {schema.PAGE_LIMITS[1]} mm"),

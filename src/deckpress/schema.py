@@ -35,6 +35,8 @@ MAX_COUNT = 1000  # copies of one card
 MAX_COMPONENT_COUNT = 10_000  # copies of all the cards of one component together
 MAX_FAMILY = 1000  # members of one family (`each`)
 MAX_CARDS = 1000  # different cards (faces) in one component, families expanded
+MAX_DECK_CARDS = 2000  # different cards in the whole deck
+MAX_ELEMENTS = 500  # elements of one template
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
@@ -508,6 +510,10 @@ class Deck(Record):
                     ctx.error(card.where, f"card id {card.id!r} is used twice in {component.id}; "
                                           "give the card an `id:` of its own")
                 ids.add(card.id)
+        different = sum(len(c.cards) for c in self.components or [] if c is not None and c.cards)
+        if different > MAX_DECK_CARDS:
+            ctx.error(self.source.at("components"), f"{different} different cards, more than the {MAX_DECK_CARDS} "
+                                                    "a deck may have; split it into several decks")
         if self.setup is None:
             self.setup = Setup.load(None, self.where, ctx)
         if self.tts is None:
@@ -575,7 +581,8 @@ class Template(Record):
                    default=dict)
     style_by = Str("Expression naming the card's style, e.g. `{{ card.kind }}`; falls back to `default`.",
                    default=None)
-    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1)
+    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1,
+                      max_items=MAX_ELEMENTS)
 
     @classmethod
     def load(cls, value, where, ctx, extra=None):
