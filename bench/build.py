@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def timed(args: list[str], cwd: Path) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "deckpress.cli", *args], cwd=cwd, check=True,
+    subprocess.run([sys.executable, "-m", "deckpress", *args], cwd=cwd, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 

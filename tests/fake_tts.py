@@ -1,8 +1,14 @@
 """Run a TTS save's Global script under Lua 5.2 (lupa) against the fake TTS API in tests/lua/fake_tts.lua.
 
     table = FakeTTS(save, seated=["White", "Red"])   # loads the objects, runs the script, calls onLoad
-    table.call("uiGetReady", table.player("White"), None, "get_ready")
+    table.click("uiGetReady", "White")                # the handler gets Player["White"] and "-1"; frames pass
     table.hand("Red")                                 # card nicknames in Red's hand
+
+Time passes in frames: what TTS does later (takeObject, deal, group, putObject, spawnObjectData, Wait)
+happens `delay` frames after the call. `click` and `call` let frames pass until nothing is pending
+(`settle=False` leaves them pending, as when a player clicks again at once). The lists TTS promises no
+order for come back shuffled, seeded by `order_seed`. Test modules import the `timing` fixture, which
+runs each of their tests with delays of 0, 1 and 20 frames and a different order each time.
 
 The Lua state is sandboxed like TTS's MoonSharp: no io, load, require, dofile, utf8 or debug.
 """
@@ -13,10 +19,23 @@ from pathlib import Path
 from typing import Any
 
 import lupa.lua52 as lua52
+import pytest
 
 FAKE = Path(__file__).with_name("lua") / "fake_tts.lua"
 REMOVED = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug",
            "collectgarbage")
+DELAYS = (0, 1, 20)
+TIMING = {"delay": 0, "order_seed": 0}
+SETTLE_FRAMES = 20000
+
+
+@pytest.fixture(autouse=True, params=DELAYS, ids=lambda d: f"delay{d}")
+def timing(request):
+    """Every FakeTTS of the test completes TTS's asynchronous calls `delay` frames late, orders shuffled."""
+    old = dict(TIMING)
+    TIMING.update(delay=request.param, order_seed=1000 + request.param)
+    yield request.param
+    TIMING.update(old)
 
 
 def to_lua(runtime: lua52.LuaRuntime, value: Any) -> Any:
@@ -38,8 +57,14 @@ def to_py(value: Any) -> Any:
     return {k: to_py(v) for k, v in items.items()}
 
 
+def inner(obj):
+    """The fake's own state of a TTS object (position, rotation, hand, locked, ...): for tests only."""
+    return obj._fake
+
+
 class FakeTTS:
-    def __init__(self, save: dict, seated: list[str], script: str | None = None):
+    def __init__(self, save: dict, seated: list[str], script: str | None = None,
+                 delay: int | None = None, order_seed: int | None = None):
         self.lua = lua52.LuaRuntime(unpack_returned_tuples=True)
         self.lua.execute(FAKE.read_text(encoding="utf-8"))
         globals_ = self.lua.globals()
@@ -49,29 +74,53 @@ class FakeTTS:
         for name in ("execute", "exit", "getenv", "remove", "rename", "tmpname"):
             os_table[name] = None
         self.fake = globals_.Fake
+        self.fake.delay = TIMING["delay"] if delay is None else delay
+        self.fake.order_seed = TIMING["order_seed"] if order_seed is None else order_seed
         self.fake.seated = to_lua(self.lua, list(seated))
         self.fake.load(to_lua(self.lua, save["ObjectStates"]))
         self.lua.execute(script if script is not None else save["LuaScript"])
         on_load = globals_.onLoad
         if on_load is not None:
             on_load(save.get("LuaScriptState", ""))
+        self.settle()
 
     @property
     def globals(self):
         return self.lua.globals()
 
+    @property
+    def frame(self) -> int:
+        return int(self.fake.frame)
+
+    def settle(self) -> None:
+        """Let frames pass until nothing TTS would still do is pending."""
+        if not self.fake.settle(SETTLE_FRAMES):
+            raise AssertionError(f"still waiting after {SETTLE_FRAMES} frames")
+
+    def frames(self, count: int) -> None:
+        for _ in range(count):
+            self.fake.tick()
+
     def player(self, color: str):
         return self.lua.globals().Player[color]
 
-    def call(self, function: str, *args: Any) -> Any:
+    def call(self, function: str, *args: Any, settle: bool = True) -> Any:
         fn = self.lua.globals()[function]
         if fn is None:
             raise AssertionError(f"the script defines no global {function}()")
-        return fn(*args)
+        if settle:
+            self.settle()
+        out = fn(*args)
+        if settle:
+            self.settle()
+        return out
 
-    def click(self, handler: str, color: str, value: str | None = None, element_id: str | None = None) -> Any:
-        """What TTS does when `color` clicks an XmlUI element whose onClick is `handler` or `handler(value)`."""
-        return self.call(handler, self.player(color), value, element_id)
+    def click(self, handler: str, color: str, value: str | None = None, element_id: str | None = None,
+              settle: bool = True) -> Any:
+        """What TTS does when `color` left-clicks an XmlUI element whose onClick is `handler` ("-1" as the
+        value) or `handler(value)`."""
+        return self.call(handler, self.player(color), "-1" if value is None else value, element_id,
+                         settle=settle)
 
     def hand(self, color: str) -> list[str]:
         return list(to_py(self.fake.hand_names(color)) or [])
@@ -79,8 +128,12 @@ class FakeTTS:
     def hand_objects(self, color: str) -> list:
         return list(self.fake.hand(color).values())
 
+    def objects(self) -> list:
+        """Every object on the table (in the order they came: tests need no shuffled order)."""
+        return list(self.fake.objects().values())
+
     def tagged(self, tag: str) -> list:
-        return list(self.lua.globals().getObjectsWithTag(tag).values())
+        return [o for o in self.objects() if o.hasTag(tag)]
 
     @property
     def broadcasts(self) -> list[str]:

@@ -27,7 +27,7 @@ def runtime() -> lua52.LuaRuntime:
 def modules(deck: str, lua: lua52.LuaRuntime | None = None):
     """The bundle of tts/lib and tts/<deck> executed in `lua` (a fresh sandbox by default); returns `use`."""
     lua = lua or runtime()
-    lua.execute(bundle(find_modules([ROOT / "tts"], deck)))
+    lua.execute(bundle(find_modules(ROOT / "decks" / f"{deck}.yaml", deck)))
     return lua.globals().use
 
 

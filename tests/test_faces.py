@@ -88,7 +88,8 @@ def test_manifest_lists_every_artifact_with_its_hash_and_the_inputs(built):
         assert hashlib.sha256((built / rel).read_bytes()).hexdigest() == info["sha256"]
     assert "decks/score.yaml" in manifest["inputs"]
     assert "templates/score-card.yaml" in manifest["inputs"]
-    assert "font:sans-bold" in manifest["inputs"]
+    assert "deckpress:print/a4.yaml" in manifest["inputs"]
+    assert "deckpress" in manifest["inputs"]  # deckpress's code and package data, built-in fonts included
 
 
 def test_rebuild_is_byte_identical_and_reuses_faces(tmp_path):

@@ -4,33 +4,72 @@ and the resulting objects checked: positions, orientations, hands, chips, scores
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
+from urllib.parse import urlparse
 
 import lupa.lua52 as lua52
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, to_py
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SKORCH_SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
 SCOUT_SEATS = SKORCH_SEATS
 SCOOP_SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
-RADIUS = 21.5
+RADIUS = 24.8  # save.SEAT_RADIUS: where TTS puts its own hands on a round table
 CLOSE = 0.01
 
 
 @pytest.fixture(scope="module")
-def saves(tmp_path_factory) -> dict[str, dict]:
+def games(tmp_path_factory) -> Path:
+    """The three decks built once: OUT/<deck>/..."""
     out = tmp_path_factory.mktemp("games")
-    saves = {}
     for deck in ("skorch", "scout", "scoop"):
         result = run_cli("build", deck, "--out", str(out), "--quiet")
         assert result.exit_code == 0, result.stderr
-        saves[deck] = json.loads((out / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
-    return saves
+    return out
+
+
+@pytest.fixture(scope="module")
+def saves(games) -> dict[str, dict]:
+    return {deck: json.loads((games / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
+            for deck in ("skorch", "scout", "scoop")}
+
+
+def image_urls(save: dict) -> list[str]:
+    urls = []
+    for state in save["ObjectStates"]:
+        for obj in [state, *state.get("ContainedObjects", [])]:
+            for entry in obj.get("CustomDeck", {}).values():
+                urls += [entry["FaceURL"], entry["BackURL"]]
+            if "CustomImage" in obj:
+                urls += [obj["CustomImage"]["ImageURL"], obj["CustomImage"]["ImageSecondaryURL"]]
+    return urls
+
+
+@pytest.mark.parametrize("deck", ["skorch", "scout", "scoop"])
+def test_an_image_several_components_use_is_uploaded_once(games, saves, deck):
+    assets = sorted((games / deck / "tts" / "assets").iterdir())
+    digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in assets]
+    assert len(set(digests)) == len(digests), [p.name for p in assets]
+    used = {Path(urlparse(u).path).name for u in image_urls(saves[deck])}
+    assert used == {p.name for p in assets}
+    if deck == "skorch":  # the deck, the Face-off card and the help cards share one back
+        backs = {entry["BackURL"] for state in saves[deck]["ObjectStates"]
+                 for entry in state.get("CustomDeck", {}).values()}
+        assert len(backs) == 1
+
+
+def test_scout_token_piles_are_tile_stacks(saves):
+    stacks = {o["Nickname"]: o for o in saves["scout"]["ObjectStates"] if o["Name"] == "Custom_Tile_Stack"}
+    assert {name: o["Number"] for name, o in stacks.items()} == {"Scout & Show": 5, "Scout": 25, "Звезда 1": 40,
+                                                                 "Звезда 5": 12}
+    assert not [o for o in saves["scout"]["ObjectStates"] if o["Name"] == "Custom_Tile" and o["Nickname"] == "Звезда 1"]
 
 
 def seat_point(seats: list[str], color: str, x: float, d: float) -> tuple[float, float]:
@@ -54,11 +93,11 @@ def notes(obj) -> dict:
 
 
 def loose_cards(table: FakeTTS) -> list:
-    return [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hand is None]
+    return [o for o in table.objects() if o.type == "Card" and inner(o).hand is None]
 
 
 def at(objects, point, y=None) -> list:
-    return [o for o in objects if abs(o.position.x - point[0]) < CLOSE and abs(o.position.z - point[1]) < CLOSE]
+    return [o for o in objects if abs(inner(o).position.x - point[0]) < CLOSE and abs(inner(o).position.z - point[1]) < CLOSE]
 
 
 def main_decks(table: FakeTTS) -> list:
@@ -123,8 +162,8 @@ def test_skorch_deal_builds_prisons_hands_and_the_discard(saves, seated):
         cells = prison(table, color)
         for (row, slot), card in cells.items():
             face_up = (BACK if row == "back" else FRONT)[slot - 1]
-            assert card.rotation.z == (0 if face_up else 180), (color, row, slot)
-            assert same_angle(card.rotation.y, upright_y(SKORCH_SEATS, color))
+            assert inner(card).rotation.z == (0 if face_up else 180), (color, row, slot)
+            assert same_angle(inner(card).rotation.y, upright_y(SKORCH_SEATS, color))
             assert card.hasTag("deck")
             in_prisons.add(card.getGUID())
         assert len(table.hand(color)) == 5
@@ -135,13 +174,13 @@ def test_skorch_deal_builds_prisons_hands_and_the_discard(saves, seated):
         assert draw.getQuantity() == 77 - 15 * n - 1
     else:  # 76 of the 77 cards dealt: the draw pile is the deck's last card
         assert main_decks(table) == []
-        [draw] = [c for c in others if c.rotation.z == 180]
+        [draw] = [c for c in others if inner(c).rotation.z == 180]
         others.remove(draw)
-    assert draw.rotation.z == 180
+    assert inner(draw).rotation.z == 180
     pile = draw.getPosition()
     [discard] = others
-    assert discard.rotation.z == 0
-    assert (discard.position.x, discard.position.z) == (pile.x + 3.0, pile.z)
+    assert inner(discard).rotation.z == 0
+    assert (inner(discard).position.x, inner(discard).position.z) == (pile.x + 3.0, pile.z)
     # who starts: the dealer's left (next seat clockwise), or the one after if the discard is special
     order = [c for c in SKORCH_SEATS if c in seated]
     dealer = seated[0]
@@ -158,7 +197,10 @@ def test_skorch_special_first_discard_skips_the_dealers_left(saves):
     for seed in range(1, 60):
         table = FakeTTS(saves["skorch"], seated=["White", "Red", "Blue"])
         table.lua.execute(f"math.randomseed({seed})")
-        plan = to_py(table.globals.GAME.deal("Red"))
+        plans = []
+        table.globals.GAME.deal("Red", lambda plan=None: plans.append(to_py(plan)))
+        table.settle()
+        [plan] = plans
         kind = plan["discard"]["kind"]
         # deal order from the dealer Red: Blue (the dealer's left), White, Red
         expected = "Blue" if kind == "attack" else "White"
@@ -170,19 +212,40 @@ def test_skorch_special_first_discard_skips_the_dealers_left(saves):
     assert seen == {True, False}
 
 
-def test_skorch_deal_again_gathers_everything_first(saves):
-    table = FakeTTS(saves["skorch"], seated=["White", "Red", "Yellow"])
+@pytest.mark.parametrize("seated", [["White", "Red", "Yellow"], SKORCH_SEATS])
+def test_skorch_deal_again_gathers_everything_first(saves, seated):
+    """With 5 players the first Deal leaves no deck (the draw pile is its last card): the second one
+    gathers loose cards only, and must wait for the new deck to form before shuffling and dealing."""
+    table = FakeTTS(saves["skorch"], seated=seated)
     table.click("uiSkorchDeal", "White")
     first = table.hand("Red")
     table.click("uiSkorchDeal", "Yellow")
-    for color in ("White", "Red", "Yellow"):
+    for color in seated:
         assert len(table.hand(color)) == 5
         prison(table, color)
-    [draw] = main_decks(table)
-    assert draw.getQuantity() == 77 - 46
+    left = 77 - 15 * len(seated) - 1
+    if left > 1:
+        [draw] = main_decks(table)
+        assert draw.getQuantity() == left
+    else:
+        assert main_decks(table) == []
     cards = sum(1 for o in table.tagged("deck") if o.type == "Card")
-    assert cards + draw.getQuantity() == 77
+    assert cards + sum(d.getQuantity() for d in main_decks(table)) == 77
     assert table.hand("Red") != first
+
+
+def test_skorch_deal_pressed_again_while_dealing_is_refused(saves):
+    table = FakeTTS(saves["skorch"], seated=["White", "Red"])
+    table.click("uiSkorchDeal", "White", settle=False)
+    table.click("uiSkorchDeal", "Red", settle=False)
+    table.click("uiSkorchFaceoff", "Red", settle=False)
+    assert "Deal is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    assert sum(1 for b in table.broadcasts if " dealt: " in b) == 1
+    assert len(table.hand("White")) == len(table.hand("Red")) == 5
+    assert table.ui_value("skorch_faceoff") == "Face-off: out"
+    table.click("uiSkorchDeal", "Red")  # once done, it deals again
+    assert any(b.startswith("Red dealt") for b in table.broadcasts)
 
 
 def test_skorch_faceoff_toggle_shuffles_the_expansion_in_and_out(saves):
@@ -192,12 +255,12 @@ def test_skorch_faceoff_toggle_shuffles_the_expansion_in_and_out(saves):
     assert "faceoff" in table.call("onSave")
     table.click("uiSkorchDeal", "White")
     [draw] = main_decks(table)
-    dealt = [o for o in table.globals.getObjects().values() if o.type == "Card" and notes(o)["component"] in ("deck", "faceoff")]
+    dealt = [o for o in table.objects() if o.type == "Card" and notes(o)["component"] in ("deck", "faceoff")]
     assert draw.getQuantity() + len(dealt) == 78  # 77 + the Face-off card, dealt or in the draw pile
     table.click("uiSkorchFaceoff", "Red")
     table.click("uiSkorchDeal", "White")
     [card] = table.tagged("faceoff")
-    assert card.hand is None and (card.position.x, card.position.z) == (0, -5) and card.rotation.z == 180
+    assert inner(card).hand is None and (inner(card).position.x, inner(card).position.z) == (0, -5) and inner(card).rotation.z == 180
     [draw] = main_decks(table)
     assert draw.getQuantity() == 77 - 31
 
@@ -228,9 +291,9 @@ def scout_table(saves, seated, seed=11) -> FakeTTS:
 
 
 def turned(color, card) -> bool:
-    if same_angle(card.rotation.y, upright_y(SCOUT_SEATS, color)):
+    if same_angle(inner(card).rotation.y, upright_y(SCOUT_SEATS, color)):
         return False
-    assert same_angle(card.rotation.y, upright_y(SCOUT_SEATS, color) + 180), card.rotation.y
+    assert same_angle(inner(card).rotation.y, upright_y(SCOUT_SEATS, color) + 180), inner(card).rotation.y
     return True
 
 
@@ -256,14 +319,14 @@ def test_scout_setup_removes_shuffles_orients_and_deals(saves, seated):
     removed = sorted(values(c) for c in aside)
     expected = {2: [(9, 10)], 3: [(a, 10) for a in range(1, 10)], 4: [(9, 10)], 5: []}[n]
     assert removed == expected
-    assert all((o.position.x, o.position.z) == (9.0, 0.0) and o.rotation.z == 180 for o in aside)
+    assert all((inner(o).position.x, inner(o).position.z) == (9.0, 0.0) and inner(o).rotation.z == 180 for o in aside)
     assert not any(10 in v for v in held) if n == 3 else (9, 10) not in held if n in (2, 4) else True
     decks = main_decks(table)
     assert [d.getQuantity() for d in decks] == ([22] if n == 2 else [])
     # orientation: every card upright or turned 180 for its holder, both kinds present
     flags = [turned(c, card) for c, h in hands.items() for card in h]
     assert 0.25 < sum(flags) / len(flags) < 0.75
-    assert all(card.rotation.z == 0 for h in hands.values() for card in h)
+    assert all(inner(card).rotation.z == 0 for h in hands.values() for card in h)
     # a Scout & Show chip in front of each player, the marker with the first player
     chips = table.tagged("chips")
     for color in order:
@@ -293,14 +356,43 @@ def test_scout_two_players_marker_falls_back_to_the_lowest_card(saves):
     assert any("Nobody holds the 1/2 card" in b for b in table.broadcasts)
 
 
-def test_scout_setup_twice_is_a_new_round(saves):
-    table = scout_table(saves, ["White", "Red", "Yellow"])
+@pytest.mark.parametrize("seated", [["White", "Red", "Yellow"], ["White", "Red", "Yellow", "Green"], SCOUT_SEATS])
+def test_scout_setup_twice_is_a_new_round(saves, seated):
+    """The second round gathers the hands (no deck is left with 3 to 5 players) and waits for the deck."""
+    table = scout_table(saves, seated)
     table.click("uiScoutSetup", "Red")
-    for color in ("White", "Red", "Yellow"):
-        assert len(table.hand_objects(color)) == 12
-    assert len([o for o in loose_cards(table) if o.hasTag("deck")]) == 9
+    n = len(seated)
+    for color in seated:
+        assert len(table.hand_objects(color)) == DEAL[n]
+    assert len([o for o in loose_cards(table) if o.hasTag("deck")]) == {3: 9, 4: 1, 5: 0}[n]
     chips = table.tagged("chips")
-    assert sum(1 for c in ("White", "Red", "Yellow") for _ in at(chips, seat_point(SCOUT_SEATS, c, 6.5, 4.0))) == 3
+    assert sum(1 for c in seated for _ in at(chips, seat_point(SCOUT_SEATS, c, 6.5, 4.0))) == n
+
+
+def test_scout_chips_come_out_of_their_stack_as_players_join(saves):
+    table = scout_table(saves, ["White", "Red", "Yellow"])
+    [stack] = [o for o in table.tagged("chips") if o.getQuantity() > 1]
+    assert stack.getQuantity() == 2  # 3 of the 5 chips taken out
+    table.fake.seated = to_lua(table.lua, SCOUT_SEATS)
+    table.click("uiScoutSetup", "Blue")
+    chips = table.tagged("chips")
+    assert len(chips) == 5 and all(c.getQuantity() == -1 for c in chips)  # the stack's last chip is a tile now
+    for color in SCOUT_SEATS:
+        assert len(at(chips, seat_point(SCOUT_SEATS, color, 6.5, 4.0))) == 1, color
+    table.fake.seated = to_lua(table.lua, ["White", "Red"])
+    table.click("uiScoutSetup", "Red")
+    spare = [c for c in chips if not any(at([c], seat_point(SCOUT_SEATS, s, 6.5, 4.0)) for s in ("White", "Red"))]
+    assert len(spare) == 3 and all(abs(inner(c).position.x - 9.0) < 1e-6 for c in spare)  # by the aside pile
+
+
+def test_scout_setup_pressed_again_while_dealing_is_refused(saves):
+    table = FakeTTS(saves["scout"], seated=["White", "Red", "Blue"])
+    table.click("uiScoutSetup", "White", settle=False)
+    table.click("uiScoutSetup", "Red", settle=False)
+    assert "Setup is still under way" in table.broadcasts[-1]
+    table.settle()
+    assert sum(1 for b in table.broadcasts if b.startswith("Setup:")) == 1
+    assert all(len(table.hand_objects(c)) == 12 for c in ("White", "Red", "Blue"))
 
 
 def test_scout_turn_hand_once_per_round(saves):
@@ -375,9 +467,11 @@ def scoop_table(saves, seated, piles: dict[str, tuple[list[str], list[str]]], as
     for color, (go, game) in piles.items():
         for pile, cards in (("go", go), ("game", game)):
             objects = [place(card_name(c), color, pile) for c in cards]
+            table.settle()  # the cards taken arrive frames later
             if color in as_deck and len(objects) > 1:
                 position = objects[0].getPosition()
                 [deck] = table.globals.group(table.lua.table_from(objects)).values()
+                table.settle()  # a new deck takes a frame to form
                 deck.setPosition(position)
     return table
 
@@ -388,7 +482,7 @@ def test_scoop_mats_lie_in_front_of_every_seat(saves):
     assert len(mats) == 6
     for color in SCOOP_SEATS:
         [mat] = at(mats, seat_point(SCOOP_SEATS, color, 0, 6.5))
-        assert same_angle(mat.rotation.y, upright_y(SCOOP_SEATS, color)) and mat.locked
+        assert same_angle(inner(mat).rotation.y, upright_y(SCOOP_SEATS, color)) and inner(mat).locked
     state = table.call("onSave")
     for mat in mats:
         mat.setPosition(table.lua.table_from([1, 1, 1]))
@@ -468,6 +562,18 @@ def test_scoop_count_only_reads_the_seated_players_piles(saves):
     assert "Go Pile tie at 1 between White and Red; Red has the most face cards (1)." in "\n".join(table.broadcasts)
 
 
+def test_scoop_new_game_pressed_again_while_gathering_is_refused(saves):
+    table = scoop_table(saves, ["White", "Red"], {"White": (["10c"], ["Kc", "Qc"]), "Red": (["3c"], ["Jc"])})
+    table.click("uiScoopNewGame", "White", settle=False)
+    table.click("uiScoopNewGame", "Red", settle=False)
+    table.click("uiScoopCount", "Red", settle=False)
+    assert "New game is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    [deck] = main_decks(table)
+    assert deck.getQuantity() == 52
+    assert sum(1 for b in table.broadcasts if "shuffled the deck" in b) == 1
+
+
 def test_scoop_count_with_nobody_seated(saves):
     table = FakeTTS(saves["scoop"], seated=[])
     table.click("uiScoopCount", "White")
@@ -488,7 +594,7 @@ def test_scoop_scores_add_up_over_games_and_a_recount_never_doubles(saves):
     assert scores(reloaded, ["White", "Red"]) == {"White": 0, "Red": 0}
     table.click("uiScoopNewGame", "Red", None, "scoop_new_game")
     [deck] = main_decks(table)
-    assert deck.getQuantity() == 52 and (deck.position.x, deck.position.z) == (0, 0) and deck.rotation.z == 180
+    assert deck.getQuantity() == 52 and (inner(deck).position.x, inner(deck).position.z) == (0, 0) and inner(deck).rotation.z == 180
     assert "shuffle" in table.calls
     place = table.lua.execute(PLACE)
     for name, color, pile in (("Ten of Hearts", "Red", "go"), ("King of Hearts", "Red", "game")):

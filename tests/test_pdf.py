@@ -19,6 +19,7 @@ from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.faces import FaceStage, plan_faces
 from deckpress.pdf.layout import duplex_sheet, fit, gutterfold_sheet
+from deckpress.paths import PACKAGE_DATA
 from deckpress.pdf.profiles import deck_profiles
 
 MM = 72 / 25.4
@@ -124,7 +125,7 @@ def project(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("project")
     (root / "decks").mkdir()
     (root / "templates").mkdir()
-    shutil.copytree(ROOT / "print", root / "print")
+    (root / "print").mkdir()
     (root / "print" / "mine.yaml").write_text("page: letter\ngap: 2\nbleed: 1\ncut_lines: dashed\n"
                                               "back_offset: [0.5, 0]\nrules: false\n", encoding="utf-8")
     (root / "templates" / "plain.yaml").write_text(textwrap.dedent("""\
@@ -155,39 +156,49 @@ def test_score_pdfs_are_written(built):
                      "score-gutterfold-letter.pdf", "score-letter.pdf"]
 
 
-@pytest.mark.parametrize("profile,size", [("a4", A4), ("letter", LETTER)])
-def test_pages_are_true_size_and_counted(built, profile, size):
+# profile: (page of the card sheets, columns, rows); A4 portrait 3 x 3, Letter landscape 4 x 2.
+SHEETS = {"a4": (A4, 3, 3), "letter": (LETTER[::-1], 4, 2)}
+GAP = 2
+
+
+@pytest.mark.parametrize("profile", ["a4", "letter"])
+def test_pages_are_true_size_and_counted(built, profile):
+    size, cols, rows = SHEETS[profile]
     reader = PdfReader(built / "print" / f"score-{profile}.pdf")
-    for page in reader.pages:
-        assert float(page.mediabox.width) == pytest.approx(size[0], abs=0.01)
-        assert float(page.mediabox.height) == pytest.approx(size[1], abs=0.01)
-    # 42 game cards on 5 sheets and 2 reminder cards on 1, each sheet a front and a back page.
     cards = card_pages(reader)
-    assert cards == list(range(12))
-    assert len(reader.pages) > 12  # then the rules reminder
+    # 42 game cards and 2 reminder cards, each set on its own sheets, each sheet a front and a back page.
+    sheets = -(-42 // (cols * rows)) + 1
+    assert cards == list(range(2 * sheets))
+    assert len(reader.pages) > 2 * sheets  # then the rules reminder, on portrait pages
+    for index, page in enumerate(reader.pages):
+        expected = size if index in cards else A4 if profile == "a4" else LETTER
+        assert float(page.mediabox.width) == pytest.approx(expected[0], abs=0.01)
+        assert float(page.mediabox.height) == pytest.approx(expected[1], abs=0.01)
     first = placements(reader, reader.pages[0])
-    assert len(first) == 9
+    assert len(first) == cols * rows
     for image in first:  # the face (trim + bleed) drawn at its true size
         assert image["w"] == pytest.approx((POKER[0] + 2 * BLEED) * MM, abs=0.05)
         assert image["h"] == pytest.approx((POKER[1] + 2 * BLEED) * MM, abs=0.05)
-    assert len(placements(reader, reader.pages[10])) == 2  # the reminder cards
+    assert len(placements(reader, reader.pages[cards[-2]])) == 2  # the reminder cards
 
 
-@pytest.mark.parametrize("profile,size", [("a4", A4), ("letter", LETTER)])
-def test_trim_and_bleed_boxes(built, profile, size):
+@pytest.mark.parametrize("profile", ["a4", "letter"])
+def test_trim_and_bleed_boxes(built, profile):
+    size, cols, rows = SHEETS[profile]
     reader = PdfReader(built / "print" / f"score-{profile}.pdf")
     page = reader.pages[0]
     x0, y0, x1, y1 = box(page, "/TrimBox")
-    assert (x1 - x0) == pytest.approx(3 * POKER[0] * MM, abs=0.05)
-    assert (y1 - y0) == pytest.approx(3 * POKER[1] * MM, abs=0.05)
+    assert (x1 - x0) == pytest.approx((cols * POKER[0] + (cols - 1) * GAP) * MM, abs=0.05)
+    assert (y1 - y0) == pytest.approx((rows * POKER[1] + (rows - 1) * GAP) * MM, abs=0.05)
     assert x0 == pytest.approx(size[0] - x1, abs=0.05)  # centred
     assert y0 == pytest.approx(size[1] - y1, abs=0.05)
+    assert min(x0, y0) >= 6.35 * MM - 0.01  # every trim inside the 1/4 in border printers cannot print
     bx0, by0, bx1, by1 = box(page, "/BleedBox")
     assert (x0 - bx0, y0 - by0, bx1 - x1, by1 - y1) == pytest.approx((BLEED * MM,) * 4, abs=0.05)
-    # The cards butt: the 9 trims tile the trim box exactly.
+    # The cards sit on a grid with 2 mm between them.
     for image in placements(reader, page):
-        col = (image["x"] + BLEED * MM - x0) / (POKER[0] * MM)
-        row = (image["y"] + BLEED * MM - y0) / (POKER[1] * MM)
+        col = (image["x"] + BLEED * MM - x0) / ((POKER[0] + GAP) * MM)
+        row = (image["y"] + BLEED * MM - y0) / ((POKER[1] + GAP) * MM)
         assert col == pytest.approx(round(col), abs=1e-3) and row == pytest.approx(round(row), abs=1e-3)
     rules = reader.pages[-1]
     assert box(rules, "/TrimBox") == pytest.approx(tuple(float(v) for v in rules.mediabox))
@@ -197,12 +208,13 @@ def test_print_at_actual_size_line(built):
     reader = PdfReader(built / "print" / "score-a4.pdf")
     for index in card_pages(reader)[::2]:
         assert "100%" in reader.pages[index].extract_text()
+        assert "50 mm" in reader.pages[index].extract_text()  # beside the scale bar
 
 
 def test_long_edge_backs_mirror_the_fronts(built):
     reader = PdfReader(built / "print" / "score-a4.pdf")
     width = A4[0]
-    for front_index in (0, 10):  # a full sheet and the 2 reminders on a partial one
+    for front_index in (0, 10):  # a full sheet and the 2 reminders on a partial one (A4: 5 sheets of 9)
         fronts = placements(reader, reader.pages[front_index])
         backs = placements(reader, reader.pages[front_index + 1])
         assert len(backs) == len(fronts)
@@ -280,6 +292,7 @@ def test_mini_files(mini):
 def test_short_edge_backs_with_offset(mini):
     reader = PdfReader(mini / "mini-a4.pdf")
     height = A4[1]
+    assert reader.trailer["/Root"]["/ViewerPreferences"]["/Duplex"] == "/DuplexFlipShortEdge"
     fronts, backs = placements(reader, reader.pages[0]), placements(reader, reader.pages[1])
     assert len(fronts) == 4  # tarot: 2 x 2 on A4
     for front, back in zip(fronts, backs):
@@ -405,4 +418,11 @@ def test_a_project_without_print_uses_the_shipped_profiles(project, tmp_path):
     deck.write_text(MINI_DECK.replace("[a4, gutterfold-a4, mine]", "[a4, gutterfold-a4]"), encoding="utf-8")
     profiles = {p.name: p for p in deck_profiles(load_deck(deck))}
     assert sorted(profiles) == ["a4", "gutterfold-a4"]
-    assert all(p.path.parent == ROOT / "print" for p in profiles.values())
+    assert all(p.path.parent == PACKAGE_DATA / "print" for p in profiles.values())
+
+
+def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ('rows: [["2", "10"]]', 'rows: [["2", "' + "слово " * 4000 + '"]]'))
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    assert "mini.yaml:24:9:" in str(err.value) and "too large for a whole column" in str(err.value)

@@ -17,7 +17,7 @@ from conftest import ROOT, run_cli
 from deckpress.deck import load_deck
 from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
-from fake_tts import FakeTTS, to_py
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
@@ -31,18 +31,18 @@ def save(built: Path) -> dict:
 
 def card_objects(table, name):
     """Every object called `name`: loose cards (in hands or on the table), then cards still in a deck."""
-    loose = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.getName() == name]
+    loose = [o for o in table.objects() if o.type == "Card" and o.getName() == name]
     return loose
 
 
 def take(table, name):
     """One card called `name`, out of the deck if no loose one is free."""
-    for deck in [o for o in table.globals.getObjects().values() if o.type == "Deck"]:
+    for deck in [o for o in table.objects() if o.type == "Deck"]:
         for entry in deck.getObjects().values():
             if entry.name == name:
                 return deck.takeObject(table.lua.table_from({"guid": entry.guid}))
     for obj in card_objects(table, name):
-        if not getattr(obj, "placed", False):
+        if not inner(obj).placed:
             return obj
     raise AssertionError(f"no free card {name}")
 
@@ -55,7 +55,7 @@ def place(table, color, cards, start=1):
         if name is None:
             continue
         obj = take(table, name)
-        obj.placed = True
+        inner(obj).placed = True
         obj.setPosition(game.slot_position(color, k))
         obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
         placed.append(obj)
@@ -132,7 +132,7 @@ def test_slots_are_drawn_in_front_of_each_seated_hand_left_to_right(save):
             along.append(dx * right["x"] + dz * right["z"])
             depth.append(dx * forward["x"] + dz * forward["z"])
         assert along[0] < along[1] < along[2]         # slot 1 is the player's leftmost
-        assert all(abs(d - 5.8) < 1e-3 for d in depth)  # in front of the hand zone (depth 6.8 / 2 + a card)
+        assert all(abs(d - 5.8) < 1e-3 for d in depth)  # in front of the hand zone (depth 4.87 / 2 + a card and a gap)
     white = to_py(game.slot_position("White", 1))
     assert white[0] < 0 and white[2] < 0              # White sits south: left is -x
 
@@ -192,12 +192,12 @@ def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_co
     select_mode(table, "Decking!")
     for _ in range(2):
         table.click("uiGetReady", "White")
-        decks = [o for o in table.globals.getObjects().values() if o.type == "Deck" and o.getQuantity() == 42]
+        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42]
         assert len(decks) == 3
         assert table.hand("White") == [] and table.hand("Red") == []
         copies = [o for o in decks if o.hasTag("score:copy")]
         assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
-    assert len([o for o in table.globals.getObjects().values() if o.type == "Deck"]) == 3
+    assert len([o for o in table.objects() if o.type == "Deck"]) == 3
 
 
 def test_team_modes_alternate_teams_round_the_table(save):
@@ -283,6 +283,28 @@ def test_classic_round_score_is_floored_at_zero(save):
     assert (pad(table, "White"), pad(table, "Red")) == (0, 0)  # Red: 1 - 3 + 2 - 3 + 2 - 3 = -4 -> 0
 
 
+MODE_SEATS = {"Classic!": 3, "Brutal!": 2, "Duel!": 2, "Teamwork!": 4, "Teamscore!": 4, "New order!": 3,
+              "Randomness!": 2, "Decking!": 3, "Scorlitaire!": 1, "Scorliroad!": 1, "Score Against!": 1}
+
+
+def main_cards(table) -> int:
+    return sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag("deck"))
+
+
+@pytest.mark.parametrize("mode", MODE_SEATS)
+def test_get_ready_twice_in_every_mode_keeps_every_card(save, mode):
+    seated = SEATS[:MODE_SEATS[mode]]
+    table = FakeTTS(save, seated=seated)
+    select_mode(table, mode)
+    for who in (seated[0], seated[-1]):
+        table.click("uiGetReady", who)
+        assert main_cards(table) == 42
+        assert state(table)["players"] == seated
+    assert not [b for b in table.broadcasts if "did not finish" in b or "still under way" in b]
+    copies = [o for o in table.objects() if o.hasTag("score:copy")]
+    assert len(copies) == (len(seated) - 1 if mode == "Decking!" else 0)
+
+
 def test_a_short_roster_is_a_bug(save):
     table = FakeTTS(save, seated=["White", "Red", "Blue"])
     place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
@@ -292,6 +314,52 @@ def test_a_short_roster_is_a_bug(save):
     assert any("Bug!" in b and "Red score -20" in b for b in table.broadcasts)
     assert (pad(table, "White"), pad(table, "Red"), pad(table, "Blue")) == (0, -20, 0)
     assert state(table)["rounds"] == 1
+
+
+def test_a_card_dropped_onto_another_in_a_slot_is_two_cards_a_long_roster(save):
+    """In TTS a card dropped onto another forms a Deck: the referee counts both, so Red's roster is long."""
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
+    [_, second, _] = place(table, "Red", ["Score! 5", "Score! 5", "Score! 5"])
+    place(table, "Blue", ["Score! 4", "Score! 4", "Score! 4"])
+    extra = take(table, "Score! 1")
+    table.settle()
+    [pile] = table.globals.group(table.lua.table_from([second, extra])).values()
+    table.settle()
+    pile.setPosition(table.globals.GAME.slot_position("Red", 2))
+    assert pile.type == "Deck" and pile.getQuantity() == 2
+    table.click("scoreScore", "White")
+    assert "Red's roster slot 2 holds more than one card" in table.broadcasts
+    assert any(b.startswith("Bug!") and "Red score -" in b for b in table.broadcasts), table.broadcasts
+    assert pad(table, "Red") < 0 and pad(table, "White") == pad(table, "Blue") == 0
+
+
+def test_drawing_the_outlines_keeps_the_lines_players_drew(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    drawn = {"points": [[1, 1, 1], [4, 1, 2], [6, 1, -3]], "color": [0.2, 0.6, 1], "thickness": 0.1}
+    lines = to_py(table.globals.Global.getVectorLines())
+    assert len(lines) == 6
+    table.globals.Global.setVectorLines(to_lua(table.lua, lines + [drawn]))
+    table.fake.seated = to_lua(table.lua, ["White", "Red", "Blue"])
+    table.call("onPlayerChangeColor", "Blue")  # the outlines are drawn again, for three players now
+    after = to_py(table.globals.Global.getVectorLines())
+    assert len(after) == 9 + 1 and after.count(drawn) == 1
+    select_mode(table, "Randomness!")  # six slots each
+    after = to_py(table.globals.Global.getVectorLines())
+    assert len(after) == 3 * 6 + 1 and after.count(drawn) == 1
+
+
+def test_score_pressed_again_while_the_cards_move_is_refused(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Score! 3", "Score! 2", "Score! 4"])
+    place(table, "Red", ["Score! 4", "Score! 3", "Score! 2"])
+    table.settle()
+    table.click("scoreScore", "White", settle=False)
+    table.click("scoreScore", "Red", settle=False)
+    table.click("scoreNewGame", "Red", settle=False)
+    assert "SCORE! is still under way" in table.broadcasts[-2] and "Wait a moment" in table.broadcasts[-1]
+    table.settle()
+    assert state(table)["round"]["turn"] == 1  # one action turn, not two
 
 
 def test_brutal_keeps_running_totals_above_zero(save):
@@ -512,18 +580,24 @@ STEAL = """\
 """
 
 
-def test_a_new_card_from_the_yaml_works_without_lua(tmp_path):
+@pytest.fixture(scope="module")
+def steal_save(tmp_path_factory) -> dict:
+    """The SCORE! deck with one more card, Steal! 2, added in the YAML only; built once."""
+    project = tmp_path_factory.mktemp("steal")
     yaml = (ROOT / "decks" / "score.yaml").read_text(encoding="utf-8")
     anchor = "      - name: Deny!\n"
     assert anchor in yaml
-    (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
-    shutil.copytree(ROOT / "templates", tmp_path / "templates")
-    shutil.copytree(ROOT / "print", tmp_path / "print")
-    result = run_cli("build", "score", "--quiet", cwd=tmp_path)
+    (project / "decks").mkdir()
+    (project / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
+    shutil.copytree(ROOT / "templates", project / "templates")
+    shutil.copytree(ROOT / "tts", project / "tts")
+    result = run_cli("build", "score", "--quiet", cwd=project)
     assert result.exit_code == 0, result.stderr
-    save = json.loads((tmp_path / "build/score/tts/score.json").read_text(encoding="utf-8"))
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8"))
+
+
+def test_a_new_card_from_the_yaml_works_without_lua(steal_save):
+    table = FakeTTS(steal_save, seated=["White", "Red", "Blue"])
     table.click("uiGetReady", "White")
     assert len(table.hand("White")) == 12
     # Steal! 2 (6.5) after Score! 6 (4) and Bomb! 1 (6), before Fire! 1 (7)
@@ -543,12 +617,12 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     table = FakeTTS(save, seated=["White"])
     select_mode(table, "Scorlitaire!")
     table.click("uiGetReady", "White")
-    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     assert len(cards) == 42 and all(o.getRotation().z == FACE_DOWN for o in cards)
-    assert not [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+    assert not [o for o in table.objects() if o.type == "Deck"]
 
     def flip(name):
-        obj = next(o for o in table.globals.getObjects().values()
+        obj = next(o for o in table.objects()
                    if o.type == "Card" and o.getName() == name and o.getRotation().z == FACE_DOWN)
         obj.setRotation(table.lua.table_from([0, 0, 0]))
         table.click("scoreScore", "White")
@@ -559,7 +633,7 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     flip("Double!")                       # the last Score! again
     assert pad(table, "White") == 8
     cw = flip("CW!")                      # shuffle everything else and lay it out again
-    on_table = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck")]
+    on_table = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     down = [o for o in on_table if o.getRotation().z == FACE_DOWN]
     assert len(down) == 41 and cw not in down and round(cw.getPosition().x, 3) == 11.0
     flip("No!")
@@ -575,7 +649,7 @@ def place_virtual(table, color, columns):
     for col, names in columns.items():
         for row, name in enumerate(names, 1):
             obj = take(table, name)
-            obj.placed = True
+            inner(obj).placed = True
             obj.setPosition(game.virtual_position(color, col, row))
             obj.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
             placed[(col, row)] = obj
@@ -607,7 +681,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
         dx, dz = p[0] - centre["x"], p[2] - centre["z"]
         return dx * right["x"] + dz * right["z"], dx * forward["x"] + dz * forward["z"]
 
-    cards = [o for o in table.globals.getObjects().values() if o.type == "Card" and o.hasTag("deck") and o.hand is None]
+    cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck") and inner(o).hand is None]
     assert len(cards) == 9 and all(o.getRotation().z == FACE_DOWN for o in cards)
     for col in (1, 2, 3):
         slot_x, slot_d = local(to_py(game.slot_position("White", col)))
@@ -620,7 +694,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
             depths.append(d)
         assert depths[0] > depths[1] > depths[2] > slot_d + 3  # above the roster, row 1 farthest
     assert len(table.hand("White")) == 8                     # the first draw of 8
-    [deck] = [o for o in table.globals.getObjects().values() if o.type == "Deck"]
+    [deck] = [o for o in table.objects() if o.type == "Deck"]
     assert deck.getQuantity() == 42 - 9 - 8 and deck.getRotation().z == FACE_DOWN
     assert any("virtual roster" in b for b in table.broadcasts)
 

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import os
 import re
 import xml.etree.ElementTree as ET
+from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlparse
 
 import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli
+from deckpress.builders import tts as tts_builder
 from deckpress.deck import load_deck
+from deckpress.errors import DeckError
 from deckpress.tts import save as tts_save
 from deckpress.tts.sheets import MAX_COLUMNS, MAX_ROWS, MAX_SIDE, best_grid, hashed_name, plan_sheets, split
 
@@ -143,154 +149,45 @@ def test_hand_zones_for_six_seats(save):
     assert hands[0]["Transform"]["posZ"] < 0 and abs(hands[0]["Transform"]["posX"]) < 1e-6
 
 
-def test_notebook_has_a_tab_per_section_and_mode(save, model):
-    tabs = save["TabStates"]
-    assert list(tabs) == [str(i) for i in range(len(tabs))]
-    titles = [tabs[k]["title"] for k in tabs]
-    assert titles == [s.heading for s in model.rules] + [f"Mode: {m.name}" for m in model.modes]
-    for i, key in enumerate(tabs):
-        assert tabs[key]["id"] == i and tabs[key]["body"].strip()
-        assert set(tabs[key]) == {"title", "body", "color", "visibleColor", "id"}
-    deal = next(tabs[k]["body"] for k in tabs if tabs[k]["title"] == "Deal table")
-    assert "2 | 15" in deal and "6 | 7" in deal
-    duel = next(tabs[k]["body"] for k in tabs if tabs[k]["title"] == "Mode: Duel!")
-    assert duel.startswith("Players: 2\n") and "19 cards remain" in duel
+def test_hand_zones_sit_and_measure_like_tts_default_hands_on_a_round_table(save):
+    """TTS's own hands on a round table (real saves): centre ~24.8 from the middle, y ~3.54, 11.66 x 9.18 x 4.87,
+    so the inner edge lies ~22.4 from the middle, not further onto the table."""
+    for hand in objects(save, "HandTrigger"):
+        t = hand["Transform"]
+        radius = math.hypot(t["posX"], t["posZ"])
+        assert abs(radius - 24.8) < 0.05 and abs(t["posY"] - 3.54) < 0.01
+        assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (11.66, 9.18, 4.87)
+        assert abs(radius - t["scaleZ"] / 2 - 22.37) < 0.1
+        facing = math.degrees(math.atan2(-t["posX"], -t["posZ"])) % 360  # the zone turned towards the middle
+        assert abs((facing - t["rotY"] + 180) % 360 - 180) < 0.01
 
 
-def test_xml_ui_parses_and_names_every_seat(save):
-    root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
-    ids = {e.get("id") for e in root.iter()}
-    assert "get_ready" in ids
-    for color in ("White", "Red", "Yellow", "Green", "Blue", "Purple"):
-        assert {f"score_row_{color}", f"score_{color}"} <= ids
+def test_decks_and_tiles_carry_the_flags_tts_writes(save):
+    decks = objects(save, "DeckCustom")
+    assert decks and all(d["Hands"] is False for d in decks)
+    assert all(c["Hands"] is True for d in decks for c in d["ContainedObjects"])  # the cards do go to hands
+    tiles = objects(save, "Custom_Tile") + objects(save, "Custom_Tile_Stack")
+    assert all(t["HideWhenFaceDown"] is False for t in tiles)
 
 
-# --- sheets and URLs -----------------------------------------------------------------------------
-
-def test_every_url_is_a_built_file_of_the_stated_grid(save, tts, built):
-    referenced = set()
-    for _, entry in custom_decks(save):
-        face = url_path(entry["FaceURL"])
-        back = url_path(entry["BackURL"])
-        for path in (face, back):
-            assert path.parent == (built / "tts" / "assets").resolve()
-            assert path.is_file()
-            referenced.add(path.name)
-        with Image.open(face) as sheet:
-            columns, rows = entry["NumWidth"], entry["NumHeight"]
-            assert 1 <= columns <= MAX_COLUMNS and 1 <= rows <= MAX_ROWS
-            assert sheet.width % columns == 0 and sheet.height % rows == 0
-            card_w, card_h = sheet.width // columns, sheet.height // rows
-            assert max(sheet.size) <= MAX_SIDE
-            assert abs(card_w / card_h - 63.5 / 88.9) < 0.01  # poker proportions, trim only
-            assert sheet.mode == "RGB" and sheet.format == "JPEG"
-        with Image.open(back) as image:
-            assert abs(image.width / image.height - 63.5 / 88.9) < 0.01
-    assert referenced == {p.name for p in (tts / "assets").iterdir()}  # assets/ = exactly what to upload
-
-
-def test_score_deck_sheet_is_5x4_of_731x1024(save):
-    entry = objects(save, "DeckCustom")[0]["CustomDeck"]["1"]
-    assert (entry["NumWidth"], entry["NumHeight"]) == (5, 4)
-    with Image.open(url_path(entry["FaceURL"])) as sheet:
-        assert sheet.size == (5 * 731, 4 * 1024)
-
-
-def test_asset_names_carry_their_content_hash(tts):
-    for path in (tts / "assets").iterdir():
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
-        assert path.name.endswith(f"-{digest}{path.suffix}"), path.name
-
-
-def test_sheet_slots_hold_the_right_faces(save, built):
-    """Slot 0 of the deck sheet is Score! 1: compare it with the trimmed face image."""
-    entry = objects(save, "DeckCustom")[0]["CustomDeck"]["1"]
-    with Image.open(url_path(entry["FaceURL"])) as sheet, Image.open(built / "faces/deck/score-1.png") as face:
-        w, h = sheet.width // 5, sheet.height // 4
-        slot = sheet.crop((0, 0, w, h)).convert("RGB").resize((20, 28))
-        bleed = face.width * 3.175 / 69.85
-        trimmed = face.convert("RGB").crop((round(bleed), round(bleed), round(face.width - bleed),
-                                            round(face.height - bleed))).resize((20, 28))
-        other = sheet.crop((w * 4, h * 3, w * 5, h * 4)).convert("RGB").resize((20, 28))  # empty slot
-    diff = sum(abs(a - b) for a, b in zip(slot.tobytes(), trimmed.tobytes()))
-    empty = sum(abs(a - b) for a, b in zip(other.tobytes(), trimmed.tobytes()))
-    assert diff / (20 * 28 * 3) < 12 < empty / (20 * 28 * 3)
-
-
-@pytest.mark.parametrize("count", [1, 2, 17, 42, 69, 70, 71, 140, 250])
-def test_sheet_plan_arithmetic(count):
-    grids = plan_sheets(count, 750, 1050)
-    assert sum(g.slots for g in grids) >= count
-    assert [min(g.slots, n) for g, n in zip(grids, split(count, len(grids)))] == split(count, len(grids))
-    for grid in grids:
-        assert grid.columns <= MAX_COLUMNS and grid.rows <= MAX_ROWS
-        assert max(grid.size) <= MAX_SIDE
-        assert grid.card_w <= 750 and grid.card_h <= 1050
-    assert len(grids) >= -(-count // 70)
-
-
-def test_sheet_plan_prefers_sharp_cards_then_fewer_sheets():
-    assert [(g.columns, g.rows, g.card_w, g.card_h) for g in plan_sheets(17, 750, 1050)] == [(5, 4, 731, 1024)]
-    assert len(plan_sheets(70, 750, 1050)) > 1  # one 10 x 7 sheet would give 409 px wide cards
-    assert best_grid(70, 750, 1050).size == (10 * 409, 7 * 573)
-    assert plan_sheets(0, 750, 1050) == []
-    with pytest.raises(ValueError):
-        best_grid(71, 750, 1050)
-
-
-def test_hashed_name_changes_with_content():
-    assert hashed_name("deck-sheet", b"a", "jpg") != hashed_name("deck-sheet", b"b", "jpg")
-    assert re.fullmatch(r"deck-sheet-[0-9a-f]{12}\.jpg", hashed_name("deck-sheet", b"a", "jpg"))
-
-
-# --- thumbnails, saved objects, round trip -------------------------------------------------------
-
-def _assert_picture(path: Path):
-    with Image.open(path) as image:
-        assert image.format == "PNG" and image.size == (256, 256)
-        colors = image.convert("RGB").getcolors(256 * 256)
-        assert len(colors) > 200  # a picture of cards, not a blank square
-
-
-def test_save_thumbnail_is_a_picture(tts):
-    _assert_picture(tts / "score.png")
-
-
-def test_one_saved_object_per_component(tts, model):
-    folder = tts / "saved-objects"
-    assert sorted(p.name for p in folder.iterdir()) == sorted(
-        f"{c.id}{ext}" for c in model.components for ext in (".json", ".png"))
-    deck = json.loads((folder / "deck.json").read_text(encoding="utf-8"))
-    assert [o["Name"] for o in deck["ObjectStates"]] == ["DeckCustom"]
-    assert len(deck["ObjectStates"][0]["ContainedObjects"]) == 42
-    reminders = json.loads((folder / "reminders.json").read_text(encoding="utf-8"))
-    assert [o["Name"] for o in reminders["ObjectStates"]] == ["Card", "Card"]
-    for c in model.components:
-        _assert_picture(folder / f"{c.id}.png")
-
-
-def test_json_round_trip(tts):
-    for path in [tts / "score.json", *sorted((tts / "saved-objects").glob("*.json"))]:
-        raw = path.read_bytes()
-        data = json.loads(raw)
-        assert tts_save.dump(data) == raw  # nothing lost or reordered
-        assert json.loads(json.dumps(data)) == data
-
-
-# --- options -------------------------------------------------------------------------------------
-
-def test_asset_url_and_determinism(tmp_path):
-    urls = []
-    outputs = []
-    for name in ("one", "two"):
-        result = run_cli("build", "score", "--out", str(tmp_path / name), "--quiet",
-                         "--asset-url", "https://example.org/score")
-        assert result.exit_code == 0, result.stderr
-        tts = tmp_path / name / "score" / "tts"
-        outputs.append({p.relative_to(tts).as_posix(): p.read_bytes() for p in sorted(tts.rglob("*")) if p.is_file()})
-        data = json.loads((tts / "score.json").read_text(encoding="utf-8"))
-        urls = [e[k] for _, e in custom_decks(data) for k in ("FaceURL", "BackURL")]
-    assert outputs[0] == outputs[1]  # byte-identical builds
-    assert urls and all(u.startswith("https://example.org/score/") for u in urls)
-    names = {u.rsplit("/", 1)[1] for u in urls}
-    assert names == {p.name for p in (tmp_path / "two" / "score" / "tts" / "assets").iterdir()}
+def test_save_is_dated_reproducibly(save, monkeypatch):
+    epoch = save["EpochTime"]
+    if os.environ.get("SOURCE_DATE_EPOCH"):  # the session's build was dated by the environment
+        assert epoch == int(os.environ["SOURCE_DATE_EPOCH"])
+    else:
+        assert epoch == tts_save.derived_epoch(save["ObjectStates"], save["LuaScript"], save["XmlUI"])
+    assert 1767225600 <= tts_save.derived_epoch([], "", "") < 1767225600 + 365 * 86400  # a second of 2026
+    stamp = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    hour = stamp.hour % 12 or 12
+    assert save["Date"] == (f"{stamp.month}/{stamp.day}/{stamp.year} {hour}:{stamp.minute:02d}:{stamp.second:02d} "
+                            f"{'AM' if stamp.hour < 12 else 'PM'}")
+    assert tts_save.save_date(1764576000) == "12/1/2025 8:00:00 AM"
+    assert tts_save.save_date(1764576000 + 5 * 3600 + 62) == "12/1/2025 1:01:02 PM"
+    ctx = SimpleNamespace(deck=SimpleNamespace(path=ROOT / "decks" / "score.yaml"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764576000")
+    assert tts_builder.source_date_epoch(ctx) == 1764576000
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    with pytest.raises(DeckError, match="SOURCE_DATE_EPOCH is 'yesterday'; set it to whole seconds"):
+        tts_builder.source_date_epoch(ctx)
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    assert tts_builder.source_date_epoch(ctx) is None

@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli
-from fake_tts import FakeTTS
+from fake_tts import FakeTTS, timing  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DECK = """
 game: {name: "Generic \\"test\\" ]] game", players: {min: 2, max: 4}}
@@ -145,17 +145,20 @@ def test_optional_deck_is_separate_and_single_reminder_is_a_card(save):
     assert help_card["Name"] == "Card" and help_card["Transform"]["rotZ"] == 0
 
 
-def test_tokens_are_custom_tiles_stacked(save, project):
-    tiles = by_tag(save, "chips")
-    assert [t["Name"] for t in tiles] == ["Custom_Tile"] * 8
-    assert sorted({t["Nickname"] for t in tiles}) == ["Blue chip", "Red chip"]
-    for tile in tiles:
-        image = tile["CustomImage"]
+def test_tokens_are_one_tile_stack_per_kind_as_tts_writes_them(save, project):
+    stacks = by_tag(save, "chips")
+    assert [(t["Name"], t["Nickname"], t["Number"]) for t in stacks] == \
+        [("Custom_Tile_Stack", "Red chip", 5), ("Custom_Tile_Stack", "Blue chip", 3)]
+    for stack in stacks:
+        assert stack["HideWhenFaceDown"] is False and stack["Hands"] is False
+        assert "ContainedObjects" not in stack
+        image = stack["CustomImage"]
         assert image["CustomTile"]["Type"] == 2 and image["CustomTile"]["Thickness"] == 0.3
+        assert image["CustomTile"]["Stackable"] is True
         assert image["ImageSecondaryURL"] == image["ImageURL"]  # no back template: the face on both sides
         assert Path(urlparse(image["ImageURL"]).path).is_file()
     saved = json.loads((project / "build/gen/tts/saved-objects/chips.json").read_text(encoding="utf-8"))
-    assert len(saved["ObjectStates"]) == 8
+    assert [o["Number"] for o in saved["ObjectStates"]] == [5, 3]
 
 
 def test_seats_text_and_assets(save, project):

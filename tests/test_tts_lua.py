@@ -14,9 +14,10 @@ import pytest
 from conftest import ROOT
 from lua_modules import impurities, modules, runtime
 from deckpress.errors import DeckError
+from deckpress.paths import PACKAGE_DATA
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
                                sandbox_problems)
-from fake_tts import FakeTTS, to_py
+from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
@@ -94,14 +95,14 @@ def test_check_sandbox_reports_the_file_line_and_column(tmp_path):
 # --- the bundler ---------------------------------------------------------------------------------
 
 def test_bundler_wraps_modules_without_require(tmp_path):
-    (tmp_path / "lib").mkdir()
-    (tmp_path / "game").mkdir()
-    (tmp_path / "other").mkdir()
-    (tmp_path / "lib" / "util.lua").write_text("local M = {}\nfunction M.twice(x) return 2 * x end\nreturn M\n")
-    (tmp_path / "game" / "engine.lua").write_text(
+    tts = tmp_path / "tts"
+    for folder in ("lib", "game", "other"):
+        (tts / folder).mkdir(parents=True)
+    (tts / "lib" / "util.lua").write_text("local M = {}\nfunction M.twice(x) return 2 * x end\nreturn M\n")
+    (tts / "game" / "engine.lua").write_text(
         "local E = {}\nlocal util = use('lib.util')\nfunction E.score(x) return util.twice(x) + 1 end\nreturn E\n")
-    (tmp_path / "other" / "engine.lua").write_text("error('another deck')\n")
-    modules = find_modules([tmp_path], "game")
+    (tts / "other" / "engine.lua").write_text("error('another deck')\n")
+    modules = find_modules(tmp_path / "decks" / "game.yaml", "game")
     assert [m.name for m in modules] == ["lib.util", "game.engine"]
     code = bundle(modules) + "\nreturn use('game.engine').score(20), use('game.engine') == use('game.engine')"
     runtime = lua52.LuaRuntime(unpack_returned_tuples=True)
@@ -114,8 +115,11 @@ def test_bundler_rejects_a_module_moonsharp_cant_run(tmp_path):
         bundle([Module("x.engine", tmp_path / "engine.lua", "return 1 & 2\n")])
 
 
+LUA_SOURCES = sorted([*(ROOT / "tts").rglob("*.lua"), *(PACKAGE_DATA / "tts").rglob("*.lua")])
+
+
 def test_every_project_lua_file_fits_the_sandbox():
-    for path in sorted((ROOT / "tts").rglob("*.lua")):
+    for path in LUA_SOURCES:
         assert sandbox_problems(path.read_text(encoding="utf-8")) == [], path
 
 
@@ -220,6 +224,130 @@ def test_the_fake_rejects_what_tts_would(save):
         deck.deal(1, "Pink")
 
 
+def guids(objects) -> list[str]:
+    return [o.getGUID() for o in (objects.values() if hasattr(objects, "values") else objects)]
+
+
+def main_deck(table):
+    [deck] = [o for o in table.tagged("deck") if o.type == "Deck"]
+    return deck
+
+
+def test_the_fake_lists_only_what_the_tts_api_docs_list(save):
+    table = FakeTTS(save, seated=["White"])
+    deck, g = main_deck(table), table.globals
+    assert deck.type == "Deck" and deck.spawning is False and deck.remainder is None and deck.is_face_down
+    for reach in (lambda: deck.getCards, lambda: deck.position, lambda: table.player("White").hand,
+                  lambda: g.UI.setText, lambda: g.Global.getObjects, lambda: g.Notes.addTab, lambda: g.Wait.seconds):
+        with pytest.raises(lua52.LuaError, match="not in the TTS API"):
+            reach()
+    with pytest.raises(lua52.LuaError, match="does not model"):
+        deck.split  # in the API, but no script of ours uses it
+    with pytest.raises(lua52.LuaError, match="can't be set"):
+        table.lua.execute("return function(o) o.held = true end")(deck)
+
+
+def test_the_fake_completes_takes_and_deals_frames_later(save):
+    table = FakeTTS(save, seated=["White", "Red"], delay=3)
+    deck, seen = main_deck(table), []
+    count = deck.getQuantity()
+    card = deck.takeObject(table.lua.table_from({"index": 0, "position": table.lua.table_from([5, 1.5, 5]),
+                                                 "callback_function": lambda obj: seen.append((obj.getGUID(), table.frame))}))
+    assert deck.getQuantity() == count - 1 and card.spawning and seen == []
+    guid = card.getGUID()
+    assert guid not in guids(table.globals.getObjects())
+    with pytest.raises(lua52.LuaError, match="still spawning"):
+        table.globals.group(table.lua.table_from([card, deck]))
+    start = table.frame
+    table.frames(3)
+    assert seen == [] and card.spawning
+    table.frames(1)
+    assert seen == [(guid, start + 3)] and not card.spawning and guid in guids(table.objects())
+    deck.deal(2, "Red")
+    assert table.hand("Red") == []
+    table.settle()
+    assert len(table.hand("Red")) == 2
+
+
+def test_the_fake_destroys_a_deck_left_with_one_card(save):
+    table = FakeTTS(save, seated=["White"], delay=1)
+    deck = main_deck(table)
+    for _ in range(deck.getQuantity() - 2):
+        deck.takeObject(table.lua.table_from({"index": 0}))
+    deck.takeObject(table.lua.table_from({"index": 0}))
+    last = deck.remainder
+    assert last.type == "Card" and last.getGUID() in guids(table.objects())
+    with pytest.raises(lua52.LuaError, match="only its remainder"):
+        deck.getQuantity()
+    table.frames(1)
+    with pytest.raises(lua52.LuaError, match="destroyed"):
+        deck.remainder
+
+
+def test_the_fake_forms_groups_and_puts_frames_later(save):
+    table = FakeTTS(save, seated=["White"], delay=2)
+    deck = main_deck(table)
+    cards = [deck.takeObject(table.lua.table_from({"index": 0})) for _ in range(3)]
+    table.settle()
+    [pile] = table.globals.group(table.lua.table_from(cards[:2])).values()
+    assert pile.spawning
+    with pytest.raises(lua52.LuaError, match="still spawning"):
+        pile.shuffle()
+    deck.putObject(cards[2])
+    count = deck.getQuantity()
+    table.settle()
+    assert pile.getQuantity() == 2 and deck.getQuantity() == count + 1
+    with pytest.raises(lua52.LuaError, match="destroyed"):
+        cards[0].getPosition()
+
+
+def test_the_fake_runs_wait_on_frames_and_gives_handlers_a_player_and_minus_one(save):
+    table = FakeTTS(save, seated=["White"])
+    table.lua.execute("""
+      SEEN = {}
+      function probe(player, value, id) SEEN[#SEEN + 1] = player.color .. " " .. value .. " " .. tostring(id) end
+      Wait.frames(function() SEEN[#SEEN + 1] = "frames" end, 5)
+      Wait.condition(function() SEEN[#SEEN + 1] = "condition" end, function() return #SEEN > 0 end)
+    """)
+    start = table.frame
+    table.frames(4)
+    assert to_py(table.globals.SEEN) == []
+    table.click("probe", "Red", element_id="probe", settle=False)
+    table.settle()
+    assert to_py(table.globals.SEEN) == ["Red -1 probe", "condition", "frames"]
+    assert table.frame > start + 5
+
+
+def test_the_fake_shuffles_the_orders_tts_does_not_promise(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue", "Green"], order_seed=7)
+    g = table.globals
+    orders = {tuple(o.getGUID() for o in g.getObjects().values()) for _ in range(5)}
+    assert len(orders) > 1 and len({frozenset(o) for o in orders}) == 1
+    assert len({tuple(g.getSeatedPlayers().values()) for _ in range(8)}) > 1
+
+
+def test_the_fake_lays_out_the_cards_of_a_hand(save):
+    table = FakeTTS(save, seated=["White"], delay=0)
+    deck = main_deck(table)
+    deck.deal(4, "White")
+    table.settle()
+    cards = table.hand_objects("White")
+    xs = [c.getPosition().x for c in cards]
+    steps = {round(b - a, 6) for a, b in zip(xs, xs[1:])}
+    assert len(cards) == 4 and len(steps) == 1 and steps.pop() > 0
+    assert abs(sum(xs) / 4 - to_py(table.player("White").getHandTransform())["position"]["x"]) < 1e-6
+
+
+def test_get_ready_pressed_again_while_dealing_is_refused(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow"])
+    table.click("uiGetReady", "White", settle=False)
+    table.click("uiGetReady", "Red", settle=False)
+    assert table.broadcasts[-1].startswith("Get ready! is still under way")
+    table.settle()
+    assert [len(table.hand(c)) for c in ("White", "Red", "Yellow")] == [12, 12, 12]
+    assert sum(1 for b in table.broadcasts if "12 cards to each of 3 players" in b) == 1, table.broadcasts
+
+
 def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
     lua = runtime()
     seating = modules("score", lua)("lib.seating")
@@ -236,12 +364,28 @@ def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
 
 def test_game_logic_modules_are_pure():
     """Every module but the table scripts takes data and returns data: no TTS calls, no unseeded random."""
-    pure = [p for p in sorted((ROOT / "tts").rglob("*.lua")) if p.name != "table.lua"]
+    pure = [p for p in LUA_SOURCES if p.name != "table.lua"]
     assert len(pure) >= 10
     for path in pure:
         assert impurities(path.read_text(encoding="utf-8")) == [], path
 
 
+def test_no_script_reaches_into_the_fake():
+    """obj._fake is the fake's own state, for tests: a script using it would pass tests and fail in TTS."""
+    for path in sorted((ROOT / "tts").rglob("*")):
+        if path.suffix in (".lua", ".j2"):
+            assert "_fake" not in path.read_text(encoding="utf-8"), path
+
+
 def test_the_purity_check_can_fail():
     source = 'local s = "Player" -- Wait in a comment\nlocal r = math.random(6)\nbroadcastToAll(s)\n'
     assert impurities(source) == ["math.random", "broadcastToAll"]
+
+
+def test_a_flow_tts_never_finishes_gives_up_says_so_and_frees_the_button(save):
+    table = FakeTTS(save, seated=["White", "Red"], delay=2000)  # 33 s per take: longer than lib.table's 10 s
+    table.click("uiGetReady", "White", settle=False)
+    table.frames(10 * 60 + 5)
+    assert "did not finish in time" in table.broadcasts[-1]
+    table.click("uiGetReady", "Red", settle=False)  # refused no more
+    assert not any("still under way" in b for b in table.broadcasts)

@@ -1,105 +1,161 @@
-"""One build: YAML -> validated model -> faces -> builders -> build/<deck>/, swapped in at the end.
+"""One build: YAML -> validated model -> faces -> builders -> OUT/<deck>/, swapped in at the end.
 
-Everything is written to a staging folder beside the output; only a build that
-succeeds replaces build/<deck>/, so a failed build leaves the previous one intact.
+Everything is written to a staging folder of its own beside the output; only a build that succeeds
+replaces OUT/<deck>/, so a failed or interrupted build leaves the previous one intact. deckpress replaces
+only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
+on OUT keeps two builds into one folder from running at once.
 """
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import json
+import os
 import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
 from . import __version__
 from .builders import BUILDERS
 from .context import BuildContext, BuildOptions
-from .deck import SHIPPED, LoadedDeck, load_deck, project_dirs
-from .faces import FaceStage, plan_faces, sha256_file
+from .deck import LoadedDeck, load_deck
+from .errors import DeckError, Where
+from .faces import FaceStage, plan_faces
+from .inputs import build_inputs, sha256_file
+from .paths import project_root
 
 MANIFEST = "manifest.json"
-PROJECT_INPUT_DIRS = ("templates", "tts", "print")
-
-
-def project_root(deck: LoadedDeck) -> Path:
-    """The folder holding decks/, templates/, tts/ and print/."""
-    return deck.root.parent
-
-
-def _package_digest() -> str:
-    h = hashlib.sha256(__version__.encode())
-    for file in sorted(Path(__file__).parent.rglob("*.py")):
-        h.update(file.read_bytes())
-    return h.hexdigest()
-
-
-def _inputs(deck: LoadedDeck, previous_faces: dict, options: BuildOptions) -> dict[str, str]:
-    """Every input of the build with its sha256: what the manifest records and the up-to-date check uses."""
-    root = project_root(deck).resolve()
-    files = {f.resolve() for f in deck.input_files()}
-    for folder in PROJECT_INPUT_DIRS:
-        for directory in project_dirs(deck.path, folder):
-            files.update(p.resolve() for p in directory.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    out = {}
-    for file in sorted(files):
-        if file.is_relative_to(root):
-            name = file.relative_to(root).as_posix()
-        elif file.is_relative_to(SHIPPED):
-            name = "deckpress:" + file.relative_to(SHIPPED).as_posix()
-        else:
-            name = file.as_posix()
-        out[name] = sha256_file(file)
-    for name, path in sorted(deck.fonts.items()):
-        if name not in deck.model.fonts:
-            out[f"font:{name}"] = sha256_file(path)
-    for record in previous_faces.values():
-        for image, _ in record.get("images", {}).items():
-            image_path = deck.root / image
-            if image_path.is_file():
-                out[f"decks/{image}"] = sha256_file(image_path)
-    out["deckpress"] = _package_digest()
-    out["options"] = hashlib.sha256(json.dumps(
-        {"lang": deck.lang, "asset_url": options.asset_url, **options.extra}, sort_keys=True,
-        default=str).encode()).hexdigest()
-    return out
+# Files an operating system drops into folders by itself; they do not make a build folder the user's.
+SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
 
 def _read_manifest(folder: Path) -> dict:
     try:
-        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def _foreign_file(folder: Path, manifest: dict) -> Path | None:
+    """A file in `folder` that its manifest does not list (the first, sorted), or None."""
+    listed = set(manifest.get("artifacts", {})) | {MANIFEST}
+    for path in sorted(folder.rglob("*")):
+        if (path.is_file() or path.is_symlink()) and path.relative_to(folder).as_posix() not in listed \
+                and path.name not in SYSTEM_FILES:
+            return path
+    return None
+
+
+def check_output(final: Path, deck: LoadedDeck) -> dict:
+    """The manifest of `final` when deckpress may replace it ({} when it does not exist yet); a DeckError
+    when `final` holds anything deckpress did not write there."""
+    where = Where(str(final))
+    resolved = final.resolve()
+    if project_root(deck.path).resolve().is_relative_to(resolved) or deck.path.resolve().is_relative_to(resolved):
+        raise DeckError.at(where, f"building {deck.name!r} here would replace the project itself; pick an "
+                                  "--out folder outside the project's own files, e.g. --out build")
+    if not final.exists() and not final.is_symlink():
+        return {}
+    if final.is_symlink() or not final.is_dir():
+        raise DeckError.at(where, "exists and is not a folder deckpress built; move it away or pick another "
+                                  "--out")
+    manifest = _read_manifest(final)
+    if manifest.get("deck") != deck.name or "deckpress" not in manifest or \
+            not isinstance(manifest.get("artifacts"), dict):
+        raise DeckError.at(where, "this folder was not built by deckpress (it has no manifest.json of "
+                                  f"deckpress for {deck.name!r}); move it away or pick another --out")
+    foreign = _foreign_file(final, manifest)
+    if foreign is not None:
+        raise DeckError.at(Where(str(foreign)), f"not written by deckpress, and a build would replace "
+                                                f"{final}; move the file out of it, or pick another --out")
+    return manifest
 
 
 def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> bool:
-    if not manifest or manifest.get("inputs") != inputs:
+    if manifest.get("inputs") != inputs:
         return False
     return all((folder / path).is_file() and sha256_file(folder / path) == info["sha256"]
                for path, info in manifest.get("artifacts", {}).items())
 
 
-def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None]) -> str:
-    """Build one deck; returns a one-line summary. Raises DeckError on bad input."""
+@contextmanager
+def _locked(out_root: Path, deck: str, echo: Callable[..., None]) -> Iterator[None]:
+    """Hold a lock on the output folder: a second build into it waits for the first to finish."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: a lock file, OUT/.<deck>.lock; msvcrt retries it for about 10 s
+        import msvcrt
+        with open(out_root / f".{deck}.lock", "a+b") as handle:
+            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+            yield
+        return
+    handle = os.open(out_root, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            echo(f"{deck}: waiting for another build into {out_root}")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)
+
+
+def _write_problem(err: OSError, out_root: Path) -> DeckError:
+    where = Where(str(err.filename) if err.filename else str(out_root))
+    if err.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+        advice = "free some space, or pick another --out"
+    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        advice = "make the folder writable, or pick another --out"
+    elif err.errno in (errno.ENOTDIR, errno.EEXIST, errno.EISDIR):
+        advice = "a file stands where a folder is needed (or the other way round); move it, or pick another --out"
+    else:
+        advice = "pick another --out"
+    return DeckError.at(where, f"cannot write the build: {err.strerror or err}; {advice}")
+
+
+def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
+               warn: Callable[[str], None]) -> str:
+    """Build one deck; returns a one-line summary. `echo(message, done=None, total=None)` reports progress
+    (with counts for a step that has them), `warn` each warning (a face drawn with a placeholder...).
+    Raises DeckError on bad input or an unwritable output."""
     deck = load_deck(path, options.lang)
     out_root = options.out
     final = out_root / deck.name
-    previous = final if (final / MANIFEST).is_file() else None
-    old_manifest = _read_manifest(final) if previous else {}
-    inputs = _inputs(deck, old_manifest.get("faces", {}), options)
+    check_output(final, deck)
+    try:
+        out_root.mkdir(parents=True, exist_ok=True)
+        with _locked(out_root, deck.name, echo):
+            return _build_locked(deck, options, final, echo, warn)
+    except OSError as err:
+        raise _write_problem(err, out_root) from None
+
+
+def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
+                  warn: Callable[[str], None]) -> str:
+    old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
+    previous = final if old_manifest else None
+    option_values = {"lang": deck.lang, "asset_url": options.asset_url, **options.extra,
+                     "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}  # the TTS save's date
+    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
     if previous and _up_to_date(final, old_manifest, inputs):
+        for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
+            warn(warning)
         return f"{deck.name}: up to date ({final})"
 
-    staging = out_root / f".{deck.name}.staging"
-    if staging.exists():
-        shutil.rmtree(staging)
-    staging.mkdir(parents=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
         faces = plan_faces(deck)
         stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
         total = len(faces.all())
-        rendered = stage.build(faces.all(), lambda done, todo: (done == todo or done % 10 == 0)
-                               and echo(f"{deck.name}: drawing faces {done}/{todo}"))
+        rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
+                                                                    done, todo))
+        for warning in FaceStage.recorded_warnings(stage.records):
+            warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"))
         for name, builder in BUILDERS:
@@ -108,23 +164,35 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[[str], None]) -
         artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
                      for p in sorted(staging.rglob("*")) if p.is_file()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
-                    "inputs": _inputs(deck, stage.records, options), "artifacts": artifacts,
+                    "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,
                     "faces": stage.records}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        os.chmod(staging, 0o777 & ~_umask())
+        _swap(staging, final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    _swap(staging, final)
     return (f"{deck.name}: built {len(artifacts)} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _swap(staging: Path, final: Path) -> None:
-    old = final.with_name(f".{final.name}.old")
-    if old.exists():
-        shutil.rmtree(old)
-    if final.exists():
-        final.rename(old)
-    staging.rename(final)
-    if old.exists():
-        shutil.rmtree(old)
+    """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none)."""
+    if not final.exists():
+        staging.rename(final)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+    old.rmdir()
+    final.rename(old)
+    try:
+        staging.rename(final)
+    except BaseException:
+        old.rename(final)
+        raise
+    shutil.rmtree(old)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -16,7 +18,7 @@ from .deck import load_deck
 from .errors import DeckError
 from .builders import CHECKS
 from .faces import check_faces
-from .schema import MAX_BACK_OFFSET, json_schema
+from .schema import CARD_SIZES, MAX_BACK_OFFSET, json_schema
 
 DECKS_DIR = Path("decks")
 
@@ -59,41 +61,141 @@ def _report(err: DeckError) -> None:
         click.echo(str(problem), err=True)
 
 
+class Stopped(Exception):
+    """SIGTERM arrived: unwind like Ctrl-C, so the staging folder is removed."""
+
+
+def _stop(signum, frame) -> None:
+    raise Stopped()
+
+
+@contextmanager
+def interruptible(what: str):
+    """Ctrl-C and SIGTERM end the command with one line, exit status 130 (143 for SIGTERM), after the
+    `finally` blocks below have removed what an unfinished build wrote."""
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo(f"interrupted; {what}", err=True)
+        sys.exit(130)
+    except Stopped:
+        click.echo(f"stopped; {what}", err=True)
+        sys.exit(143)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="deckpress")
 def main() -> None:
     """Build card games from YAML: faces, a Tabletop Simulator mod and print-and-play PDFs."""
 
 
+BUILD_OPTIONS = [
+    click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+                 help="Folder to build into; each deck goes to OUT/<deck>/."),
+    click.option("--lang", default=None, help="Language of the texts (default: each deck's own)."),
+    click.option("--asset-url", default=None, metavar="URL",
+                 help="Base URL the TTS images will be uploaded to (default: file:/// paths to the build)."),
+    click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
+                 show_default=True,
+                 help="How your printer flips duplex pages; the PDF's back pages are laid out to match."),
+    click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
+                 help="Shift of the back pages in mm, measured with the calibration sheet."),
+    click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors and warnings."),
+]
+
+
+def build_options(command):
+    """The options `build` and `watch` share."""
+    for option in reversed(BUILD_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _options(out: Path, lang: str | None, asset_url: str | None, duplex: str, back_offset: str,
+             quiet: bool) -> BuildOptions:
+    return BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
+                        extra={"duplex": duplex, "back_offset": _offset(back_offset)})
+
+
+class Progress:
+    """A build's progress on stderr. On a terminal: one line redrawn in place, with a bar for the steps that
+    count (drawing faces); elsewhere: plain lines, every tenth face. Warnings go above the line."""
+
+    BAR = 24
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        if self.quiet:
+            return
+        if not self.tty:
+            if done is None or done == total or done % 10 == 0:
+                click.echo(message, err=True)
+            return
+        if total:
+            filled = round(self.BAR * done / total)
+            message = f"{message} [{'#' * filled}{'.' * (self.BAR - filled)}] {100 * done // total:3d}%"
+        click.echo(f"\r\x1b[K{message}", err=True, nl=False, color=True)
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", err=True, nl=False, color=True)
+            self.shown = False
+
+    def warn(self, message: str) -> None:
+        self.clear()
+        click.echo(message, err=True)
+
+
+def _build_one(path: Path, options: BuildOptions) -> bool:
+    """Build one deck, reporting its summary or its mistakes; whether it succeeded."""
+    progress = Progress(options.quiet)
+    try:
+        summary = build_deck(path, options, progress, warn=progress.warn)
+    except DeckError as err:
+        progress.clear()
+        _report(err)
+        return False
+    finally:
+        progress.clear()
+    if not options.quiet:
+        click.echo(summary)
+    return True
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"), show_default=True,
-              help="Folder to build into; each deck goes to OUT/<deck>/.")
-@click.option("--lang", default=None, help="Language of the texts (default: each deck's own).")
-@click.option("--asset-url", default=None, metavar="URL",
-              help="Base URL the TTS images will be uploaded to (default: file:/// paths to the build).")
-@click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge", show_default=True,
-              help="How your printer flips duplex pages; the PDF's back pages are laid out to match.")
-@click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
-              help="Shift of the back pages in mm, measured with the calibration sheet.")
-@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-def build(decks: tuple[str, ...], out: Path, lang: str | None, asset_url: str | None, duplex: str,
-          back_offset: str, quiet: bool) -> None:
+@build_options
+def build(decks: tuple[str, ...], **values) -> None:
     """Build DECKs (names like `score`, or paths; default: every decks/*.yaml)."""
-    options = BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
-                           extra={"duplex": duplex, "back_offset": _offset(back_offset)})
-    echo = (lambda msg: None) if quiet else (lambda msg: click.echo(msg, err=True))
-    failed = False
-    for path in resolve_decks(decks):
-        try:
-            summary = build_deck(path, options, echo)
-        except DeckError as err:
-            _report(err)
-            failed = True
-            continue
-        if not quiet:
-            click.echo(summary)
-    sys.exit(1 if failed else 0)
+    options = _options(**values)
+    with interruptible(f"the previous builds in {options.out} are as they were"):
+        results = [_build_one(path, options) for path in resolve_decks(decks)]
+    sys.exit(0 if all(results) else 1)
+
+
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@build_options
+def watch(decks: tuple[str, ...], **values) -> None:
+    """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
+    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it."""
+    from .watch import watch as watch_files
+
+    options = _options(**values)
+    resolve_decks(decks)  # a usage error now, not once per change
+    try:
+        watch_files(lambda: resolve_decks(decks), options.out, lambda path: _build_one(path, options),
+                    lambda msg: click.echo(msg, err=True))
+    except KeyboardInterrupt:
+        click.echo("stopped watching", err=True)
 
 
 @main.command()
@@ -106,7 +208,8 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
-            check_faces(deck)
+            for warning in check_faces(deck):
+                click.echo(warning, err=True)
             for check_outputs in CHECKS:
                 check_outputs(deck)
         except DeckError as err:
@@ -119,6 +222,54 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
 
 
 @main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--card", "card_id", default=None, metavar="ID", help="Only this card, at full size.")
+@click.option("--out", "target", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="PNG to write (default: build/<deck>-preview.png, and -hand.png beside it).")
+@click.option("--lang", default=None, help="Language of the texts (default: the deck's own).")
+@click.option("--build-dir", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="Where the deck is built: faces still up to date there are not drawn again.")
+def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path) -> None:
+    """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
+    from .preview import PreviewError, preview as write_preview
+
+    try:
+        paths = write_preview(load_deck(resolve_decks((deck,))[0], lang), build_dir, card_id, target)
+    except DeckError as err:
+        _report(err)
+        sys.exit(1)
+    except (PreviewError, OSError) as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    for path in paths:
+        click.echo(path)
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--name", default=None, help="The game's name (default: from PATH); the deck file is named after it.")
+@click.option("--card-size", type=click.Choice(list(CARD_SIZES)), default="poker", show_default=True,
+              help="Size of the cards.")
+def new(path: Path, name: str | None, card_size: str) -> None:
+    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README.
+    Then `cd PATH && deckpress build`."""
+    from .scaffold import ScaffoldError, new_project
+
+    name = name or path.absolute().name.replace("-", " ").replace("_", " ").title()
+    try:
+        written = new_project(path, name, card_size)
+    except ScaffoldError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"{err.filename or path}: cannot create the project: {err.strerror or err}", err=True)
+        sys.exit(1)
+    for file in written:
+        click.echo(f"created {file}")
+    click.echo(f"next: cd {path} && deckpress build")
+
+
+@main.command()
 @click.option("--markdown", is_flag=True, help="Print the reference page (docs/deck-format.md) instead.")
 def schema(markdown: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
@@ -128,27 +279,31 @@ def schema(markdown: bool) -> None:
         click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
 
 
-if __name__ == "__main__":
-    main()
-
-
 @main.command()
 @click.argument("deck", metavar="DECK")
-@click.option("--tts-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--tts-dir", type=click.Path(path_type=Path), default=None,
               help="Tabletop Simulator data folder (default: TTS's own for this operating system).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=Path("build"), show_default=True,
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Folder the deck was built into.")
 @click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
 def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
     """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder."""
-    from .tts.install import default_tts_dir, install as install_files
+    from .tts.install import InstallError, default_tts_dir, install as install_files
 
     name = Path(deck).stem
     built = out / name / "tts"
     if not (built / f"{name}.json").is_file():
         raise click.UsageError(f"{built / (name + '.json')} does not exist; run `deckpress build {name}` first")
     target = tts_dir or default_tts_dir()
-    result = install_files(built, name, target, force=force)
+    try:
+        result = install_files(built, name, target, force=force)
+    except InstallError as err:
+        click.echo(f"{target}: {err}", err=True)
+        sys.exit(1)
+    except OSError as err:
+        click.echo(f"{err.filename or target}: cannot install: {err.strerror or err}; check that the TTS folder "
+                   "is writable, or name another with --tts-dir", err=True)
+        sys.exit(1)
     for path in result.written:
         click.echo(f"installed {path}")
     for path in result.unchanged:

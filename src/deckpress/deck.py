@@ -8,6 +8,7 @@ from pathlib import Path
 from .errors import DeckError, Problems, Where
 from .fonts import builtin_fonts
 from .options import Context
+from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
 from .source import Map, load_yaml
 
@@ -38,27 +39,9 @@ class LoadedDeck:
     def input_files(self) -> list[Path]:
         """Every file the build reads besides the installed fonts."""
         files = [self.path, *self.template_paths.values()]
+        files += [c.cards_file for c in self.model.components if c.cards_file is not None]
         files += [p for name, p in self.fonts.items() if name in self.model.fonts]
         return sorted(set(files))
-
-
-# deckpress's own checkout (src/deckpress/deck.py -> the repository), whose templates/, tts/ and print/
-# serve projects that lack one of these folders.
-SHIPPED = Path(__file__).resolve().parents[2]
-
-
-def project_dirs(deck_path: Path, folder: str) -> list[Path]:
-    """Where a deck's `folder` (templates, tts, print) is looked up, first match wins: beside the deck
-    file, then in the project (the deck folder's parent), then deckpress's own."""
-    dirs = [deck_path.parent / folder, deck_path.parent.parent / folder]
-    shipped = SHIPPED / folder
-    if shipped.is_dir() and all(shipped.resolve() != d.resolve() for d in dirs):
-        dirs.append(shipped)
-    return dirs
-
-
-def template_dirs(deck_path: Path) -> list[Path]:
-    return project_dirs(deck_path, "templates")
 
 
 def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
@@ -88,9 +71,15 @@ def _load_fonts(deck: LoadedDeck, raw: Map, problems: Problems) -> None:
     fonts_at = raw["fonts"] if "fonts" in raw else None
     for name, rel in deck.model.fonts.items():
         file = deck.root / rel
-        if not file.is_file():
-            problems.add(fonts_at.at(name), f"font file {rel!r} not found; put the .ttf file there or fix "
-                                            "the path (relative to the deck file)")
+        try:
+            file = confine(file, deck.path)
+        except OutsideProject:
+            problems.add(fonts_at.at(name), f"font file {rel!r} leads outside the project; put the .ttf file "
+                                            f"inside {project_root(deck.path)}")
+        else:
+            if not file.is_file():
+                problems.add(fonts_at.at(name), f"font file {rel!r} not found; put the .ttf file there or "
+                                                "fix the path (relative to the deck file)")
         deck.fonts[name] = file
 
 
@@ -106,12 +95,17 @@ def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
                 name = getattr(card, key)
                 if name:
                     wanted.setdefault(name, card.source.at(key) if key in card.source else card.where)
+    dirs = lookup_dirs(deck.path, "templates")
     for name, where in wanted.items():
-        file = next((d / f"{name}.yaml" for d in template_dirs(deck.path) if (d / f"{name}.yaml").is_file()),
-                    None)
+        try:
+            file = find_in(dirs, f"{name}.yaml", deck.path)
+        except OutsideProject:
+            problems.add(where, f"template {name!r} leads outside the project; name a template in "
+                                f"{dirs[0]}")
+            continue
         if file is None:
-            places = " or ".join(str(d / f"{name}.yaml") for d in template_dirs(deck.path))
-            problems.add(where, f"template {name!r} not found; create {places} or fix the name")
+            problems.add(where, f"template {name!r} not found; create {dirs[0] / (name + '.yaml')} or fix "
+                                "the name")
             continue
         try:
             raw = load_yaml(file)

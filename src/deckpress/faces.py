@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
-import json
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__
 from .deck import LoadedDeck
+from .inputs import digest, image_record, images_unchanged, package_digest, sha256_file
 from .render import DPI, FaceRenderer
 from .schema import Card, Component
 
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -68,11 +65,12 @@ def plan_faces(deck: LoadedDeck) -> Faces:
     return faces
 
 
-def check_faces(deck: LoadedDeck) -> None:
-    """Draw every face in memory: raises DeckError for text that does not fit, missing images..."""
+def check_faces(deck: LoadedDeck) -> list[str]:
+    """Draw every face in memory: raises DeckError for text that does not fit, missing images...;
+    returns the warnings, each once."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
-    for _ in _draw_all(stage, plan_faces(deck).all()):
-        pass
+    faces = plan_faces(deck).all()
+    return FaceStage.recorded_warnings({f.path: record for f, (_, record) in zip(faces, _draw_all(stage, faces))})
 
 
 class FaceStage:
@@ -89,35 +87,32 @@ class FaceStage:
         self._templates = {name: path.read_text(encoding="utf-8") for name, path in deck.template_paths.items()}
 
     def _base_key(self) -> str:
+        """The part of every face's key that all faces of the deck share."""
         model = self.deck.model
-        h = hashlib.sha256()
-        h.update(json.dumps([__version__, DPI, model.bleed, model.safe, self.deck.lang]).encode())
-        h.update(Path(__file__).with_name("render.py").read_bytes())
-        for name, path in sorted(self.deck.fonts.items()):
-            h.update(name.encode() + path.read_bytes())
-        return h.hexdigest()
+        fonts = {name: sha256_file(path) for name, path in sorted(self.deck.fonts.items()) if path.is_file()}
+        return digest([package_digest(), DPI, model.bleed, model.safe, self.deck.lang, fonts, self.renderer.game])
 
     def key(self, face: Face) -> str:
-        payload = {
+        """Everything that can change the face's pixels, but for the images it draws (recorded apart)."""
+        return digest({
             "base": self._base,
             "template": self._templates[face.template],
             "card": face.card.fields() if face.card else None,
             "component": [face.component.id, face.component.name, face.component.size],
-        }
-        return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        })
 
-    def _reusable(self, face: Face, key: str) -> bool:
+    def reusable(self, face: Face, key: str) -> bool:
+        """Whether the face drawn by the previous build can be used as it is."""
         old = self.previous_faces.get(face.path)
         if not old or old.get("key") != key or self.previous is None:
             return False
         if not (self.previous / face.path).is_file():
             return False
-        root = self.deck.root
-        return all(((root / p).is_file() and sha256_file(root / p) == digest)
-                   for p, digest in old.get("images", {}).items())
+        return images_unchanged(old.get("images", {}), self.deck.path)
 
-    def draw(self, face: Face) -> tuple[bytes, dict[str, str]]:
-        """The face as PNG bytes, and the image files it drew with their sha256."""
+    def draw(self, face: Face) -> tuple[bytes, dict]:
+        """The face as PNG bytes, and its record: its key but for the image files it drew (with their
+        sha256), and warnings, located."""
         component = {"id": face.component.id, "name": face.component.name}
         card = face.card.fields() if face.card else {}
         label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
@@ -125,9 +120,11 @@ class FaceStage:
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", dpi=(DPI, DPI), compress_level=6)
-        root = self.deck.root
-        images = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(self.renderer.images_read)}
-        return buffer.getvalue(), images
+        r = self.renderer
+        record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
+        if r.warnings:
+            record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
+        return buffer.getvalue(), record
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
         """Write every face, reusing unchanged ones; returns how many were drawn. Faces are drawn in
@@ -137,16 +134,21 @@ class FaceStage:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
             key = self.key(face)
-            if self._reusable(face, key):
+            if self.reusable(face, key):
                 target.write_bytes((self.previous / face.path).read_bytes())
                 self.records[face.path] = self.previous_faces[face.path]
             else:
                 todo.append((face, key))
-        for done, ((face, key), (png, images)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
+        for done, ((face, key), (png, record)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
             (self.out / face.path).write_bytes(png)
-            self.records[face.path] = {"key": key, "images": images}
+            self.records[face.path] = {"key": key, **record}
             progress(done, len(todo))
         return len(todo)
+
+    @staticmethod
+    def recorded_warnings(records: dict) -> list[str]:
+        """The warnings in face records (drawn now or reused), each once, in face order."""
+        return list(dict.fromkeys(w for record in records.values() for w in record.get("warnings", [])))
 
 
 _WORK: tuple[FaceStage, list[Face]] | None = None  # what forked workers draw from
@@ -157,6 +159,20 @@ def _draw_one(index: int) -> tuple[bytes, dict[str, str]]:
     return stage.draw(faces[index])
 
 
+def _worker_start(parent: int) -> None:
+    """In each drawing process: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool), and the
+    worker ends by itself once the parent is gone, even after a kill -9 that left it no time to."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _draw_all(stage: FaceStage, faces: list[Face]):
     """Draw `faces` in order; with several cores and fork available, in worker processes."""
     global _WORK
@@ -165,9 +181,10 @@ def _draw_all(stage: FaceStage, faces: list[Face]):
         yield from (stage.draw(face) for face in faces)
         return
     _WORK = (stage, faces)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
+        yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
         _WORK = None

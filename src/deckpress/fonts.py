@@ -1,14 +1,18 @@
-"""Fonts by name. The built-in ones are the DejaVu family, installed by pip with
-matplotlib, which covers Latin, Cyrillic and the card suits; a deck may add its own."""
+"""Fonts by name. The built-in ones are the DejaVu family, shipped in deckpress's package data with
+its licence, which covers Latin, Cyrillic and the card suits; a deck may add its own."""
 
 from __future__ import annotations
 
-import importlib.util
+import os
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.ttLib import TTFont
 from PIL import ImageFont
+from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+
+from .paths import PACKAGE_DATA
+
+FONT_DIR = PACKAGE_DATA / "fonts"
 
 _DEJAVU = {
     "sans": "DejaVuSans.ttf",
@@ -23,24 +27,32 @@ _DEJAVU = {
 }
 
 
-@lru_cache(maxsize=1)
-def _dejavu_dir() -> Path:
-    spec = importlib.util.find_spec("matplotlib")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the DejaVu fonts come with matplotlib; reinstall deckpress: pip install .")
-    return Path(spec.submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf"
-
-
 def builtin_fonts() -> dict[str, Path]:
-    folder = _dejavu_dir()
-    return {name: folder / file for name, file in _DEJAVU.items()}
+    return {name: FONT_DIR / file for name, file in _DEJAVU.items()}
+
+
+class BadFont(ValueError):
+    """A font file that is not a TrueType font deckpress can read."""
+
+
+def _version(path: str) -> tuple[int, int]:
+    """What tells one content of a font file from the next, for the caches below (a long-running
+    `deckpress watch`, or the tests, see a font file change under the same name)."""
+    stat = os.stat(path)
+    return stat.st_mtime_ns, stat.st_size
+
+
+def codepoints(path: str) -> frozenset[int]:
+    """The characters the font file at `path` has glyphs for."""
+    return _codepoints(path, _version(path))
 
 
 @lru_cache(maxsize=64)
-def codepoints(path: str) -> frozenset[int]:
-    """The characters the font file at `path` has glyphs for."""
-    with TTFont(path, lazy=True) as font:
-        return frozenset(font.getBestCmap())
+def _codepoints(path: str, version: tuple[int, int]) -> frozenset[int]:
+    try:
+        return frozenset(TTFontFile(path).charToGlyph)
+    except (TTFError, OSError, ValueError, KeyError, IndexError) as err:
+        raise BadFont(f"{Path(path).name} is not a TrueType font deckpress can read ({err})") from None
 
 
 def missing_glyphs(text: str, path: str) -> str:
@@ -53,6 +65,10 @@ def missing_glyphs(text: str, path: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=512)
 def truetype(path: str, size_px: int) -> ImageFont.FreeTypeFont:
+    return _truetype(path, _version(path), size_px)
+
+
+@lru_cache(maxsize=512)
+def _truetype(path: str, version: tuple[int, int], size_px: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(path, size_px, layout_engine=ImageFont.Layout.BASIC)

@@ -19,8 +19,9 @@ from PIL import Image, ImageColor, ImageDraw
 from .deck import LoadedDeck
 from .errors import DeckError, Where
 from .expr import render_text, render_value
-from .fonts import missing_glyphs, truetype
+from .fonts import BadFont, missing_glyphs, truetype
 from .options import Invalid, finite
+from .paths import OutsideProject, confine, project_root
 from .schema import Element, Template
 
 DPI = 300
@@ -62,6 +63,8 @@ class FaceRenderer:
         self.safe = model.safe
         self.game = {"name": model.game.name, "version": model.game.version, "author": model.game.author}
         self.images_read: set[Path] = set()  # image files the last `render` drew, for the build cache
+        self.images_missing: set[Path] = set()  # placeholders the last `render` drew instead
+        self.warnings: list[str] = []  # what the last `render` drew in place of what it was asked
 
     def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
         ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
@@ -74,7 +77,7 @@ class FaceRenderer:
     def render(self, template_name: str, card: dict, component: dict, size_mm: tuple[float, float],
                where: Where, label: str) -> Image.Image:
         template = self.deck.templates[template_name]
-        self.images_read = set()
+        self.images_read, self.images_missing, self.warnings = set(), set(), []
         width, height = face_pixels(size_mm, self.bleed)
         scale = mm_to_px(1) * SUPERSAMPLE
         canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
@@ -252,7 +255,10 @@ class _Painter:
         return str(self.r.deck.fonts[name])
 
     def check_glyphs(self, text: str, font_path: str) -> None:
-        missing = missing_glyphs(text, font_path)
+        try:
+            missing = missing_glyphs(text, font_path)
+        except BadFont as err:
+            raise Invalid(f"{err}; use a .ttf file") from None
         if missing:
             raise Invalid(f"font {self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
@@ -309,20 +315,56 @@ class _Painter:
 
     def draw_image(self, draw, layer, box: Box) -> None:
         rel = render_text(self.e.src or "", self.ctx)
-        file = (self.r.deck.root / rel).resolve()
-        if not file.is_relative_to(self.r.deck.root.resolve()):
-            raise Invalid(f"image {rel!r} is outside the deck's folder; keep images beside the deck file")
+        deck = self.r.deck
+        try:
+            file = confine(deck.root / rel, deck.path)
+        except OutsideProject:
+            raise Invalid(f"image {rel!r} leads outside the project; keep images inside "
+                          f"{project_root(deck.path)}") from None
         if not rel or not file.is_file():
-            raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file or fix `src`")
+            if self.e.placeholder and rel:
+                self.r.images_missing.add(file)
+                self.r.warnings.append(f"image {rel!r} does not exist yet; drew a placeholder")
+                self.draw_placeholder(draw, box, rel)
+                return
+            raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file, fix `src`, or "
+                          "set `placeholder: true` while the art is not done")
         self.r.images_read.add(file)
-        img = open_image(file, rel)
+        img = load_image(file, rel)
+        x0, y0, x1, y1 = (round(v) for v in self.px(box))
+        width, height = max(1, x1 - x0), max(1, y1 - y0)
+        if self.e.fit == "stretch":
+            img = img.resize((width, height), Image.LANCZOS)
+        elif self.e.fit == "cover":
+            scale = max(width / img.width, height / img.height)
+            img = img.resize((max(width, round(img.width * scale)), max(height, round(img.height * scale))),
+                             Image.LANCZOS)
+            left, top = (img.width - width) // 2, (img.height - height) // 2
+            img = img.crop((left, top, left + width, top + height))
+        else:
+            scale = min(width / img.width, height / img.height)
+            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
+        opacity = self.num(self.e.opacity)
+        if not 0 <= opacity <= 1:
+            raise Invalid(f"opacity {opacity:g} is not between 0 and 1; write e.g. opacity: 0.5")
+        if opacity < 1:
+            img.putalpha(img.getchannel("A").point(lambda a: round(a * opacity)))
+        composite(layer, img, x0 + (width - img.width) // 2, y0 + (height - img.height) // 2)
+
+    def draw_placeholder(self, draw, box: Box, rel: str) -> None:
         x0, y0, x1, y1 = self.px(box)
-        fit = min((x1 - x0) / img.width, (y1 - y0) / img.height)
-        img = img.resize((max(1, round(img.width * fit)), max(1, round(img.height * fit))), Image.LANCZOS)
-        composite(layer, img, round((x0 + x1 - img.width) / 2), round((y0 + y1 - img.height) / 2))
+        draw.rectangle((x0, y0, x1, y1), fill=(200, 200, 200), outline=(120, 120, 120),
+                       width=max(1, round(0.4 * self.scale)))
+        draw.line((x0, y0, x1, y1), fill=(150, 150, 150), width=max(1, round(0.3 * self.scale)))
+        draw.line((x0, y1, x1, y0), fill=(150, 150, 150), width=max(1, round(0.3 * self.scale)))
+        label = Path(rel).name
+        font = truetype(str(self.r.deck.fonts["sans"]), self.pt_to_px(7))
+        while font.size > 8 and font.getlength(label) > (x1 - x0) * 0.9:
+            font = truetype(str(self.r.deck.fonts["sans"]), font.size - 4)
+        draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font, fill=(60, 60, 60), anchor="mm")
 
 
-def open_image(file: Path, name: str) -> Image.Image:
+def load_image(file: Path, name: str) -> Image.Image:
     """The image in `file` as RGBA; Invalid when it is not an image or has more than MAX_IMAGE_PIXELS
     pixels (checked from its header, before it is decoded)."""
     try:

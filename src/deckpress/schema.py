@@ -10,13 +10,16 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
+from .paths import OutsideProject, confine, project_root
 from .source import Map, Seq, not_plain
+from .tables import load_cards
 
 # Card sizes in millimetres (trim), from the print notes: width x height.
 CARD_SIZES: dict[str, tuple[float, float]] = {
@@ -231,16 +234,26 @@ class Component(Record):
                    default="rounded")
     fields = MapOf(Id("Field name."), Section(FieldSpec, "The field."),
                    "Card fields this component's cards have, besides name, id and count.", default=dict)
-    cards = CardsOption("The cards (or tokens), each with its count.")
+    cards = CardsOption("The cards (or tokens), each with its count.", default=None)
+    cards_from = Str("A spreadsheet of cards, .csv or .xlsx (relative to the deck file): the first row names "
+                     "the keys (`name`, `count` and the declared fields), each other row is a card. Instead "
+                     "of `cards`, or beside it.", default=None)
     token = Section(TokenOptions, "Token settings (type: tokens).", default=None)
 
     def validate(self, ctx):
-        if self.cards is None or self.fields is None:
+        self.cards_file = None
+        if self.fields is None:
             return
+        entries = list(zip(self.cards or [], getattr(self.cards, "item_where", [])))
+        if self.cards_from is not None:
+            entries += self._spreadsheet(ctx)
+        elif self.cards is None:
+            ctx.error(self.where, f"component {self.id!r} has no cards; add `cards:` (a list) or `cards_from:` "
+                                  "(a .csv or .xlsx file)")
         extra = {name: spec.option() for name, spec in self.fields.items() if spec is not None}
         cards: list[Card] = []
         at = self.source.at("cards")
-        for raw, where in zip(self.cards, getattr(self.cards, "item_where", [])):
+        for raw, where in entries:
             for member in _expand(raw, where, ctx):
                 try:
                     card = Card.load(member, where, ctx, extra=extra)
@@ -261,6 +274,30 @@ class Component(Record):
         if total > MAX_COMPONENT_COUNT and len(cards) <= MAX_CARDS:
             ctx.error(at, f"{total} cards in all, more than the {MAX_COMPONENT_COUNT} a component may hold; "
                           "lower the counts or split the component")
+
+    def _spreadsheet(self, ctx) -> list[tuple[Any, Where]]:
+        """The rows of `cards_from`, located at FILE:ROW:COLUMN; its path is kept as `cards_file`."""
+        where = self.source.at("cards_from")
+        deck_path = Path(where.path)
+        try:
+            self.cards_file = confine(deck_path.parent / self.cards_from, deck_path)
+        except OutsideProject:
+            ctx.error(where, f"{self.cards_from!r} leads outside the project; keep the spreadsheet inside "
+                             f"{project_root(deck_path)}")
+            return []
+        if not self.cards_file.is_file():
+            ctx.error(where, f"{self.cards_from!r} not found; put the spreadsheet there or fix the path "
+                             "(relative to the deck file)")
+            return []
+        kinds = {name: spec.type for name, spec in self.fields.items() if spec is not None}
+        try:
+            known = [k for k in Card.OPTIONS if k not in ("each", "only")] + list(kinds)
+            rows = load_cards(self.cards_file, str(deck_path.parent / self.cards_from), kinds, known)
+        except DeckError as err:
+            for problem in err.problems:
+                ctx.error(problem.where, problem.message)
+            return []
+        return list(zip(rows, rows.item_where))
 
 
 def _expand(raw: Any, where: Where, ctx: Context) -> list[Any]:
@@ -569,7 +606,14 @@ class Element(Record):
     line_spacing = Number("Line height as a multiple of the font size.", default=1.15, min=0.8, max=3)
     rotate = Choice("Turn the element about the card's centre (180 draws it upside down).",
                     [0, 90, 180, 270], default=0)
-    src = Str("Image file, relative to the deck file." + EXPR, default=None)
+    src = Str("Image file (image), relative to the deck file; it may be anywhere inside the project." + EXPR,
+              default=None)
+    fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
+                 "crops what overflows; `stretch` fills the box and distorts.",
+                 ["contain", "cover", "stretch"], default="contain")
+    opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
+    placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
+                       "warn, instead of failing the build.", default=False)
 
 
 class Template(Record):

@@ -274,7 +274,7 @@ CASES: list[Case] = [
                              _element("  - {type: image, name: art, src: art/cut.png, x: 5, y: 20, w: 20, h: 20}\n")],
          "not an image", file=DECK, line=None),
     Case("image-outside-project", _element("  - {type: image, name: art, src: ../../etc/passwd, x: 5, y: 20, "
-                                           "w: 20, h: 20}\n"), "outside the deck's folder", file=DECK, line=None),
+                                           "w: 20, h: 20}\n"), "leads outside the project", file=DECK, line=None),
     Case("image-missing", _element("  - {type: image, name: art, src: art/none.png, x: 5, y: 20, w: 20, h: 20}\n"),
          "not found", file=DECK, line=None),
     Case("card-400mm", edit(DECK, "card_size: mini", "card_size: {width: 400, height: 400}"),
@@ -390,8 +390,6 @@ CASES: list[Case] = [
     Case("text-does-not-fit", edit(DECK, "      - name: Two\n", "      - name: " + "Very long name " * 20 + "\n"),
          "does not fit", line=20),
     Case("outside-safe-zone", edit(CARD, "    x: 5\n", "    x: 0\n"), "safe zone", file=DECK, line=None),
-    Case("empty-cards", edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards: []"),
-         "non-empty list"),
     Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),
          "needs two numbers"),
 ]

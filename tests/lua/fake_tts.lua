@@ -1,14 +1,93 @@
 -- A fake of the Tabletop Simulator scripting API, enough to run deckpress's Global script in tests
--- (lupa.lua52). Objects are built from the save's ObjectStates. Asynchronous TTS calls (Wait, smooth
--- moves, takeObject callbacks) happen at once. Calls are checked the way TTS would reject them: a
--- destroyed object can't be used, a deck left with one card turns into a Card, unknown colours fail.
--- Methods work with TTS's dot syntax (obj.deal(2, "Red")) and with colon syntax.
+-- (lupa.lua52), and at least as strict as what TTS documents (docs/tts.md, "What the scripts assume
+-- of TTS", says where each rule comes from):
+--   * time passes in frames (Fake.tick); takeObject, deal, spawnObjectData, group, putObject and
+--     setPositionSmooth complete Fake.delay frames later, and their callbacks run then, never inside
+--     the call; Wait.frames/condition/time run on those frames;
+--   * an object still spawning is in no list (getObjects, getObjectsWithTag, hands) and can't be
+--     used as a container; a deck reduced to one card is gone at the end of the frame and, from the
+--     take on, only its `remainder` may be read; a destroyed object can't be used at all;
+--   * hands lay out their own cards (left to right, evenly spaced) at the end of every frame;
+--   * members of objects, Player, UI, Global and Notes that the TTS API docs do not list raise;
+--   * getObjects, getObjectsWithTag and getSeatedPlayers return their lists in a shuffled order
+--     (seeded by Fake.order_seed), since TTS promises none.
+-- Methods work with TTS's dot syntax (obj.deal(2, "Red")) and with colon syntax. A test reads an
+-- object's inner state (position, rotation, hand, locked, ...) through obj._fake.
 
 Fake = {world = {}, created = 0, seated = {}, broadcasts = {}, prints = {}, ui = {attributes = {}, values = {}},
-        notebook = {}, seed = 12345, calls = {}}
+        notebook = {}, seed = 12345, order_seed = 0, calls = {}, frame = 0, delay = 0, tasks = {},
+        task_count = 0, watches = {}, arrivals = 0}
 
 local COLORS = {White = true, Brown = true, Red = true, Orange = true, Yellow = true, Green = true,
                 Teal = true, Blue = true, Purple = true, Pink = true, Grey = true, Black = true}
+
+local function set(list)
+  local out = {}
+  for _, name in ipairs(list) do out[name] = true end
+  return out
+end
+
+-- What the TTS API docs list (api.tabletopsimulator.com, source Berserk-Games/Tabletop-Simulator-API:
+-- docs/object.md, player/instance.md, ui.md, base.md, notes.md, wait.md). The fake implements some of
+-- them; using one it doesn't implement fails with "the fake does not model ...", anything else with
+-- "... has no member ...".
+local OBJECT_API = set({
+  -- member variables
+  "alt_view_angle", "angular_drag", "auto_raise", "bounciness", "drag", "drag_selectable", "dynamic_friction",
+  "grid_projection", "guid", "held_by_color", "held_flip_index", "held_position_offset", "held_reduce_force",
+  "held_rotation_offset", "held_spin_index", "hide_when_face_down", "ignore_fog_of_war", "interactable",
+  "is_face_down", "loading_custom", "locked", "mass", "max_typed_number", "measure_movement", "memo", "name",
+  "pick_up_position", "pick_up_rotation", "remainder", "resting", "script_code", "script_state", "spawning",
+  "static_friction", "sticky", "tag", "tooltip", "type", "use_gravity", "use_grid", "use_hands",
+  "use_rotation_value_flip", "use_snap_points", "value", "value_flags", "UI",
+  "AssetBundle", "Book", "Browser", "Clock", "Container", "Counter", "LayoutZone", "RPGFigurine", "TextTool",
+  -- functions
+  "addForce", "addTorque", "getAngularVelocity", "getBounds", "getBoundsNormalized", "getPosition",
+  "getRotation", "getScale", "getTransformForward", "getTransformRight", "getTransformUp", "getVelocity",
+  "isSmoothMoving", "positionToLocal", "positionToWorld", "rotate", "scale", "setAngularVelocity",
+  "setPosition", "setPositionSmooth", "setRotation", "setRotationSmooth", "setScale", "setVelocity",
+  "translate", "clearButtons", "clearInputs", "clearContextMenu", "createButton", "createInput", "editButton",
+  "editInput", "getButtons", "getInputs", "removeButton", "removeInput", "addContextMenuItem",
+  "getAttachments", "getColorTint", "getCustomObject", "getData", "getDescription", "getFogOfWarReveal",
+  "getGMNotes", "getGUID", "getJSON", "getJoints", "getLock", "getMemo", "getName", "getObjects",
+  "getQuantity", "getRotationValue", "getRotationValues", "getSelectingPlayers", "getStateId", "getStates",
+  "getTags", "getValue", "getZones", "hasTag", "hasAnyTag", "hasMatchingTag", "addTag", "removeTag", "setTags",
+  "isDestroyed", "setColorTint", "setCustomObject", "setDescription", "setFogOfWarReveal", "setGMNotes",
+  "setHiddenFrom", "setInvisibleTo", "setLock", "setMemo", "setName", "setRotationValue",
+  "setRotationValues", "setState", "setValue", "addAttachment", "removeAttachment", "removeAttachments",
+  "destroyAttachment", "destroyAttachments", "addToPlayerSelection", "removeFromPlayerSelection", "flip",
+  "clone", "cut", "deal", "dealToColorWithOffset", "destruct", "drop", "highlightOn", "highlightOff",
+  "jointTo", "putObject", "randomize", "registerCollisions", "reload", "reset", "roll", "shuffle",
+  "shuffleStates", "split", "spread", "takeObject", "unregisterCollisions", "attachHider",
+  "attachInvisibleHider", "addDecal", "call", "getDecals", "getLuaScript", "getSnapPoints", "getTable",
+  "getVar", "getVectorLines", "setDecals", "setLuaScript", "setSnapPoints", "setTable", "setVar",
+  "setVectorLines",
+})
+
+local PLAYER_API = set({
+  "admin", "blindfolded", "color", "host", "lift_height", "promoted", "seated", "steam_id", "steam_name",
+  "team", "attachCameraToObject", "broadcast", "changeColor", "changeTeam", "clearSelectedObjects",
+  "copy", "cut", "getHandCount", "getHandObjects", "getHandTransform", "getHoldingObjects",
+  "getHoverObject", "getPointerPosition", "getPointerRotation", "getSelectedObjects", "kick", "lookAt",
+  "mute", "pasteAt", "pingTable", "print", "promote", "setCameraMode", "setHandTransform", "setUITheme",
+  "showInfoDialog", "showConfirmDialog", "showColorDialog", "showInputDialog", "showMemoDialog",
+  "showOptionsDialog",
+})
+
+local UI_API = set({
+  "loading", "getAttribute", "getAttributes", "getCustomAssets", "getValue", "getXml", "getXmlTable",
+  "hide", "setAttribute", "setAttributes", "setClass", "setCustomAssets", "setValue", "setXml",
+  "setXmlTable", "show",
+})
+
+local GLOBAL_API = set({
+  "UI", "script_code", "script_state", "addDecal", "call", "getDecals", "getLuaScript", "getSnapPoints",
+  "getTable", "getVar", "getVectorLines", "setDecals", "setLuaScript", "setSnapPoints", "setTable",
+  "setVar", "setVectorLines",
+})
+
+local NOTES_API = set({"addNotebookTab", "editNotebookTab", "getNotebookTabs", "getNotes", "removeNotebookTab",
+                       "setNotes"})
 
 local function record(name) Fake.calls[#Fake.calls + 1] = name end
 
@@ -23,176 +102,428 @@ local function copy_list(list)
   return out
 end
 
+-- A copy of `list` in a shuffled order (when Fake.order_seed is not 0): TTS promises no order.
+local function unordered(list)
+  local out = copy_list(list)
+  if Fake.order_seed == 0 then return out end
+  for i = #out, 2, -1 do
+    Fake.order_seed = (Fake.order_seed * 1103515245 + 12345) % 2147483648
+    local j = Fake.order_seed % i + 1
+    out[i], out[j] = out[j], out[i]
+  end
+  return out
+end
+
+local function deep_copy(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = deep_copy(v) end
+  return out
+end
+
+-- A table whose unknown members raise: what TTS's API objects (Player, UI, Global, Notes) do.
+local function strict(name, api, members)
+  return setmetatable({}, {
+    __index = function(_, key)
+      local value = members[key]
+      if value ~= nil then return value end
+      if api[key] then error(name .. "." .. tostring(key) .. ": the fake does not model it", 2) end
+      error(name .. " has no member " .. tostring(key) .. " (not in the TTS API)", 2)
+    end,
+    __newindex = function(_, key) error(name .. "." .. tostring(key) .. " can't be set by a script", 2) end,
+  })
+end
+
+-- --- Frames ----------------------------------------------------------------------------------------
+
+-- Run fn when `frames` more frames have passed (0: at the end of this frame, after the caller returns).
+function Fake.after(frames, fn)
+  Fake.task_count = Fake.task_count + 1
+  Fake.tasks[#Fake.tasks + 1] = {due = Fake.frame + frames, seq = Fake.task_count, fn = fn}
+  return Fake.task_count
+end
+
+-- The end of the current frame: every task due runs (and those they schedule for now), hands lay out
+-- their cards, Wait.condition is checked; then the next frame starts.
+function Fake.tick()
+  while true do
+    local due, at = nil, nil
+    for i, task in ipairs(Fake.tasks) do
+      if task.due <= Fake.frame and (due == nil or task.seq < due.seq) then due, at = task, i end
+    end
+    if due == nil then break end
+    table.remove(Fake.tasks, at)
+    due.fn()
+  end
+  Fake.layout_hands()
+  for _, watch in ipairs(copy_list(Fake.watches)) do
+    if not watch.stopped then
+      if watch.condition() then
+        watch.stopped = true
+        watch.fn()
+      elseif watch.timeout ~= nil and Fake.frame >= watch.timeout then
+        watch.stopped = true
+        if watch.timeout_fn then watch.timeout_fn() end
+      end
+    end
+  end
+  local live = {}
+  for _, watch in ipairs(Fake.watches) do if not watch.stopped then live[#live + 1] = watch end end
+  Fake.watches = live
+  Fake.frame = Fake.frame + 1
+end
+
+-- Frames pass until nothing is pending (true) or `limit` frames have passed (false).
+function Fake.settle(limit)
+  for _ = 1, limit or 5000 do
+    Fake.tick()
+    if #Fake.tasks == 0 and #Fake.watches == 0 then return true end
+  end
+  return false
+end
+
+local function frames_of(seconds) return math.max(1, math.ceil((seconds or 0) * 60)) end
+
+Wait = strict("Wait", set({"condition", "frames", "stop", "stopAll", "time"}), {
+  frames = function(fn, count)
+    if type(fn) ~= "function" then error("Wait.frames: a function expected", 2) end
+    return Fake.after(math.max(count or 1, 1), fn)
+  end,
+  time = function(fn, seconds, repetitions)
+    if type(fn) ~= "function" then error("Wait.time: a function expected", 2) end
+    local left = repetitions or 1
+    local function again()
+      fn()
+      left = left - 1
+      if left ~= 0 then Fake.after(frames_of(seconds), again) end
+    end
+    return Fake.after(frames_of(seconds), again)
+  end,
+  condition = function(fn, condition, timeout, timeout_fn)
+    if type(fn) ~= "function" or type(condition) ~= "function" then
+      error("Wait.condition: functions expected", 2)
+    end
+    Fake.task_count = Fake.task_count + 1
+    Fake.watches[#Fake.watches + 1] = {fn = fn, condition = condition, id = Fake.task_count,
+                                       timeout = timeout and Fake.frame + frames_of(timeout), timeout_fn = timeout_fn}
+    return Fake.task_count
+  end,
+  stop = function(id)
+    for i, task in ipairs(Fake.tasks) do if task.seq == id then table.remove(Fake.tasks, i) return true end end
+    for _, watch in ipairs(Fake.watches) do if watch.id == id then watch.stopped = true return true end end
+    return false
+  end,
+  stopAll = function() Fake.tasks, Fake.watches = {}, {} return true end,
+})
+
+-- --- Objects -----------------------------------------------------------------------------------------
+
 local new_object
-
-local function alive(obj)
-  if obj.destroyed then error("attempt to use a destroyed object (" .. obj.guid .. ")", 3) end
-end
-
-local function method(obj, name, fn)
-  obj[name] = function(first, ...)
-    alive(obj)
-    if first == obj then return fn(...) end
-    return fn(first, ...)
-  end
-end
-
-local function remove_from_world(obj)
-  for i, other in ipairs(Fake.world) do
-    if other == obj then table.remove(Fake.world, i) return end
-  end
-end
-
-local function destroy(obj)
-  remove_from_world(obj)
-  obj.destroyed = true
-  obj.hand = nil
-end
 
 local function vector(v)
   if v == nil then return {x = 0, y = 0, z = 0} end
   return {x = v.x or v[1] or 0, y = v.y or v[2] or 0, z = v.z or v[3] or 0}
 end
 
--- Put a state (table from the save) into the world as an object.
-new_object = function(state, position)
+local function in_world(rec)
+  for _, other in ipairs(Fake.world) do if other == rec then return true end end
+  return false
+end
+
+local function join_world(rec)
+  rec.spawning = false
+  if not in_world(rec) then Fake.world[#Fake.world + 1] = rec end
+  Fake.place(rec, rec.position)
+end
+
+local function remove_from_world(rec)
+  for i, other in ipairs(Fake.world) do
+    if other == rec then table.remove(Fake.world, i) return end
+  end
+end
+
+local function destroy(rec)
+  remove_from_world(rec)
+  rec.destroyed = true
+  rec.hand = nil
+end
+
+local function usable(rec, what)
+  if rec.destroyed then error("attempt to use a destroyed object (" .. rec.guid .. ")", 3) end
+  if rec.dying then
+    error("the deck " .. rec.guid .. " was reduced to one card and is gone: only its remainder can be used ("
+          .. what .. ")", 3)
+  end
+end
+
+local function settled_container(rec, what)
+  usable(rec, what)
+  if rec.spawning then error(what .. ": the object " .. rec.guid .. " is still spawning (wait until it exists)", 3) end
+end
+
+-- Move a record to `position` and work out which hand holds it now.
+function Fake.place(rec, position)
+  rec.position = vector(position)
+  if rec.spawning or rec.destroyed then return end
+  local before = rec.hand
+  rec.hand = Fake.zone_hand(rec)
+  if rec.hand ~= nil and before ~= rec.hand then
+    Fake.arrivals = Fake.arrivals + 1
+    rec.arrived = Fake.arrivals
+  end
+end
+
+-- The functions of an object (rec is the fake's inner state of it).
+local function functions(rec)
+  local f = {}
+  f.getGUID = function() return rec.guid end
+  f.getName = function() return rec.state.Nickname or "" end
+  f.getDescription = function() return rec.state.Description or "" end
+  f.getGMNotes = function() return rec.state.GMNotes or "" end
+  f.hasTag = function(tag) return rec.tags[tag] == true end
+  f.getTags = function()
+    local out = {}
+    for _, tag in ipairs(rec.state.Tags or {}) do out[#out + 1] = tag end
+    return out
+  end
+  f.getPosition = function() return {x = rec.position.x, y = rec.position.y, z = rec.position.z} end
+  f.setPosition = function(p) Fake.place(rec, p) return true end
+  f.setPositionSmooth = function(p)
+    local target = vector(p)
+    rec.moving = (rec.moving or 0) + 1
+    Fake.after(Fake.delay, function()
+      rec.moving = rec.moving - 1
+      if not rec.destroyed then Fake.place(rec, target) end
+    end)
+    return true
+  end
+  f.isSmoothMoving = function() return (rec.moving or 0) > 0 end
+  f.getRotation = function() return {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z} end
+  f.setRotation = function(r) rec.rotation = vector(r) return true end
+  f.setRotationSmooth = function(r) rec.rotation = vector(r) return true end
+  f.flip = function() rec.rotation.z = (rec.rotation.z + 180) % 360 return true end
+  f.destruct = function() destroy(rec) return true end
+  f.setLock = function(v) rec.locked = v return true end
+  f.getLock = function() return rec.locked == true end
+  f.getData = function() return Fake.object_data(rec) end
+  f.createButton = function(params)
+    rec.buttons = rec.buttons or {}
+    rec.buttons[#rec.buttons + 1] = params
+    return true
+  end
+  f.getQuantity = function() return -1 end  -- TTS: -1 for an object that is not a stack
+  if rec.stack then  -- a Custom_Tile_Stack: `Number` copies of one tile
+    f.getQuantity = function() settled_container(rec, "getQuantity") return rec.number end
+    f.takeObject = function(params)
+      settled_container(rec, "takeObject")
+      params = params or {}
+      local function tile()
+        local state = deep_copy(rec.state)
+        state.Name, state.Number, state.GUID = "Custom_Tile", nil, nil
+        return state
+      end
+      rec.number = rec.number - 1
+      local taken = new_object(tile(), {spawning = true,
+                                        position = params.position or {x = rec.position.x, y = rec.position.y + 2, z = rec.position.z}})
+      if params.rotation then taken.rotation = vector(params.rotation) end
+      if rec.number == 1 then  -- the stack turns into its last tile
+        local last = new_object(tile(), {position = rec.position})
+        last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
+        rec.remainder, rec.dying = last.proxy, true
+        remove_from_world(rec)
+        Fake.after(0, function() destroy(rec) end)
+      end
+      local callback = params.callback_function
+      Fake.after(Fake.delay, function()
+        join_world(taken)
+        if callback then callback(taken.proxy) end
+      end)
+      return taken.proxy
+    end
+    return f
+  end
+  if rec.type ~= "Deck" then return f end
+
+  f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
+  f.getObjects = function()
+    settled_container(rec, "getObjects")
+    local out = {}
+    for i, card in ipairs(rec.contained) do
+      out[i] = {index = i - 1, guid = card.GUID, name = card.Nickname, nickname = card.Nickname,
+                description = card.Description, gm_notes = card.GMNotes, tags = card.Tags}
+    end
+    return out
+  end
+  f.shuffle = function()
+    settled_container(rec, "shuffle")
+    record("shuffle")
+    local list = rec.contained
+    for i = #list, 2, -1 do
+      local j = random() % i + 1
+      list[i], list[j] = list[j], list[i]
+    end
+    rec.shuffled = (rec.shuffled or 0) + 1
+    return true
+  end
+  -- Take the card at `index` (1-based) out. The card arrives Fake.delay frames later. Leaving one
+  -- card, the deck turns into that card (its `remainder`) and is gone at the end of the frame.
+  local function take(index)
+    local card = table.remove(rec.contained, index)
+    local out = new_object(card, {spawning = true})
+    if #rec.contained == 1 then
+      local last = new_object(table.remove(rec.contained, 1), {position = rec.position})
+      last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
+      rec.remainder = last.proxy
+      rec.dying = true
+      remove_from_world(rec)
+      Fake.after(0, function() destroy(rec) end)
+    end
+    return out
+  end
+  f.takeObject = function(params)
+    settled_container(rec, "takeObject")
+    params = params or {}
+    local at = nil
+    if params.guid ~= nil then
+      for i, card in ipairs(rec.contained) do
+        if card.GUID == params.guid then at = i break end
+      end
+      if at == nil then error("takeObject: no card " .. params.guid .. " in the deck", 2) end
+    else
+      at = (params.index or 0) + 1
+      if at > #rec.contained then error("takeObject: index out of range", 2) end
+    end
+    -- TTS defaults: above the container, the container's rotation (flip turns it over)
+    local where = params.position and vector(params.position)
+      or {x = rec.position.x, y = rec.position.y + 2, z = rec.position.z}
+    local turn = params.rotation and vector(params.rotation)
+      or {x = rec.rotation.x, y = rec.rotation.y, z = (rec.rotation.z + (params.flip and 180 or 0)) % 360}
+    local taken = take(at)
+    taken.position, taken.rotation = where, turn
+    local callback = params.callback_function
+    Fake.after(Fake.delay, function()
+      join_world(taken)
+      if callback then callback(taken.proxy) end
+    end)
+    return taken.proxy
+  end
+  f.deal = function(count, color, index)
+    settled_container(rec, "deal")
+    record("deal " .. tostring(count) .. " " .. tostring(color))
+    if type(count) ~= "number" or count < 0 or count % 1 ~= 0 then error("deal: bad count", 2) end
+    if not COLORS[color] or color == "Grey" or color == "Black" then error("deal: bad colour " .. tostring(color), 2) end
+    if not Fake.has_hand(color) then error("deal: " .. color .. " has no hand zone", 2) end
+    local cards = {}
+    for _ = 1, count do
+      if rec.dying then  -- the last card itself goes too
+        local last = rec.remainder._fake
+        if not last.dealt then
+          last.dealt = true
+          cards[#cards + 1] = last
+        end
+        break
+      end
+      cards[#cards + 1] = take(1)
+    end
+    Fake.after(Fake.delay, function()
+      for _, card in ipairs(cards) do
+        card.spawning = true
+        card.position = Fake.next_hand_position(color)
+        join_world(card)
+      end
+    end)
+    return true
+  end
+  f.putObject = function(other)
+    settled_container(rec, "putObject")
+    local inner = type(other) == "table" and rawget(other, "_fake")
+    if not inner then error("putObject: an object expected", 2) end
+    settled_container(inner, "putObject")
+    if inner.type ~= "Card" and inner.type ~= "Deck" then error("putObject: a deck only takes cards and decks", 2) end
+    if inner.entering then error("putObject: " .. inner.guid .. " is already going into a container", 2) end
+    inner.entering = true
+    Fake.after(Fake.delay, function()
+      if rec.destroyed or rec.dying then error("putObject: the deck " .. rec.guid .. " is gone") end
+      if inner.type == "Card" then
+        table.insert(rec.contained, 1, inner.state)
+      else
+        for i = #inner.contained, 1, -1 do table.insert(rec.contained, 1, inner.contained[i]) end
+      end
+      destroy(inner)
+    end)
+    return rec.proxy
+  end
+  return f
+end
+
+local function members(rec, key)
+  if key == "type" then return rec.type
+  elseif key == "guid" then return rec.guid
+  elseif key == "name" then return rec.state.Name
+  elseif key == "spawning" then return rec.spawning == true
+  elseif key == "resting" then return not rec.spawning and (rec.moving or 0) == 0
+  elseif key == "is_face_down" then return rec.rotation.z % 360 > 90 and rec.rotation.z % 360 < 270
+  elseif key == "remainder" then return rec.remainder
+  end
+  return nil
+end
+
+local MEMBERS = set({"type", "guid", "name", "spawning", "resting", "is_face_down", "remainder"})
+
+local function make_proxy(rec)
+  local fns = functions(rec)
+  return setmetatable({_fake = rec}, {
+    __index = function(proxy, key)
+      if key == "remainder" then
+        if rec.destroyed then error("attempt to use a destroyed object (" .. rec.guid .. ")", 2) end
+        return rec.remainder
+      end
+      local fn = fns[key]
+      if fn ~= nil then
+        return function(first, ...)
+          usable(rec, key)
+          if first == proxy then return fn(...) end
+          return fn(first, ...)
+        end
+      end
+      if MEMBERS[key] then
+        usable(rec, key)
+        return members(rec, key)
+      end
+      if OBJECT_API[key] then error("Object." .. tostring(key) .. ": the fake does not model it", 2) end
+      error("Object has no member " .. tostring(key) .. " (not in the TTS API)", 2)
+    end,
+    __newindex = function(_, key) error("Object." .. tostring(key) .. " can't be set by the scripts", 2) end,
+  })
+end
+
+-- Make an object from a state (table from the save). options.spawning: it arrives later (not in
+-- the world yet); options.position overrides the state's Transform.
+new_object = function(state, options)
+  options = options or {}
   Fake.created = Fake.created + 1
   local t = state.Transform or {}
-  local obj = {state = state, guid = state.GUID or string.format("f%05d", Fake.created), destroyed = false,
-               position = position or {x = t.posX or 0, y = t.posY or 0, z = t.posZ or 0},
-               rotation = {x = t.rotX or 0, y = t.rotY or 0, z = t.rotZ or 0}, hand = nil}
+  local rec = {state = state, guid = state.GUID or string.format("f%05d", Fake.created), destroyed = false,
+               position = options.position and vector(options.position) or {x = t.posX or 0, y = t.posY or 0, z = t.posZ or 0},
+               rotation = {x = t.rotX or 0, y = t.rotY or 0, z = t.rotZ or 0}, hand = nil,
+               spawning = options.spawning == true}
   local name = state.Name
-  if name == "DeckCustom" or name == "Deck" then obj.type = "Deck"
-  elseif name == "Card" or name == "CardCustom" then obj.type = "Card"
-  elseif name == "HandTrigger" then obj.type = "Hand"
-  else obj.type = "Generic" end
-  obj.contained = copy_list(state.ContainedObjects or {})
-  obj.tags = {}
-  for _, tag in ipairs(state.Tags or {}) do obj.tags[tag] = true end
-
-  method(obj, "getGUID", function() return obj.guid end)
-  method(obj, "getName", function() return obj.state.Nickname or "" end)
-  method(obj, "getDescription", function() return obj.state.Description or "" end)
-  method(obj, "getGMNotes", function() return obj.state.GMNotes or "" end)
-  method(obj, "hasTag", function(tag) return obj.tags[tag] == true end)
-  method(obj, "getTags", function()
-    local out = {}
-    for _, tag in ipairs(obj.state.Tags or {}) do out[#out + 1] = tag end
-    return out
-  end)
-  method(obj, "getPosition", function() return obj.position end)
-  method(obj, "setPosition", function(p) obj.position = vector(p) obj.hand = Fake.zone_hand(obj) return true end)
-  method(obj, "setPositionSmooth", function(p) obj.position = vector(p) obj.hand = Fake.zone_hand(obj) return true end)
-  method(obj, "getRotation", function() return obj.rotation end)
-  method(obj, "setRotation", function(r) obj.rotation = vector(r) return true end)
-  method(obj, "setRotationSmooth", function(r) obj.rotation = vector(r) return true end)
-  method(obj, "flip", function() obj.rotation.z = (obj.rotation.z + 180) % 360 return true end)
-  method(obj, "is_face_down", function() return obj.rotation.z == 180 end)
-  method(obj, "destruct", function() destroy(obj) return true end)
-  method(obj, "setLock", function(v) obj.locked = v return true end)
-  method(obj, "getData", function() return Fake.object_data(obj) end)
-  method(obj, "createButton", function(params)
-    obj.buttons = obj.buttons or {}
-    obj.buttons[#obj.buttons + 1] = params
-    return true
-  end)
-
-  if obj.type == "Deck" then
-    method(obj, "getQuantity", function() return #obj.contained end)
-    method(obj, "getObjects", function()
-      local out = {}
-      for i, card in ipairs(obj.contained) do
-        out[i] = {index = i - 1, guid = card.GUID, name = card.Nickname, nickname = card.Nickname,
-                  description = card.Description, gm_notes = card.GMNotes, tags = card.Tags}
-      end
-      return out
-    end)
-    method(obj, "shuffle", function()
-      record("shuffle")
-      local list = obj.contained
-      for i = #list, 2, -1 do
-        local j = random() % i + 1
-        list[i], list[j] = list[j], list[i]
-      end
-      obj.shuffled = (obj.shuffled or 0) + 1
-      return true
-    end)
-    -- Take one card out; the last-but-one card taken turns the deck into its remaining Card, as TTS does.
-    local function take(position_index, position)
-      local card = table.remove(obj.contained, position_index)
-      local out = new_object(card, position)
-      if #obj.contained == 1 then
-        local last = new_object(table.remove(obj.contained, 1), obj.position)
-        obj.remainder = last
-        destroy(obj)
-      end
-      return out
-    end
-    method(obj, "takeObject", function(params)
-      params = params or {}
-      local at = nil
-      if params.guid ~= nil then
-        for i, card in ipairs(obj.contained) do
-          if card.GUID == params.guid then at = i break end
-        end
-        if at == nil then error("takeObject: no card " .. params.guid .. " in the deck", 2) end
-      else
-        at = (params.index or 0) + 1
-        if at > #obj.contained then error("takeObject: index out of range", 2) end
-      end
-      -- TTS defaults: the container's position + 2 on x, the container's rotation (flip turns it over)
-      local where = params.position and vector(params.position)
-        or {x = obj.position.x + 2, y = obj.position.y, z = obj.position.z}
-      local turn = params.rotation and vector(params.rotation)
-        or {x = obj.rotation.x, y = obj.rotation.y, z = (obj.rotation.z + (params.flip and 180 or 0)) % 360}
-      local taken = take(at, where)
-      taken.rotation = turn
-      taken.hand = Fake.zone_hand(taken)
-      if params.callback_function then params.callback_function(taken) end
-      return taken
-    end)
-    method(obj, "deal", function(count, color, index)
-      record("deal " .. tostring(count) .. " " .. tostring(color))
-      if type(count) ~= "number" or count < 0 or count % 1 ~= 0 then error("deal: bad count", 2) end
-      if not COLORS[color] or color == "Grey" or color == "Black" then error("deal: bad colour " .. tostring(color), 2) end
-      if not Fake.has_hand(color) then error("deal: " .. color .. " has no hand zone", 2) end
-      for _ = 1, count do
-        if obj.destroyed then
-          local last = obj.remainder
-          if last ~= nil and not last.destroyed and last.hand == nil then
-            last.position = Fake.next_hand_position(color)
-            last.hand = color
-          end
-          break
-        end
-        local card = take(1, nil)
-        card.position = Fake.next_hand_position(color)
-        card.hand = color
-      end
-      return true
-    end)
-    method(obj, "putObject", function(other)
-      alive(other)
-      if other.type == "Card" then
-        table.insert(obj.contained, 1, other.state)
-      elseif other.type == "Deck" then
-        for i = #other.contained, 1, -1 do table.insert(obj.contained, 1, other.contained[i]) end
-      else
-        error("putObject: a deck only takes cards and decks", 2)
-      end
-      destroy(other)
-      return obj
-    end)
-  end
-  Fake.world[#Fake.world + 1] = obj
-  return obj
+  if name == "DeckCustom" or name == "Deck" then rec.type = "Deck"
+  elseif name == "Card" or name == "CardCustom" then rec.type = "Card"
+  elseif name == "HandTrigger" then rec.type = "Hand"
+  elseif name == "Custom_Tile" then rec.type = "Tile"
+  else rec.type = "Generic" end
+  if name == "Custom_Tile_Stack" then rec.stack, rec.number = true, state.Number or 1 end
+  rec.contained = copy_list(state.ContainedObjects or {})
+  rec.tags = {}
+  for _, tag in ipairs(state.Tags or {}) do rec.tags[tag] = true end
+  rec.proxy = make_proxy(rec)
+  if not rec.spawning then join_world(rec) end
+  return rec
 end
 
 function Fake.has_hand(color)
-  for _, obj in ipairs(Fake.world) do
-    if obj.type == "Hand" and obj.state.FogColor == color then return true end
-  end
-  return false
+  return Fake.hand_zone(color) ~= nil
 end
 
 function Fake.load(states)
@@ -202,20 +533,19 @@ end
 -- The objects in color's hand, left to right as its player sees them (TTS orders a hand by where each
 -- card lies along the hand zone's right axis); equal places keep the order they arrived in.
 function Fake.hand(color)
-  local out, rank = {}, {}
-  for i, obj in ipairs(Fake.world) do
-    if obj.hand == color then
-      out[#out + 1] = obj
-      rank[obj] = i
-    end
+  local out = {}
+  for _, rec in ipairs(Fake.world) do
+    if rec.hand == color then out[#out + 1] = rec end
   end
   local along = {}
-  for _, obj in ipairs(out) do along[obj] = Fake.along_hand(color, obj.position) end
+  for _, rec in ipairs(out) do along[rec] = Fake.along_hand(color, rec.position) end
   table.sort(out, function(a, b)
-    if along[a] ~= along[b] then return along[a] < along[b] end
-    return rank[a] < rank[b]
+    if math.abs(along[a] - along[b]) > 1e-9 then return along[a] < along[b] end
+    return (a.arrived or 0) < (b.arrived or 0)
   end)
-  return out
+  local proxies = {}
+  for i, rec in ipairs(out) do proxies[i] = rec.proxy end
+  return proxies
 end
 
 function Fake.hand_names(color)
@@ -224,55 +554,105 @@ function Fake.hand_names(color)
   return out
 end
 
+-- What TTS does with the cards of a hand: lays them out in their order, evenly spaced along the zone.
+-- (Their rotation is theirs: a card turned 180 degrees stays turned.)
+Fake.HAND_STEP = 1.0
+function Fake.layout_hands()
+  for _, zone in ipairs(Fake.world) do
+    if zone.type == "Hand" then
+      local color = zone.state.FogColor
+      local cards = Fake.hand(color)
+      local h = Fake.hand_transform(color)
+      local n = #cards
+      local step = n > 1 and math.min(Fake.HAND_STEP, (h.scale.x - 1) / (n - 1)) or 0
+      for k, obj in ipairs(cards) do
+        local x = (k - (n + 1) / 2) * step
+        local rec = obj._fake
+        rec.position = {x = h.position.x + h.right.x * x, y = h.position.y, z = h.position.z + h.right.z * x}
+      end
+    end
+  end
+end
+
+-- The objects in the world, in the order they came (for tests: no shuffled order).
+function Fake.objects()
+  local out = {}
+  for i, rec in ipairs(Fake.world) do out[i] = rec.proxy end
+  return out
+end
+
 -- --- The TTS globals -------------------------------------------------------------------------------
 
 function getObjectsWithTag(tag)
   local out = {}
-  for _, obj in ipairs(Fake.world) do
-    if obj.tags[tag] then out[#out + 1] = obj end
+  for _, rec in ipairs(Fake.world) do
+    if rec.tags[tag] then out[#out + 1] = rec.proxy end
   end
-  return out
+  return unordered(out)
 end
 
 function getObjects()
-  return copy_list(Fake.world)
+  return unordered(Fake.objects())
 end
 
 function getObjectFromGUID(guid)
-  for _, obj in ipairs(Fake.world) do
-    if obj.guid == guid then return obj end
+  for _, rec in ipairs(Fake.world) do
+    if rec.guid == guid then return rec.proxy end
   end
   return nil
 end
 
+-- group(objects): the cards (and decks) become one deck Fake.delay frames later; the returned deck is
+-- still spawning until then (TTS: "New decks take a frame to be created").
 function group(objects)
-  local cards = {}
+  local recs = {}
   for _, obj in ipairs(objects) do
-    alive(obj)
-    if obj.type ~= "Card" then error("group: the fake only groups cards", 2) end
-    cards[#cards + 1] = obj.state
+    local rec = rawget(obj, "_fake")
+    settled_container(rec, "group")
+    if rec.type ~= "Card" and rec.type ~= "Deck" then error("group: the fake only groups cards and decks", 2) end
+    recs[#recs + 1] = rec
   end
-  if #cards < 2 then return {} end
-  local first = objects[1]
-  local deck = new_object({Name = "Deck", GUID = string.format("g%05d", Fake.created + 1),
-                           Tags = first.state.Tags, ContainedObjects = cards, Transform = first.state.Transform})
-  for _, obj in ipairs(objects) do destroy(obj) end
-  return {deck}
+  if #recs < 2 then return {} end
+  local cards = {}
+  for _, rec in ipairs(recs) do
+    if rec.type == "Card" then cards[#cards + 1] = rec.state
+    else for _, card in ipairs(rec.contained) do cards[#cards + 1] = card end end
+    rec.entering = true
+  end
+  local first = recs[1]
+  local deck = new_object({Name = "Deck", GUID = string.format("g%05d", Fake.created + 1), Tags = first.state.Tags,
+                           ContainedObjects = cards, Transform = first.state.Transform},
+                          {spawning = true, position = first.position})
+  deck.rotation = {x = first.rotation.x, y = first.rotation.y, z = first.rotation.z}
+  Fake.after(Fake.delay, function()
+    for _, rec in ipairs(recs) do destroy(rec) end
+    join_world(deck)
+  end)
+  return {deck.proxy}
 end
 
 function getSeatedPlayers()
-  return copy_list(Fake.seated)
+  return unordered(Fake.seated)
 end
 
 Player = setmetatable({}, {__index = function(t, color)
   if not COLORS[color] then error("Player: no colour " .. tostring(color), 2) end
-  local player = {color = color, steam_name = "Player " .. color}
-  player.seated = false
-  for _, seated in ipairs(Fake.seated) do if seated == color then player.seated = true end end
-  player.getHandObjects = function() return Fake.hand(color) end
-  player.getHandTransform = function() return Fake.hand_transform(color) end
-  return player
+  local seated = false
+  for _, c in ipairs(Fake.seated) do if c == color then seated = true end end
+  return strict("Player", PLAYER_API, {
+    color = color, steam_name = "Player " .. color, seated = seated, host = color == Fake.seated[1],
+    admin = color == Fake.seated[1], promoted = false, team = "None",
+    getHandObjects = function() return Fake.hand(color) end,
+    getHandCount = function() return Fake.hand_zone(color) and 1 or 0 end,
+    getHandTransform = function() return Fake.hand_transform(color) end,
+    broadcast = function(message) Fake.broadcasts[#Fake.broadcasts + 1] = message return true end,
+    print = function(message) Fake.prints[#Fake.prints + 1] = tostring(message) return true end,
+  })
 end})
+
+local function check_color(color, what)
+  if not COLORS[color] then error(what .. ": no player colour " .. tostring(color), 3) end
+end
 
 function broadcastToAll(message, color)
   if type(message) ~= "string" then error("broadcastToAll: message must be a string", 2) end
@@ -280,6 +660,8 @@ function broadcastToAll(message, color)
 end
 
 function broadcastToColor(message, player_color, color)
+  if type(message) ~= "string" then error("broadcastToColor: message must be a string", 2) end
+  check_color(player_color, "broadcastToColor")
   Fake.broadcasts[#Fake.broadcasts + 1] = message
 end
 
@@ -289,44 +671,31 @@ end
 
 function log(value) Fake.prints[#Fake.prints + 1] = tostring(value) end
 
-Wait = {
-  time = function(fn, seconds, repetitions) fn() return 1 end,
-  frames = function(fn, count) fn() return 1 end,
-  condition = function(fn, condition, timeout, timeout_fn)
-    if condition() then fn() elseif timeout_fn then timeout_fn() end
-    return 1
-  end,
-  stop = function(id) return true end,
-}
+local function ui_set(id, name, value)
+  Fake.ui.attributes[id] = Fake.ui.attributes[id] or {}
+  Fake.ui.attributes[id][name] = tostring(value)
+  return true
+end
 
-UI = {
-  setAttribute = function(id, name, value)
-    Fake.ui.attributes[id] = Fake.ui.attributes[id] or {}
-    Fake.ui.attributes[id][name] = tostring(value)
-    return true
-  end,
-  getAttribute = function(id, name)
-    return (Fake.ui.attributes[id] or {})[name]
-  end,
-  setValue = function(id, value)
-    Fake.ui.values[id] = tostring(value)
-    return true
-  end,
+UI = strict("UI", UI_API, {
+  setAttribute = ui_set,
+  getAttribute = function(id, name) return (Fake.ui.attributes[id] or {})[name] end,
+  setValue = function(id, value) Fake.ui.values[id] = tostring(value) return true end,
   getValue = function(id) return Fake.ui.values[id] end,
-  show = function(id) UI.setAttribute(id, "active", "true") return true end,
-  hide = function(id) UI.setAttribute(id, "active", "false") return true end,
-}
+  show = function(id) return ui_set(id, "active", "true") end,
+  hide = function(id) return ui_set(id, "active", "false") end,
+})
 
-Notes = {
+Notes = strict("Notes", NOTES_API, {
   addNotebookTab = function(tab) Fake.notebook[#Fake.notebook + 1] = tab return #Fake.notebook - 1 end,
   getNotebookTabs = function() return copy_list(Fake.notebook) end,
-}
+})
 
 -- --- Hand zones as boxes on the table (Player.getHandTransform, cards moved into and out of hands) ---
 
 function Fake.hand_zone(color)
-  for _, obj in ipairs(Fake.world) do
-    if obj.type == "Hand" and obj.state.FogColor == color then return obj end
+  for _, rec in ipairs(Fake.world) do
+    if rec.type == "Hand" and rec.state.FogColor == color then return rec end
   end
   return nil
 end
@@ -352,10 +721,10 @@ function Fake.along_hand(color, position)
   return (position.x - h.position.x) * h.right.x + (position.z - h.position.z) * h.right.z
 end
 
--- The colour whose hand zone box holds obj's position (objects with Hands = false never join a hand).
-function Fake.zone_hand(obj)
-  if obj.type == "Hand" or obj.state.Hands == false then return nil end
-  local p = obj.position
+-- The colour whose hand zone box holds rec's position (objects with Hands = false never join a hand).
+function Fake.zone_hand(rec)
+  if rec.type == "Hand" or rec.state.Hands == false then return nil end
+  local p = rec.position
   for _, zone in ipairs(Fake.world) do
     if zone.type == "Hand" then
       local h = Fake.hand_transform(zone.state.FogColor)
@@ -375,60 +744,55 @@ function Fake.next_hand_position(color)
   local h = Fake.hand_transform(color)
   if h == nil then return {x = 0, y = 0, z = 0} end
   local offset = -h.scale.x / 2 + 0.5
-  for _, obj in ipairs(Fake.world) do
-    if obj.hand == color then offset = math.max(offset, Fake.along_hand(color, obj.position) + 0.5) end
+  for _, rec in ipairs(Fake.world) do
+    if rec.hand == color then offset = math.max(offset, Fake.along_hand(color, rec.position) + 0.01) end
   end
   return {x = h.position.x + h.right.x * offset, y = h.position.y, z = h.position.z + h.right.z * offset}
 end
 
 -- --- Object data, spawning, Global snap points and vector lines ------------------------------------------
 
-local function deep_copy(value)
-  if type(value) ~= "table" then return value end
-  local out = {}
-  for k, v in pairs(value) do out[k] = deep_copy(v) end
-  return out
-end
-
 -- What TTS's obj.getData() returns: the object's save data (a deck's current cards as ContainedObjects).
-function Fake.object_data(obj)
-  local data = deep_copy(obj.state)
-  data.Transform = {posX = obj.position.x, posY = obj.position.y, posZ = obj.position.z,
-                    rotX = obj.rotation.x, rotY = obj.rotation.y, rotZ = obj.rotation.z}
-  if obj.type == "Deck" then data.ContainedObjects = deep_copy(obj.contained) end
+function Fake.object_data(rec)
+  local data = deep_copy(rec.state)
+  data.Transform = {posX = rec.position.x, posY = rec.position.y, posZ = rec.position.z,
+                    rotX = rec.rotation.x, rotY = rec.rotation.y, rotZ = rec.rotation.z}
+  if rec.type == "Deck" then data.ContainedObjects = deep_copy(rec.contained) end
   return data
 end
 
 -- spawnObjectData({data, position, rotation, callback_function}): TTS spawns the object from its data
--- (a new GUID when the data has none) and calls back once it exists.
+-- (a new GUID when the data has none); it exists Fake.delay frames later and the callback runs then.
 function spawnObjectData(params)
   if type(params) ~= "table" or type(params.data) ~= "table" then error("spawnObjectData: data table expected", 2) end
   local data = deep_copy(params.data)
-  local obj = nil
-  Fake.load({data})
-  obj = Fake.world[#Fake.world]
-  if params.position then obj.position = vector(params.position) end
-  if params.rotation then obj.rotation = vector(params.rotation) end
+  local rec = new_object(data, {spawning = true, position = params.position})
+  if params.rotation then rec.rotation = vector(params.rotation) end
   record("spawn " .. tostring(data.Name))
-  if params.callback_function then params.callback_function(obj) end
-  return obj
+  local callback = params.callback_function
+  Fake.after(Fake.delay, function()
+    join_world(rec)
+    if callback then callback(rec.proxy) end
+  end)
+  return rec.proxy
 end
 
-Global = Global or {}
 Fake.snap_points, Fake.vector_lines = {}, {}
-Global.setSnapPoints = Global.setSnapPoints or function(points)
-  for _, point in ipairs(points) do
-    if point.position == nil then error("setSnapPoints: every snap point needs a position", 2) end
-  end
-  Fake.snap_points = deep_copy(points)
-  return true
-end
-Global.getSnapPoints = Global.getSnapPoints or function() return deep_copy(Fake.snap_points) end
-Global.setVectorLines = Global.setVectorLines or function(lines)
-  for _, line in ipairs(lines) do
-    if type(line.points) ~= "table" or #line.points < 2 then error("setVectorLines: a line needs points", 2) end
-  end
-  Fake.vector_lines = deep_copy(lines)
-  return true
-end
-Global.getVectorLines = Global.getVectorLines or function() return deep_copy(Fake.vector_lines) end
+Global = strict("Global", GLOBAL_API, {
+  setSnapPoints = function(points)
+    for _, point in ipairs(points) do
+      if point.position == nil then error("setSnapPoints: every snap point needs a position", 2) end
+    end
+    Fake.snap_points = deep_copy(points)
+    return true
+  end,
+  getSnapPoints = function() return deep_copy(Fake.snap_points) end,
+  setVectorLines = function(lines)
+    for _, line in ipairs(lines) do
+      if type(line.points) ~= "table" or #line.points < 2 then error("setVectorLines: a line needs points", 2) end
+    end
+    Fake.vector_lines = deep_copy(lines)
+    return true
+  end,
+  getVectorLines = function() return deep_copy(Fake.vector_lines) end,
+})

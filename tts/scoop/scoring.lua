@@ -16,7 +16,7 @@ local is_int = Util.is_int
 local ScoopScoring = {}
 
 ScoopScoring.RANKS = { "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K" }
-local FACES = { J = true, Q = true, K = true }
+ScoopScoring.FACES = { "J", "Q", "K" }
 local KNOWN = {}
 for _, r in ipairs(ScoopScoring.RANKS) do KNOWN[r] = true end
 
@@ -37,7 +37,8 @@ function ScoopScoring.normalize_rank(rank)
   return rank
 end
 
--- C13: a scoring table must give whole points for every rank in both piles.
+-- C13: a scoring table must give whole points for every rank in both piles; `faces` (the face-card
+-- ranks, default J, Q, K) is optional.
 function ScoopScoring.check_scoring(scoring)
   if type(scoring) ~= "table" then error("scoring must be a table {go = {...}, game = {...}}") end
   for _, pile in ipairs({ "go", "game" }) do
@@ -47,7 +48,20 @@ function ScoopScoring.check_scoring(scoring)
       if not is_int(t[rank]) then error("scoring." .. pile .. "." .. rank .. " must be a whole number") end
     end
   end
+  if scoring.faces ~= nil then
+    if type(scoring.faces) ~= "table" then error("scoring.faces must be a list of ranks") end
+    for _, rank in ipairs(scoring.faces) do ScoopScoring.normalize_rank(rank) end
+  end
   return scoring
+end
+
+-- The face-card ranks of `scoring` as a set {J = true, ...}.
+function ScoopScoring.face_set(scoring)
+  local set = {}
+  for _, rank in ipairs((scoring and scoring.faces) or ScoopScoring.FACES) do
+    set[ScoopScoring.normalize_rank(rank)] = true
+  end
+  return set
 end
 
 local function points(n)
@@ -89,6 +103,7 @@ end
 function ScoopScoring.score(players, scoring)
   if scoring == nil then scoring = ScoopScoring.SCORING end
   ScoopScoring.check_scoring(scoring)
+  local is_face = ScoopScoring.face_set(scoring)
   if type(players) ~= "table" or #players == 0 then error("Scoop needs at least one player to score") end
   local rows = {}
   for number, player in ipairs(players) do
@@ -103,11 +118,11 @@ function ScoopScoring.score(players, scoring)
       faces = 0, winner = false, score = 0 }
     for _, r in ipairs(go) do
       row.go_points = row.go_points + scoring.go[r]
-      if FACES[r] then row.go_faces = row.go_faces + 1 end
+      if is_face[r] then row.go_faces = row.go_faces + 1 end
     end
     for _, r in ipairs(game) do
       row.game_points = row.game_points + scoring.game[r]
-      if FACES[r] then row.game_faces = row.game_faces + 1 end
+      if is_face[r] then row.game_faces = row.game_faces + 1 end
     end
     row.faces = row.go_faces + row.game_faces
     rows[number] = row

@@ -19,20 +19,15 @@ local counted = {}
 local say, warn = Table.say, Table.warn
 
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
--- the game is first loaded; mats the game doesn't have leave their seats without one.
+-- the game is first loaded (the mats come as one stack); seats beyond the mats there are get none.
 function M.lay_mats()
-  local mats = {}
-  for _, obj in ipairs(getObjectsWithTag("mats")) do mats[#mats + 1] = obj end
-  table.sort(mats, function(a, b) return a.getGUID() < b.getGUID() end)
   local n, radius = #DATA.seats, DATA.layout.seat_radius
-  for i, color in ipairs(DATA.seats) do
-    local mat = mats[i]
-    if mat ~= nil then
-      mat.setPosition(Piles.place(DATA.seats, radius, color, nil, 1.0))
-      mat.setRotation({0, Seating.rotation_y(i, n), 0})
-      mat.setLock(true)
-    end
+  local function place(i)
+    return Piles.place(DATA.seats, radius, DATA.seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
   end
+  Table.lay_pieces("mats", n, place, function()
+    for _, mat in ipairs(Table.tagged("mats")) do mat.setLock(true) end
+  end)
 end
 
 -- The cards in every pile area: {color = {go = {cards}, game = {cards}}}, and how many cards of the
@@ -40,7 +35,7 @@ end
 function M.read_piles()
   local piles, elsewhere = {}, 0
   local radius = DATA.layout.seat_radius
-  for _, obj in ipairs(getObjects()) do
+  for _, obj in ipairs(Table.by_guid(getObjects())) do
     local notes = {}
     if obj.type == "Card" then notes = {obj.getGMNotes()}
     elseif obj.type == "Deck" then
@@ -89,15 +84,16 @@ function M.count()
 end
 
 -- "New game": every card back into the deck, shuffled, face down in the middle; the next Count adds a
--- new game's points.
-function M.new_game(color)
-  local deck, problem = gatherMainDeck()
-  if deck == nil then warn(problem) return false end
-  deck.setPosition({0, 1.5, 0})
-  deck.shuffle()
-  counted = {}
-  say(color .. " shuffled the deck for a new game: take one card from the top each turn.")
-  return true
+-- new game's points. finish() once the deck is there.
+function M.new_game(color, finish)
+  gatherMainDeck(function(deck, problem)
+    if deck == nil then warn(problem) return finish() end
+    deck.setPosition({0, 1.5, 0})
+    deck.shuffle()
+    counted = {}
+    say(color .. " shuffled the deck for a new game: take one card from the top each turn.")
+    finish()
+  end)
 end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
@@ -122,11 +118,12 @@ end
 -- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------
 
 function uiScoopCount(player, value, id)
+  if Table.busy() then warn("Wait a moment: the deck is still being gathered") return end
   M.count()
 end
 
 function uiScoopNewGame(player, value, id)
-  M.new_game(player.color)
+  Table.flow("New game", function(finish) M.new_game(player.color, finish) end)
 end
 
 return M

@@ -163,7 +163,8 @@ function R.own_deck_position(data, color, size)
 end
 
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
--- the object in centre i (the highest when several lie there) and a list of problems.
+-- the object in centre i (the highest when several lie there, its `count` then the number of cards
+-- there: each object counts `count` cards, 1 by default; a deck is one object) and a list of problems.
 local function assign(centres, objects)
   local found, problems = {}, {}
   local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
@@ -176,17 +177,25 @@ local function assign(centres, objects)
     if best ~= nil then
       local held = found[best]
       if held then
-        problems[#problems + 1] = centres[best].label .. " holds more than one card"
-        if obj.y > held.y then found[best] = obj end
+        local count = (held.count or 1) + (obj.count or 1)
+        if obj.y > held.y then held = obj end
+        local top = {}
+        for key, value in pairs(held) do top[key] = value end
+        top.count = count
+        found[best] = top
       else
         found[best] = obj
       end
     end
   end
+  for i, obj in pairs(found) do
+    if (obj.count or 1) > 1 then problems[#problems + 1] = centres[i].label .. " holds more than one card" end
+  end
   return found, problems
 end
 
--- Rosters read from the table. `objects`: list of {guid, id, x, y, z} (cards not in a hand).
+-- Rosters read from the table. `objects`: list of {guid, id, x, y, z, count} (cards not in a hand;
+-- a deck is one object with the top card's guid and id and `count` its number of cards).
 -- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
 function R.read_rosters(data, size, objects)
   local centres, places = {}, {}
@@ -206,7 +215,7 @@ end
 local function count_cards(roster)
   local n = 0
   for _, obj in ipairs(roster) do
-    if obj then n = n + 1 end
+    if obj then n = n + (obj.count or 1) end
   end
   return n
 end

@@ -22,21 +22,38 @@ local function seated()
   return Setup.order_seated(DATA.seats, getSeatedPlayers())
 end
 
--- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj}.
+-- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj, count}, sorted by GUID.
+-- A card dropped onto another forms a Deck in TTS: it is one entry with its top card's guid and id and
+-- `count` its number of cards, so the referee sees two cards in that slot, not an empty one.
 local function table_cards()
   local in_hand, out, seen = {}, {}, {}
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
   end
   for _, tag in ipairs({DATA.main, Referee.COPY_TAG}) do
-    for _, obj in ipairs(getObjectsWithTag(tag)) do
+    for _, obj in ipairs(Table.tagged(tag)) do
       local guid = obj.getGUID()
-      if obj.type == "Card" and not in_hand[guid] and not seen[guid] then
+      if not in_hand[guid] and not seen[guid] then
         seen[guid] = true
         local p = obj.getPosition()
-        out[#out + 1] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
+        if obj.type == "Card" then
+          out[#out + 1] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
+        elseif obj.type == "Deck" then
+          local top = obj.getObjects()[1]
+          out[#out + 1] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
+                           obj = obj, count = obj.getQuantity()}
+        end
       end
     end
+  end
+  return out
+end
+
+-- The loose cards of table_cards() (what the solo layouts flip and gather).
+local function loose_cards()
+  local out = {}
+  for _, card in ipairs(table_cards()) do
+    if card.obj.type == "Card" then out[#out + 1] = card end
   end
   return out
 end
@@ -55,6 +72,33 @@ local function read_rosters()
 end
 
 -- --- Drawing the roster slots -------------------------------------------------------------------------
+
+-- A text key of a line's points (rounded), to recognise the outlines this script draws.
+local function line_key(points)
+  local parts = {}
+  for i, p in ipairs(points) do
+    local x, z = p.x or p[1], p.z or p[3]
+    parts[i] = string.format("%.2f,%.2f", x, z)
+  end
+  return table.concat(parts, ";")
+end
+
+-- Every outline this script could have drawn (any seat, any mode's roster size, Score Against!'s
+-- rows): the lines on the table that match one are ours, every other line is a player's.
+local function our_outlines()
+  local keys = {}
+  for _, mode in ipairs(DATA.modes) do
+    local opts = Referee.options(DATA, mode.id)
+    local size, rows = opts.roster_size, opts.virtual_rows or 0
+    for _, color in ipairs(DATA.seats) do
+      for k = 1, size do keys[line_key(Referee.slot_outline(DATA, color, size, k))] = true end
+      for col = 1, size do
+        for r = 1, rows do keys[line_key(Referee.virtual_outline(DATA, color, size, rows, col, r))] = true end
+      end
+    end
+  end
+  return keys
+end
 
 function T.draw_slots()
   local size = Referee.roster_size(DATA, ensure_state())
@@ -84,7 +128,12 @@ function T.draw_slots()
   end
   points[#points + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
   Global.setSnapPoints(points)
-  Global.setVectorLines(lines)
+  local ours, kept = our_outlines(), {}
+  for _, line in ipairs(Global.getVectorLines() or {}) do
+    if not ours[line_key(line.points or {})] then kept[#kept + 1] = line end
+  end
+  for _, line in ipairs(lines) do kept[#kept + 1] = line end
+  Global.setVectorLines(kept)
 end
 
 -- Where slot k of `color` lies (for scripts and tests): {x, y, z}.
@@ -147,15 +196,18 @@ local function turn_up(objects, owner, guids)
   end
 end
 
+-- Move the cards `guids` to the discard pile; returns the objects moving there.
 local function discard(objects, guids)
-  local pile = Referee.DISCARD
+  local pile, moved = Referee.DISCARD, {}
   for i, guid in ipairs(guids) do
     local obj = objects[guid]
     if obj ~= nil then
       obj.setRotation({0, 180, 0})
       obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
+      moved[#moved + 1] = obj
     end
   end
+  return moved
 end
 
 local function pad()
@@ -183,19 +235,12 @@ local function retag(data)
   return data
 end
 
--- Scorlitaire!/Scorliroad!: every card of `deck`, face down, on the layout in front of `color`.
-function T.lay_out(deck, color)
-  local count = deck.getQuantity()
-  local spots = Referee.solo_layout(DATA, color, count)
+-- Scorlitaire!/Scorliroad!: every card of `deck`, face down, on the layout in front of `color`;
+-- done() once they all lie there.
+function T.lay_out(deck, color, done)
+  local spots = Referee.solo_layout(DATA, color, deck.getQuantity())
   local rotation = {0, Referee.rotation_y(DATA, color), 180}
-  for i = 1, count - 1 do
-    deck.takeObject({index = 0, position = spots[i], rotation = rotation, smooth = false})
-  end
-  local last = deck.remainder
-  if last ~= nil then
-    last.setPosition(spots[count])
-    last.setRotation(rotation)
-  end
+  Table.take_all(deck, function(k) return spots[k], rotation end, done)
 end
 
 local function face_up(obj)
@@ -208,44 +253,50 @@ local function near(p, spot, radius)
 end
 
 -- Scorlitaire!/Scorliroad! SCORE!: apply the cards the player turned face up on the layout.
-local function solo_score(player)
+local function solo_score(player, finish)
   local color = seated()[1] or player.color
   local flipped, objects = {}, {}
   local applied = state.solo and state.solo.applied or {}
-  for _, card in ipairs(table_cards()) do
+  for _, card in ipairs(loose_cards()) do
     objects[card.guid] = card.obj
     if face_up(card.obj) and not applied[card.guid] and not near(card, Referee.SOLO_DISCARD, 2) then
       flipped[#flipped + 1] = card
     end
   end
   local out, message = Referee.solo_score(DATA, state, flipped, Scores.get(scores, color))
-  if out == nil then warn(message) return end
+  if out == nil then warn(message) return finish() end
   local pile = Referee.SOLO_DISCARD
+  local moved = {}
   local function to_pile(obj, i)
     obj.setRotation({0, 180, 0})
     obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
-  end
-  for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
-  if out.reshuffle then  -- gather everything but the pass card, shuffle, lay out again
-    local gather = {}
-    for _, card in ipairs(table_cards()) do
-      if card.guid ~= out.reshuffle then gather[#gather + 1] = card.obj end
-    end
-    local grouped = group(gather)
-    if grouped and grouped[1] and grouped[1].type == "Deck" then
-      grouped[1].shuffle()
-      T.lay_out(grouped[1], color)
-    end
-    to_pile(objects[out.reshuffle], 1)
+    moved[#moved + 1] = obj
   end
   for _, line in ipairs(out.messages) do say(line) end
   Scores.set(scores, color, out.score)
   refreshScores()
   T.refresh()
+  if not out.reshuffle then
+    for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
+    return Table.when_still(moved, finish, "SCORE!")
+  end
+  -- CW!: gather everything but the pass card, shuffle once the deck has formed, lay out again
+  local gather = {}
+  for _, card in ipairs(loose_cards()) do
+    if card.guid ~= out.reshuffle then gather[#gather + 1] = card.obj end
+  end
+  to_pile(objects[out.reshuffle], 1)
+  local grouped = #gather > 1 and group(gather) or {}
+  local deck = grouped[1]
+  if deck == nil then return Table.when_still(moved, finish, "SCORE!") end
+  Table.wait(function() return Table.formed(deck, #gather) end, function()
+    deck.shuffle()
+    T.lay_out(deck, color, function() Table.when_still(moved, finish, "SCORE!") end)
+  end, "The reshuffle")
 end
 
 -- Score Against! SCORE!: your leftmost roster card against the virtual roster's rightmost column.
-local function against_score(player)
+local function against_score(player, finish)
   local color = seated()[1] or player.color
   local size, rows = Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state)
   local cards = table_cards()
@@ -256,54 +307,65 @@ local function against_score(player)
   local objects = {}
   for _, card in ipairs(cards) do objects[card.guid] = card.obj end
   local out, message = Referee.against_score(DATA, state, color, rosters[color], grid, Scores.get(scores, color))
-  if out == nil then warn(message) T.refresh() return end
+  if out == nil then warn(message) T.refresh() return finish() end
   local owner = {}
   for _, guid in ipairs(out.flip) do owner[guid] = color end
   turn_up(objects, owner, out.flip)
-  discard(objects, out.discard)
+  local moved = discard(objects, out.discard)
   for _, line in ipairs(out.messages) do say(line) end
   if out.total ~= nil then
     Scores.set(scores, color, out.total)
     refreshScores()
   end
   T.refresh()
+  Table.when_still(moved, finish, "SCORE!")
 end
 
 -- Score Against!'s Get ready! extras: the virtual roster dealt face down from the player's deck, then the
--- first draw into the hand.
-local function deal_against(deck, color, plan)
+-- first draw into the hand; done() once they are there.
+local function deal_against(deck, color, plan, done)
   local size, rows = plan.roster_size, Referee.virtual_rows(DATA, state)
   local rotation = {0, Referee.rotation_y(DATA, color), 180}
   local grid = Referee.virtual_slots(DATA, color, size, rows)
+  local j = Table.join(function() Table.when_dealt({[color] = plan.draw}, done, "Get ready!") end)
   for col = 1, size do
     for r = 1, rows do
-      deck.takeObject({index = 0, position = grid[col][r], rotation = rotation, smooth = false})
+      Table.take_top(deck, grid[col][r], rotation, j.add())
     end
   end
-  deck.deal(plan.draw, color)
+  Table.deal(deck, plan.draw, color)
+  j.start()
 end
 
--- "Get ready!" by mode (the Global script's Get ready! button calls this instead of its own).
-function T.get_ready(player_color)
+-- "Get ready!" by mode (the Global script's Get ready! button calls this instead of its own);
+-- finish() once every card has arrived.
+function T.get_ready(player_color, finish)
   ensure_state()
   for _, obj in ipairs(getObjectsWithTag(Referee.COPY_TAG)) do obj.destruct() end
-  local deck, problem = gatherMainDeck()
-  if deck == nil then warn(problem) return false end
-  local plan, message = Referee.plan_ready(DATA, state, getSeatedPlayers(), deck.getQuantity())
-  if plan == nil then warn(message) return false end
-  local aside, set_aside = DATA.layout.aside, 0
+  local seated_now = getSeatedPlayers()
+  gatherMainDeck(function(deck, problem)
+    if deck == nil then warn(problem) return finish() end
+    T.deal_ready(deck, seated_now, finish)
+  end)
+end
+
+-- Get ready!'s moves once the main deck is gathered.
+function T.deal_ready(deck, seated_now, finish)
+  local plan, message = Referee.plan_ready(DATA, state, seated_now, deck.getQuantity())
+  if plan == nil then warn(message) return finish() end
+  local aside = DATA.layout.aside
   local guids = {}
   for _, entry in ipairs(deck.getObjects()) do
     local id = Setup.card_id(entry.gm_notes)
     if id ~= nil and plan.remove[id] then guids[#guids + 1] = entry.guid end
   end
+  local j = Table.join(finish)
   for i, guid in ipairs(guids) do
-    deck.takeObject({guid = guid, position = {aside[1], aside[2] + i * 0.1, aside[3]}, smooth = false})
-    set_aside = set_aside + 1
+    Table.take(deck, guid, {aside[1], aside[2] + i * 0.1, aside[3]}, {0, 180, 180}, j.add())
   end
   deck.shuffle()
   if plan.layout then
-    T.lay_out(deck, plan.players[1])
+    T.lay_out(deck, plan.players[1], j.add())
   elseif plan.own_decks then
     for i, color in ipairs(plan.players) do
       local position = Referee.own_deck_position(DATA, color, plan.roster_size)
@@ -311,19 +373,25 @@ function T.get_ready(player_color)
       if i == 1 then
         deck.setPosition(position)
         deck.setRotation(rotation)
-        if plan.against then deal_against(deck, color, plan) end
+        if plan.against then deal_against(deck, color, plan, j.add()) end
       else
+        local spawned = j.add()
         spawnObjectData({data = retag(deck.getData()), position = position, rotation = rotation,
-                         callback_function = function(copy) copy.shuffle() end})
+                         callback_function = function(copy) copy.shuffle() spawned() end})
       end
     end
   else
-    for _, color in ipairs(plan.players) do deck.deal(plan.each, color) end
+    local counts = {}
+    for _, color in ipairs(plan.players) do
+      deck = Table.deal(deck, plan.each, color)
+      counts[color] = plan.each
+    end
+    Table.when_dealt(counts, j.add(), "Get ready!")
   end
-  Referee.ready(DATA, state, getSeatedPlayers(), plan)
+  Referee.ready(DATA, state, seated_now, plan)
   T.draw_slots()
   T.refresh()
-  local note = set_aside > 0 and (" (" .. set_aside .. " cards set aside)") or ""
+  local note = #guids > 0 and (" (" .. #guids .. " cards set aside)") or ""
   say(plan.message .. note)
   local opts = Referee.options(DATA, state.mode)
   if opts.teams then
@@ -331,13 +399,14 @@ function T.get_ready(player_color)
     for _, color in ipairs(state.players) do parts[#parts + 1] = color .. " T" .. (state.teams[color] + 1) end
     say("Teams: " .. table.concat(parts, ", "))
   end
-  return true
+  j.start()
 end
 
 -- --- XmlUI handlers (tts/score/ui.xml.j2): (player, value, id) ----------------------------------------------
 
 local function change_mode(player, step)
   ensure_state()
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   if Referee.in_progress(state) then
     warn("A game is in progress: press New game to change the mode")
     return
@@ -360,6 +429,7 @@ end
 
 function scoreReveal(player, value, id)
   ensure_state()
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   if Referee.solo_kind(DATA, state) == "score-against" then
     local color = seated()[1] or player.color
     local cards = table_cards()
@@ -378,25 +448,31 @@ function scoreReveal(player, value, id)
   for _, line in ipairs(out.messages) do say(line) end
 end
 
-function scoreScore(player, value, id)
+local function score(player, finish)
   ensure_state()
   local solo = Referee.solo_kind(DATA, state)
-  if solo == "solitaire" then return solo_score(player) end
-  if solo == "score-against" then return against_score(player) end
+  if solo == "solitaire" then return solo_score(player, finish) end
+  if solo == "score-against" then return against_score(player, finish) end
   local rosters, owner, objects = read_rosters()
   local out, message = Referee.score(DATA, state, getSeatedPlayers(), rosters, pad())
-  if out == nil then warn(message) T.refresh() return end
+  if out == nil then warn(message) T.refresh() return finish() end
   turn_up(objects, owner, out.flip)
-  discard(objects, out.discard)
+  local moved = discard(objects, out.discard)
   for _, line in ipairs(out.messages) do say(line) end
   if out.pad ~= nil then
     for color, value in pairs(out.pad) do Scores.set(scores, color, value) end
     refreshScores()
   end
   T.refresh()
+  Table.when_still(moved, finish, "SCORE!")
+end
+
+function scoreScore(player, value, id)
+  Table.flow("SCORE!", function(finish) score(player, finish) end)
 end
 
 function scoreNewGame(player, value, id)
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   local mode = ensure_state().mode
   state = Referee.new_state(DATA, math.random(1, 2147483646))
   state.mode = mode

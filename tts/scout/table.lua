@@ -39,24 +39,25 @@ local function seat_place(color, local_xd)
   return Seating.place(DATA, color, local_xd[1], local_xd[2]), {0, Seating.facing(DATA, color), 0}
 end
 
--- Objects tagged `tag`, sorted by GUID (the same order every time).
-local function tagged(tag)
-  local out = {}
-  for _, obj in ipairs(getObjectsWithTag(tag)) do out[#out + 1] = obj end
-  table.sort(out, function(a, b) return a.getGUID() < b.getGUID() end)
-  return out
-end
+local tagged = Table.tagged  -- sorted by GUID (the same order every time)
 
 -- "Setup": a new round. Gather the cards, take out those this player count removes, shuffle with a
--- random orientation per card, deal, and hand out the chips and the first-player marker.
-function M.setup(color)
+-- random orientation per card, deal, and hand out the chips and the first-player marker; finish(plan)
+-- once every card is there (finish() when there is no round to set up).
+function M.setup(color, finish)
   local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
   if ScoutSetup.DEAL[#seats] == nil then
     warn("Scout is for 2 to 5 players; " .. #seats .. " seated at a colour with a hand")
-    return false
+    return finish()
   end
-  local deck, problem = gatherMainDeck()
-  if deck == nil then warn(problem) return false end
+  gatherMainDeck(function(deck, problem)
+    if deck == nil then warn(problem) return finish() end
+    M.setup_from(deck, seats, finish)
+  end)
+end
+
+-- Setup's moves once the deck holds every card.
+function M.setup_from(deck, seats, finish)
   local cards, guid_of = {}, {}
   for _, entry in ipairs(deck.getObjects()) do
     local id = Setup.card_id(entry.gm_notes)
@@ -64,32 +65,29 @@ function M.setup(color)
     guid_of[id] = entry.guid
   end
   local ok, plan = pcall(ScoutSetup.setup_plan, #seats, cards, math.random(1, 2147483646))
-  if not ok then warn("Setup: " .. tostring(plan)) return false end
+  if not ok then warn("Setup: " .. tostring(plan)) return finish() end
 
+  local j = Table.join(function() finish(plan) end)
   local aside = DATA.layout.aside
   for k, id in ipairs(plan.removed) do
-    take(deck, guid_of[id], {aside[1], aside[2] + k * M.ASIDE_STEP, aside[3]}, {0, 180, 180})
+    take(deck, guid_of[id], {aside[1], aside[2] + k * M.ASIDE_STEP, aside[3]}, {0, 180, 180}, j.add())
   end
   for _, move in ipairs(plan.deals) do
     local seat = seats[move.player]
     local rot_y = (upright(seat) + (move.flipped and 180 or 0)) % 360
-    take(deck, guid_of[move.id], hand_place(seat, move.position, plan.deal_count), {0, rot_y, 0})
+    take(deck, guid_of[move.id], hand_place(seat, move.position, plan.deal_count), {0, rot_y, 0}, j.add())
   end
 
-  local chips = tagged("chips")
-  for p, seat in ipairs(seats) do
-    local chip = chips[p]
-    if chip ~= nil then
-      local position, rotation = seat_place(seat, M.CHIP_PLACE)
-      chip.setPosition(position)
-      chip.setRotation(rotation)
+  local chips = j.add()
+  Table.lay_pieces("chips", #seats, function(p) return seat_place(seats[p], M.CHIP_PLACE) end,
+                   function(placed, spare)
+    for k, chip in ipairs(spare) do  -- chips nobody needs this round: stacked by the set-aside cards
+      chip.setPosition({aside[1], aside[2] + k * 0.3, aside[3] - 3})
+      chip.setRotation({0, 180, 0})
     end
-  end
-  for k = #seats + 1, #chips do  -- chips nobody needs this round: stacked by the set-aside cards
-    chips[k].setPosition({aside[1], aside[2] + (k - #seats) * 0.3, aside[3] - 3})
-    chips[k].setRotation({0, 180, 0})
-  end
-  if #chips < #seats then warn("only " .. #chips .. " Scout & Show chips on the table for " .. #seats .. " players") end
+    if placed < #seats then warn("only " .. placed .. " Scout & Show chips on the table for " .. #seats .. " players") end
+    chips()
+  end)
   local first = seats[plan.first_player]
   local marker = tagged("first-player")[1]
   if marker ~= nil then
@@ -107,7 +105,7 @@ function M.setup(color)
   say("Setup: " .. removed .. cards(plan.deal_count) .. " to each of " .. #seats .. " players" .. unused
       .. ". " .. first .. " gets the first-player marker: " .. why)
   say("Don't rearrange your cards. Each player may turn their whole hand once this round: Turn my hand.")
-  return plan
+  j.start()
 end
 
 -- "Turn my hand": rotate every card of `color`'s hand 180 degrees and reverse their order, once per round.
@@ -178,10 +176,11 @@ end
 -- --- XmlUI handlers (tts/scout/ui.xml.j2) -------------------------------------------------------------
 
 function uiScoutSetup(player, value, id)
-  M.setup(player.color)
+  Table.flow("Setup", function(finish) M.setup(player.color, finish) end)
 end
 
 function uiScoutTurnHand(player, value, id)
+  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
   M.turn_hand(player.color)
 end
 

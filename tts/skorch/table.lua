@@ -33,24 +33,30 @@ local function hand_place(color, slot)
   return Table.hand_place(color, slot, SkorchSetup.HAND_SIZE, M.HAND_STEP)
 end
 
--- Put the Face-off card into the deck (expansion on) or take it out to its place (off).
-local function sort_faceoff(deck)
-  for _, obj in ipairs(getObjectsWithTag("faceoff")) do
-    if obj ~= deck and obj.type == "Card" then
+-- Put the Face-off card into the deck (expansion on) or take it out to its place (off); done() once
+-- the deck holds what it should (putObject takes frames).
+local function sort_faceoff(deck, done)
+  local count = deck.getQuantity()
+  for _, obj in ipairs(Table.tagged("faceoff")) do
+    if obj.type == "Card" then
       if faceoff then
         deck.putObject(obj)
+        count = count + 1
       else
         obj.setPosition(M.FACEOFF_HOME)
         obj.setRotation({0, 180, 180})
       end
     end
   end
-  if faceoff then return end
-  for _, entry in ipairs(deck.getObjects()) do
-    if note(entry.gm_notes, "kind") == "faceoff" then
-      take(deck, entry.guid, M.FACEOFF_HOME, {0, 180, 180})
+  if not faceoff then
+    for _, entry in ipairs(deck.getObjects()) do
+      if note(entry.gm_notes, "kind") == "faceoff" then
+        take(deck, entry.guid, M.FACEOFF_HOME, {0, 180, 180})
+        count = count - 1
+      end
     end
   end
+  Table.wait(function() return Table.formed(deck, count) end, done, "The Face-off card")
 end
 
 -- The gathered deck as skorch.setup cards (ids are GUIDs: the deck holds six copies of each attack).
@@ -65,21 +71,28 @@ end
 
 -- "Deal": gather and shuffle the deck, build every seated player's prison, deal the hands and turn
 -- the first discard. The clicking player deals (or the first seated player, if they aren't seated).
-function M.deal(color)
+-- finish(plan) once every card lies where it goes (finish() when the deal can't be made).
+function M.deal(color, finish)
   local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
   if #seats < SkorchSetup.MIN_PLAYERS then
     warn("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
-    return false
+    return finish()
   end
-  local deck, problem = gatherMainDeck()
-  if deck == nil then warn(problem) return false end
-  sort_faceoff(deck)
+  gatherMainDeck(function(deck, problem)
+    if deck == nil then warn(problem) return finish() end
+    sort_faceoff(deck, function() M.deal_from(deck, seats, color, finish) end)
+  end)
+end
+
+-- Deal's moves once the deck holds every card.
+function M.deal_from(deck, seats, color, finish)
   deck.shuffle()
   local dealer = Seating.index(seats, color) and color or seats[1]
   local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
                          {dealer = dealer, seed = math.random(1, 2147483646)})
-  if not ok then warn("Deal: " .. tostring(plan)) return false end
+  if not ok then warn("Deal: " .. tostring(plan)) return finish() end
   local pile = deck.getPosition()
+  local j = Table.join(function() finish(plan) end)
   for _, move in ipairs(plan.deals) do
     local position, rotation
     if move.row == "discard" then
@@ -89,7 +102,7 @@ function M.deal(color)
     else
       position, rotation = M.prison_place(move.seat, move.row, move.slot, move.face_up)
     end
-    take(deck, move.id, position, rotation)
+    take(deck, move.id, position, rotation, j.add())
   end
   say(dealer .. " dealt: a prison of 10 and 5 cards in hand to each of " .. #seats .. " players. "
       .. plan.explanation)
@@ -98,7 +111,7 @@ function M.deal(color)
   else
     say(plan.first_player .. " starts: any card may be played.")
   end
-  return plan
+  j.start()
 end
 
 function M.set_faceoff(on)
@@ -119,10 +132,11 @@ end
 -- --- XmlUI handlers (tts/skorch/ui.xml.j2) ------------------------------------------------------------
 
 function uiSkorchDeal(player, value, id)
-  M.deal(player.color)
+  Table.flow("Deal", function(finish) M.deal(player.color, finish) end)
 end
 
 function uiSkorchFaceoff(player, value, id)
+  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
   M.set_faceoff(not faceoff)
   say(player.color .. (faceoff and " shuffles the Face-off card in at the next Deal"
                                or " leaves the Face-off card out"))

@@ -4,24 +4,31 @@ print/calibration-<profile>.pdf to measure the printer's back-side offset.
 
 A PDF holds, per component: pages of fronts at true size, each followed by its page of backs laid
 out for the duplex mode (duplex profiles) or with the backs on the same page (gutterfold); then the
-rules reminder pages. Details and every profile key: docs/print.md.
+rules reminder pages. Print-shop profiles (`output: cards` or `images`) write one card per page or
+an image per face instead. Details and every profile key: docs/print.md.
 """
 
 from __future__ import annotations
 
+import csv
+import io
+
+from PIL import Image
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams
 from ..pdf.labels import calibration_text, labels
-from ..pdf.layout import Rect, Sheet, duplex_sheet, gutterfold_sheet
+from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
 from ..pdf.profiles import Profile, deck_profiles
 from ..pdf.rules import draw_rules, has_rules
-from ..pdf.sheets import (Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
+from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                           outlines, set_boxes, used_extent)
+from ..render import DPI
 from ..schema import Component
 
 
@@ -36,11 +43,16 @@ def build(ctx: BuildContext) -> None:
             offset = (cli_offset[0] + profile.spec.back_offset[0], cli_offset[1] + profile.spec.back_offset[1])
             style = Style(bleed_face=deck.model.bleed, cut_lines=profile.spec.cut_lines,
                           cut_width=profile.spec.cut_line_width, cut_color=profile.spec.cut_line_color,
-                          duplex=duplex, offset=offset)
+                          duplex=duplex, offset=offset, border=profile.border)
             ctx.progress(f"print {profile.name}")
-            write_pdf(ctx, profile, style, images)
-            if profile.duplex:
-                write_calibration(ctx, profile, style)
+            if profile.output == "cards":
+                write_card_pdfs(ctx, profile, images)
+            elif profile.output == "images":
+                write_images(ctx, profile)
+            else:
+                write_pdf(ctx, profile, style, images)
+                if profile.duplex:
+                    write_calibration(ctx, profile, style)
 
 
 def check(deck: LoadedDeck) -> None:
@@ -65,17 +77,27 @@ def component_items(ctx: BuildContext, component: Component) -> list[Item]:
 
 def sheet_for(profile: Profile, component: Component) -> Sheet:
     """The layout of the component's pages: in the profile's orientation, or turned when nothing fits
-    that way (e.g. tarot cards on a landscape gutterfold page)."""
+    that way (e.g. tarot cards on a landscape gutterfold page).
+
+    Two margins of the page (top and bottom, or left and right: whichever way more fit) keep room for
+    the margin texts between the printable border and the cards' bleed; the other two are the
+    profile's `margin`.
+    """
     w, h = component.size
     spec = profile.spec
     gap = spec.token_gap if component.type == "tokens" else spec.gap
+    texts = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)
     for page in (profile.page, profile.page[::-1]):
-        if profile.duplex:
-            sheet = duplex_sheet(page, spec.margin, w, h, gap, profile.bleed)
-        else:
-            sheet = gutterfold_sheet(page, spec.margin, w, h, gap, profile.bleed, spec.gutter)
-        if sheet is not None:
-            return sheet
+        best = None
+        for margin in ((spec.margin, texts), (texts, spec.margin)):
+            if profile.duplex:
+                sheet = duplex_sheet(page, margin, w, h, gap, profile.bleed)
+            else:
+                sheet = gutterfold_sheet(page, margin, w, h, gap, profile.bleed, spec.gutter)
+            if sheet is not None and (best is None or sheet.per_page > best.per_page):
+                best = sheet
+        if best is not None:
+            return best
     where = component.source.at("size") if "size" in component.source else component.where
     raise DeckError.at(where, f"{component.id}: {w:g} x {h:g} mm cards do not fit on a page of print profile "
                               f"{profile.name!r} ({profile.page[0]:g} x {profile.page[1]:g} mm, "
@@ -89,7 +111,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images)
     text = labels(deck.lang)
     target = ctx.path(f"print/{deck.name}-{profile.name}.pdf")
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
-                        game.author, profile.spec.description)
+                        game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
     for component in deck.model.components:
         items = component_items(ctx, component)
@@ -113,6 +135,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images)
     if profile.spec.rules and has_rules(deck):
         canvas.bookmarkPage("rules")
         canvas.addOutlineEntry(text["rules"], "rules", level=0)
+        page = (min(page), max(page))  # rules read in columns on a portrait page, whatever the cards'
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
@@ -122,16 +145,17 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images)
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
                 images: Images, text: dict, footer: list[str]) -> None:
-    slots = [sheet.front_slot(i) for i in range(len(chunk))]
+    count = len(chunk)
+    slots = [sheet.front_slot(i, count) for i in range(count)]
     for item, slot in zip(chunk, slots):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
-    trim, bleed = used_extent(sheet, len(chunk), back=False, mode=style.duplex)
+    trim, bleed = used_extent(sheet, count, back=False, mode=style.duplex)
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, bleed, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
     if component.type == "tokens":
         outlines(canvas, slots, shape, style)
     else:
-        cut_lines(canvas, sheet.page, [(trim, bleed)], _within(sheet.fronts.col_edges(), trim.x, trim.x1),
+        cut_lines(canvas, sheet.page, [s.trim for s in slots], _within(sheet.fronts.col_edges(), trim.x, trim.x1),
                   _within(sheet.fronts.row_edges(), trim.y, trim.y1), style, covered)
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
@@ -140,16 +164,17 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
 def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style, images: Images, text: dict,
                footer: list[str]) -> None:
     flip = view_flip(style.duplex, sheet.page)
+    count = len(chunk)
     canvas.saveState()
     canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
     for i, item in enumerate(chunk):
         if item.back:
-            draw_face(canvas, images, item.back, sheet.back_slot(i, flip), style.bleed_face, shape)
+            draw_face(canvas, images, item.back, sheet.back_slot(i, flip, count), style.bleed_face, shape)
     canvas.restoreState()
-    trim, bleed = used_extent(sheet, len(chunk), back=True, mode=flip)
+    trim, bleed = used_extent(sheet, count, back=True, mode=flip)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
     first = [f"{text['backs']} ({style.duplex})", text["backs"]]
-    margin_labels(canvas, sheet.page, bleed, first, footer)
+    margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
 
@@ -167,54 +192,134 @@ def view_flip(duplex: str, page: tuple[float, float]) -> str:
 
 def _gutterfold_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
                      images: Images, text: dict, footer: list[str]) -> None:
-    fronts = [sheet.front_slot(i) for i in range(len(chunk))]
-    backs = [sheet.back_slot(i) for i in range(len(chunk))]
+    count = len(chunk)
+    fronts = [sheet.front_slot(i, count) for i in range(count)]
+    backs = [sheet.back_slot(i, count=count) for i in range(count)]
     for item, slot in zip(chunk, fronts):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     for item, slot in zip(chunk, backs):
         if item.back:
             draw_face(canvas, images, item.back, slot, style.bleed_face, shape)
-    ftrim, fbleed = used_extent(sheet, len(chunk), back=False, mode="")
-    btrim, bbleed = used_extent(sheet, len(chunk), back=True, mode="")
+    ftrim, fbleed = used_extent(sheet, count, back=False, mode="")
+    btrim, bbleed = used_extent(sheet, count, back=True, mode="")
     trim, bleed = ftrim.union(btrim), fbleed.union(bbleed)
     first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, bleed, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
+    covered += _fold_line(canvas, sheet, text, style.border)
     if component.type == "tokens":
         outlines(canvas, fronts + backs, shape, style)
     else:
         xs = _within(sheet.fronts.col_edges(), ftrim.x, ftrim.x1)
         ys = _within(sheet.fronts.row_edges(), ftrim.y, ftrim.y1) + _within(sheet.backs.row_edges(), btrim.y,
                                                                             btrim.y1)
-        # No cut lines across the gutter: it holds the fold line.
+        # No cut lines across the gutter between the bleeds: it holds the fold line.
         gutter = Rect(0, bbleed.y1, sheet.page[0], fbleed.y - bbleed.y1)
-        cut_lines(canvas, sheet.page, [(ftrim, fbleed), (btrim, bbleed)], xs, ys, style, covered + [gutter])
-    _fold_line(canvas, sheet, text)
+        cut_lines(canvas, sheet.page, [s.trim for s in fronts + backs], xs, ys, style, covered + [gutter])
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
 
 
-def _fold_line(canvas, sheet: Sheet, text: dict) -> None:
+def _fold_line(canvas, sheet: Sheet, text: dict, border: float) -> list[Rect]:
+    """The dashed fold line across the page, broken for the word "fold" at each end, inside the
+    printable border; returns where the words are."""
     y = sheet.fold_y
-    canvas.setStrokeColor(colors.HexColor("#555555"))
+    size = 6
+    word = stringWidth(text["fold"], SANS, size) / mm
+    left, right = border + 0.5, sheet.page[0] - border - 0.5
+    grey = colors.HexColor("#555555")
+    canvas.setFillColor(grey)
+    canvas.setFont(SANS, size)
+    baseline = (y - size * 0.3528 * 0.36) * mm
+    canvas.drawString(left * mm, baseline, text["fold"])
+    canvas.drawRightString(right * mm, baseline, text["fold"])
+    canvas.setStrokeColor(grey)
     canvas.setLineWidth(0.3 * mm)
     canvas.setDash([2 * mm, 1.5 * mm])
-    canvas.line(0, y * mm, sheet.page[0] * mm, y * mm)
+    canvas.line(0, y * mm, (left - 0.8) * mm, y * mm)
+    canvas.line((left + word + 0.8) * mm, y * mm, (right - word - 0.8) * mm, y * mm)
+    canvas.line((right + 0.8) * mm, y * mm, sheet.page[0] * mm, y * mm)
     canvas.setDash([])
-    canvas.setFillColor(colors.HexColor("#555555"))
-    canvas.setFont(SANS, 6)
-    canvas.drawString(1.5 * mm, y * mm + 2, text["fold"])
-    canvas.drawRightString((sheet.page[0] - 1.5) * mm, y * mm + 2, text["fold"])
+    height = size * 0.3528
+    return [Rect(left, y - height / 2, word, height), Rect(right - word, y - height / 2, word, height)]
 
 
 def _within(values: list[float], low: float, high: float) -> list[float]:
     return [v for v in values if low - 1e-6 <= v <= high + 1e-6]
 
 
+def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images) -> None:
+    """For each card component, print/<deck>-<profile>-<component>.pdf: one card per page, the page
+    the card's trim plus the profile's bleed (TrimBox the trim), each card's back followed by its front,
+    every copy: what DriveThruCards asks for (one PDF per deck, back then front)."""
+    deck = ctx.deck
+    game = deck.model.game
+    bleed = profile.bleed
+    for component in deck.model.components:
+        items = component_items(ctx, component)
+        if component.type == "tokens" or not items:
+            continue
+        w, h = component.size
+        page = (w + 2 * bleed, h + 2 * bleed)
+        target = ctx.path(f"print/{deck.name}-{profile.name}-{component.id}.pdf")
+        canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
+                            profile.spec.description)
+        slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
+        trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
+        for item in items:
+            for face in (item.back, item.front):
+                if face is not None:
+                    draw_face(canvas, images, face, slot, deck.model.bleed)
+                set_boxes(canvas, trim, whole)
+                canvas.showPage()
+        canvas.save()
+
+
+def write_images(ctx: BuildContext, profile: Profile) -> None:
+    """print/<deck>-<profile>/<component>/: every face at the trim plus the profile's `image_bleed`, 300
+    DPI, cut from the face images (copied as they are when the bleed is the deck's), and cards.csv
+    listing each card's front, back and count (shops ask how many of each)."""
+    deck = ctx.deck
+    folder = f"print/{deck.name}-{profile.name}"
+    bleed = profile.spec.extra["image_bleed"]
+    for component in deck.model.components:
+        rows, written = [], set()
+        w, h = component.size
+        size = (round((w + 2 * bleed) * DPI / 25.4), round((h + 2 * bleed) * DPI / 25.4))
+        for card in component.cards:
+            if not card.count:
+                continue
+            front = ctx.faces.front(component, card).path
+            back_face = ctx.faces.back(component, card)
+            back = back_face.path if back_face else None
+            for rel in (front, back):
+                if rel is not None and rel not in written:
+                    written.add(rel)
+                    _shop_image(ctx, rel, f"{folder}/{component.id}/{rel.rsplit('/', 1)[-1]}", size)
+            rows.append([front.rsplit("/", 1)[-1], back.rsplit("/", 1)[-1] if back else "", card.count])
+        if rows:
+            out = io.StringIO()
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(["front", "back", "count"])
+            writer.writerows(rows)
+            ctx.path(f"{folder}/{component.id}/cards.csv").write_text(out.getvalue(), encoding="utf-8")
+
+
+def _shop_image(ctx: BuildContext, rel: str, target: str, size: tuple[int, int]) -> None:
+    """The face `rel` cut to `size` pixels about its centre (the trim stays centred within half a pixel)."""
+    source = ctx.out / rel
+    with Image.open(source) as image:
+        if image.size == size:
+            ctx.path(target).write_bytes(source.read_bytes())
+            return
+        left, top = (image.width - size[0]) // 2, (image.height - size[1]) // 2
+        image.crop((left, top, left + size[0], top + size[1])).save(ctx.path(target), dpi=(DPI, DPI))
+
+
 def write_calibration(ctx: BuildContext, profile: Profile, style: Style) -> None:
     deck = ctx.deck
     target = ctx.path(f"print/calibration-{profile.name}.pdf")
     canvas = new_canvas(target, profile.page, f"Duplex calibration ({profile.name})", deck.model.game.author,
-                        "Measure the printer's back-side offset")
+                        "Measure the printer's back-side offset", style.duplex)
     calibration(canvas, profile.page, style.offset, style.duplex,
                 calibration_text(deck.lang, style.duplex, style.offset))
     canvas.save()

@@ -10,12 +10,15 @@ folder will be once the build succeeds (ctx.final, not the staging folder).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from pathlib import Path
 
 from PIL import Image
 
 from ..context import BuildContext
+from ..errors import DeckError, Where
 from ..render import DPI
 from ..schema import Card, Component
 from ..tts import lua, save, sheets
@@ -24,7 +27,8 @@ ASSETS = "tts/assets"
 
 
 class Assets:
-    """Writes images into tts/assets/ under content-hashed names and gives their URLs."""
+    """Writes images into tts/assets/ under content-hashed names and gives their URLs. An image several
+    components use (a shared back) is written, and so uploaded, once: under the first name given."""
 
     def __init__(self, ctx: BuildContext):
         self.ctx = ctx
@@ -32,6 +36,7 @@ class Assets:
         self.format, self.quality = options.image_format, options.quality
         base = ctx.options.asset_url
         self.base = (base if base.endswith("/") else base + "/") if base else None
+        self.written: dict[str, str] = {}  # sha256 of the bytes -> URL
 
     def url(self, name: str) -> str:
         if self.base:
@@ -40,9 +45,12 @@ class Assets:
 
     def add(self, stem: str, image: Image.Image) -> str:
         data, extension = sheets.encode(image, self.format, self.quality)
-        name = sheets.hashed_name(stem, data, extension)
-        self.ctx.path(f"{ASSETS}/{name}").write_bytes(data)
-        return self.url(name)
+        digest = hashlib.sha256(data).hexdigest()
+        if digest not in self.written:
+            name = sheets.hashed_name(stem, data, extension)
+            self.ctx.path(f"{ASSETS}/{name}").write_bytes(data)
+            self.written[digest] = self.url(name)
+        return self.written[digest]
 
 
 def _face_path(ctx: BuildContext, relative: str) -> Path:
@@ -162,9 +170,30 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
         "modes": [{"id": m.id, "name": m.name, "players": _players(m.players), "options": _lua_plain(m.options)}
                   for m in model.modes],
         "components": components,
-        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS},
+        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
+                   "home": _home(objects, main)},
         "engine": engine,
     }
+
+
+def source_date_epoch(ctx: BuildContext) -> int | None:
+    """SOURCE_DATE_EPOCH (reproducible-builds.org): the save's date when set."""
+    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise DeckError.at(Where(str(ctx.deck.path)), f"SOURCE_DATE_EPOCH is {text!r}; set it to whole seconds "
+                           "since 1970 (e.g. 1764576000) or unset it")
+    return int(text)
+
+
+def _home(objects: list[dict], main: Component | None) -> list[float]:
+    """Where the main deck lies in the save: where the scripts gather it."""
+    for state in objects:
+        if main is not None and main.id in state.get("Tags", []):
+            t = state["Transform"]
+            return [t["posX"], t["posY"], t["posZ"]]
+    return [0.0, save.TABLE_Y, 0.0]
 
 
 def _ids(notes: str) -> tuple[str, str]:
@@ -206,7 +235,6 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
 
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
-    dirs = lua.source_dirs(deck.path)
     bleed_px = model.bleed * DPI / 25.4
     assets = Assets(ctx)
     guids = save.Guids(deck.name)
@@ -233,16 +261,17 @@ def build(ctx: BuildContext) -> None:
     for component in present:
         objects += by_component[component.id]
 
-    modules = lua.find_modules(dirs, deck.name)
+    modules = lua.find_modules(deck.path, deck.name)
     engine = f"{deck.name}.engine" if any(m.name == f"{deck.name}.engine" for m in modules) else None
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
-    script = lua.render(dirs, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
+    script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
     lua.check_sandbox(script, "tts/global.lua.j2 (rendered)")
-    xml = lua.render(dirs, "ui.xml.j2", title=title, deck=deck.name, data=data,
+    xml = lua.render(deck.path, "ui.xml.j2", title=title, deck=deck.name, data=data,
                      seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 
-    state = save.save_envelope(model, objects, script, xml, save.notebook(model))
+    epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)
+    state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
     all_faces = [Path(p) for c in ([main] if main else present) for p in arts[c.id].faces.values()]
     ctx.path(f"tts/{deck.name}.png").write_bytes(sheets.thumbnail(all_faces, bleed_px))

@@ -14,7 +14,7 @@ from typing import Iterator
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import fonts
@@ -31,12 +31,53 @@ FONTS = {
 SANS, BOLD, ITALIC = FONTS["sans"], FONTS["sans-bold"], FONTS["sans-oblique"]
 
 
+def subset_tag(face_name: bytes, index: int, subset: list[int]) -> str:
+    """The six capital letters before a subset font's name: reportlab uses the subset's number alone,
+    so two fonts' first subsets share AAAAAA, where the PDF standard (9.6.4) asks a tag that differs
+    between subsets. This one comes from the face, the number and the glyphs, so it stays the same
+    from build to build."""
+    digest = hashlib.sha256(face_name + b"/%d/" % index + ",".join(map(str, subset)).encode()).digest()
+    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
+class SubsetFont(TTFont):
+    """reportlab's TTFont, its subsets named with distinct tags (see subset_tag)."""
+
+    def addObjects(self, doc):
+        # reportlab's TTFont.addObjects (5.x), the BaseFont's tag from subset_tag.
+        try:
+            state = self.state[doc]
+        except KeyError:
+            state = self.state[doc] = TTFont.State(self._asciiReadable)
+        state.frozen = 1
+        for n, subset in enumerate(state.subsets):
+            internal = self.getSubsetInternalName(n, doc)[1:]
+            base = subset_tag(self.face.name, n, subset) + "+" + (self.face.name + self.face.subfontNameX
+                                                                  ).decode("pdfdoc")
+            font = pdfdoc.PDFTrueTypeFont()
+            font.__Comment__ = "Font %s subset %d" % (self.fontName, n)
+            font.Name = internal
+            font.BaseFont = base
+            font.FirstChar = 0
+            font.LastChar = len(subset) - 1
+            font.Widths = pdfdoc.PDFArray(list(map(self.face.getCharWidth, subset)))
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base, subset)
+            if doc.compression:
+                cmap.filters = [pdfdoc.PDFZCompress]
+            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+            font.FontDescriptor = self.face.addSubsetObjects(doc, base, subset)
+            doc.Reference(font, internal)
+            doc.idToObject["BasicFonts"].dict[internal] = font
+        del self.state[doc]
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> dict[str, str]:
     """Register the DejaVu TTFs with reportlab once per process (Latin, Cyrillic, card suits)."""
     files = builtin_fonts()
     for key, name in FONTS.items():
-        pdfmetrics.registerFont(TTFont(name, str(files[key])))
+        pdfmetrics.registerFont(SubsetFont(name, str(files[key])))
     pdfmetrics.registerFontFamily(SANS, normal=SANS, bold=BOLD, italic=ITALIC,
                                   boldItalic=FONTS["sans-bold-oblique"])
     return dict(FONTS)
@@ -146,11 +187,22 @@ class Images:
         canvas._formsinuse.append(obj.name)
 
 
-def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: str, subject: str) -> Canvas:
-    """A canvas writing `target`, fonts registered, output invariant (no dates, a fixed file id)."""
+DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge", "simplex": "Simplex"}
+
+
+def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: str, subject: str,
+               duplex: str | None = None) -> Canvas:
+    """A canvas writing `target`, fonts registered, output invariant (no dates, a fixed file id).
+
+    Its /ViewerPreferences ask viewers to print at actual size (/PrintScaling /None, PDF 1.6) and,
+    with `duplex` (long-edge, short-edge or simplex), to preselect that duplex mode (/Duplex, 1.7).
+    """
     register_fonts()
     canvas = Canvas(str(target), pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
-                    pageCompression=1, pdfVersion=(1, 4), initialFontName=SANS, initialFontSize=9)
+                    pageCompression=1, pdfVersion=(1, 7), initialFontName=SANS, initialFontSize=9)
+    canvas.setViewerPreference("PrintScaling", "None")
+    if duplex is not None:
+        canvas.setViewerPreference("Duplex", DUPLEX[duplex])
     canvas.setTitle(title)
     canvas.setAuthor(author)
     canvas.setSubject(subject)

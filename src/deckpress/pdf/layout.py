@@ -114,14 +114,18 @@ def centred_grid(area: Rect, w: float, h: float, gap: float) -> Grid | None:
 
 
 def slot_bleed(grid: Grid, col: int, row: int, bleed: float, fold: str | None = None,
-               gutter: float = 0) -> tuple[float, float, float, float]:
-    """Bleed on each side of a cell: `bleed` on the grid's outside, at most half the gap between
-    cells, and at most half the gutter on the side that faces the fold (`fold`: top or bottom)."""
+               gutter: float = 0, used: set[tuple[int, int]] | None = None) -> tuple[float, float, float, float]:
+    """Bleed on each side of a cell: `bleed` on the grid's outside and towards cells left empty (those
+    not in `used`, on a partial sheet), at most half the gap towards a used neighbour, and at most half
+    the gutter on the side that faces the fold (`fold`: top or bottom)."""
     inside = min(bleed, grid.gap / 2)
-    left = bleed if col == 0 else inside
-    right = bleed if col == grid.cols - 1 else inside
-    top = bleed if row == 0 else inside
-    bottom = bleed if row == grid.rows - 1 else inside
+
+    def side(c: int, r: int) -> float:
+        inner = 0 <= c < grid.cols and 0 <= r < grid.rows and (used is None or (c, r) in used)
+        return inside if inner else bleed
+
+    left, right = side(col - 1, row), side(col + 1, row)
+    top, bottom = side(col, row - 1), side(col, row + 1)
     if fold == "bottom" and row == grid.rows - 1:
         bottom = min(bleed, gutter / 2)
     if fold == "top" and row == 0:
@@ -131,7 +135,11 @@ def slot_bleed(grid: Grid, col: int, row: int, bleed: float, fold: str | None = 
 
 @dataclass(frozen=True)
 class Sheet:
-    """The layout of one kind of page: where the n-th item's front and back go."""
+    """The layout of one kind of page: where the n-th item's front and back go.
+
+    `count` is how many of the page's slots hold an item (None: all); a slot's sides facing an empty
+    slot print their full bleed.
+    """
 
     page: tuple[float, float]
     fronts: Grid
@@ -144,12 +152,23 @@ class Sheet:
     def per_page(self) -> int:
         return self.fronts.per_page
 
-    def front_slot(self, index: int) -> Slot:
-        col, row = index % self.fronts.cols, index // self.fronts.cols
-        fold = "bottom" if self.fold_y is not None else None
-        return Slot(self.fronts.cell(col, row), slot_bleed(self.fronts, col, row, self.bleed, fold, self.gutter))
+    def _front_cell(self, index: int) -> tuple[int, int]:
+        return index % self.fronts.cols, index // self.fronts.cols
 
-    def back_slot(self, index: int, mode: str = "long-edge") -> Slot:
+    def _back_cell(self, index: int, mode: str) -> tuple[int, int]:
+        col, row = self._front_cell(index)
+        if self.fold_y is not None or mode == "short-edge":
+            return col, self.backs.rows - 1 - row
+        return self.backs.cols - 1 - col, row
+
+    def front_slot(self, index: int, count: int | None = None) -> Slot:
+        col, row = self._front_cell(index)
+        used = None if count is None else {self._front_cell(i) for i in range(count)}
+        fold = "bottom" if self.fold_y is not None else None
+        return Slot(self.fronts.cell(col, row),
+                    slot_bleed(self.fronts, col, row, self.bleed, fold, self.gutter, used))
+
+    def back_slot(self, index: int, mode: str = "long-edge", count: int | None = None) -> Slot:
         """Where the back of the `index`-th front goes, in the coordinates of the page as printed.
 
         Gutterfold: mirrored about the fold line and turned 180 degrees, so that it is upright when
@@ -157,16 +176,13 @@ class Sheet:
         edge: the page turns over its top edge, so the rows mirror and each back turns 180 degrees
         (upright again when the cut card is turned over sideways).
         """
-        col, row = index % self.fronts.cols, index // self.fronts.cols
+        col, row = self._back_cell(index, mode)
+        used = None if count is None else {self._back_cell(i, mode) for i in range(count)}
         g = self.backs
         if self.fold_y is not None:
-            brow = g.rows - 1 - row
-            return Slot(g.cell(col, brow), slot_bleed(g, col, brow, self.bleed, "top", self.gutter), 180)
-        if mode == "short-edge":
-            brow = g.rows - 1 - row
-            return Slot(g.cell(col, brow), slot_bleed(g, col, brow, self.bleed), 180)
-        bcol = g.cols - 1 - col
-        return Slot(g.cell(bcol, row), slot_bleed(g, bcol, row, self.bleed), 0)
+            return Slot(g.cell(col, row), slot_bleed(g, col, row, self.bleed, "top", self.gutter, used), 180)
+        turn = 180 if mode == "short-edge" else 0
+        return Slot(g.cell(col, row), slot_bleed(g, col, row, self.bleed, used=used), turn)
 
     @property
     def trim(self) -> Rect:
@@ -175,10 +191,23 @@ class Sheet:
             return self.fronts.rect
         return self.fronts.rect.union(self.backs.rect)
 
+    @property
+    def extent(self) -> Rect:
+        """The page's cards with their full bleed, every slot used: what margin texts keep clear of."""
+        return self.trim.grow(self.bleed, self.bleed, self.bleed, self.bleed)
 
-def duplex_sheet(page: tuple[float, float], margin: float, w: float, h: float, gap: float,
+
+Margin = float | tuple[float, float]  # mm from the page edge to the trims: both ways, or (x, y)
+
+
+def _margins(margin: Margin) -> tuple[float, float]:
+    return margin if isinstance(margin, tuple) else (margin, margin)
+
+
+def duplex_sheet(page: tuple[float, float], margin: Margin, w: float, h: float, gap: float,
                  bleed: float) -> Sheet | None:
-    area = Rect(margin, margin, page[0] - 2 * margin, page[1] - 2 * margin)
+    mx, my = _margins(margin)
+    area = Rect(mx, my, page[0] - 2 * mx, page[1] - 2 * my)
     grid = centred_grid(area, w, h, gap)
     if grid is None:
         return None
@@ -186,12 +215,13 @@ def duplex_sheet(page: tuple[float, float], margin: float, w: float, h: float, g
     return Sheet(page, grid, grid, bleed)
 
 
-def gutterfold_sheet(page: tuple[float, float], margin: float, w: float, h: float, gap: float,
+def gutterfold_sheet(page: tuple[float, float], margin: Margin, w: float, h: float, gap: float,
                      bleed: float, gutter: float) -> Sheet | None:
     """Fronts above the fold line (the page's middle), their backs mirrored below it."""
+    mx, my = _margins(margin)
     fold = page[1] / 2
-    half = fold - gutter / 2 - margin
-    cols = fit(page[0] - 2 * margin, w, gap)
+    half = fold - gutter / 2 - my
+    cols = fit(page[0] - 2 * mx, w, gap)
     rows = fit(half, h, gap)
     if not cols or not rows:
         return None

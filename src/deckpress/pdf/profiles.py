@@ -5,11 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..deck import LoadedDeck, project_dirs
+from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..options import Context
+from ..options import Choice, Context, Number, Option
+from ..paths import OutsideProject, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
+
+
+# Profile keys of the print builder beyond schema.PrintProfile's (validated with it, documented in
+# docs/print.md).
+OPTIONS: dict[str, Option] = {
+    "output": Choice("`sheets`: print-and-play pages (cards laid out on paper, cut guides, backs); `cards`: "
+                     "one PDF per card component, one card per page at its size with bleed, each back "
+                     "followed by its front (DriveThruCards); `images`: a PNG per face at the shop's "
+                     "size, and a list of how many of each (MakePlayingCards, The Game Crafter).",
+                     ["sheets", "cards", "images"], default="sheets"),
+    "border": Number("The outer band in mm that home printers cannot print (1/4 in): no text lies in it, "
+                     "and cut guides are laid out to print inside it.", default=6.35, min=0, max=30),
+    "image_bleed": Number("`output: images`: bleed in mm around the trim of each image (3.175 = 1/8 in = "
+                          "37.5 px at 300 DPI; 3.048 = 36 px); at most the deck's `bleed`.",
+                          default=3.175, min=0, max=10),
+}
 
 
 @dataclass
@@ -26,19 +43,31 @@ class Profile:
     def duplex(self) -> bool:
         return self.spec.layout == "duplex"
 
+    @property
+    def output(self) -> str:
+        return self.spec.extra["output"]
+
+    @property
+    def border(self) -> float:
+        return self.spec.extra["border"]
+
 
 def profile_dirs(deck: LoadedDeck) -> list[Path]:
-    """Where profiles are looked up: print/ beside the deck file, the project's, then deckpress's own."""
-    return project_dirs(deck.path, "print")
+    """Where profiles are looked up: the project's print/, then deckpress's own."""
+    return lookup_dirs(deck.path, "print")
 
 
 def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     """The profile `name` of `deck`; a DeckError at `where` (the deck's mention) when there is none."""
     dirs = profile_dirs(deck)
-    file = next((d / f"{name}.yaml" for d in dirs if (d / f"{name}.yaml").is_file()), None)
+    try:
+        file = find_in(dirs, f"{name}.yaml", deck.path)
+    except OutsideProject:
+        raise DeckError.at(where, f"print profile {name!r} leads outside the project; name a profile in "
+                                  f"{dirs[0]}") from None
     if file is None:
         known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
-        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[1] / (name + '.yaml')}"
+        raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[0] / (name + '.yaml')}"
                                   f" or use one of: {', '.join(known)}")
     raw = load_yaml(file)
     problems = Problems()
@@ -46,7 +75,12 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     if not isinstance(raw, Map):
         raise DeckError.at(Where(str(file), 1, 1), "a print profile is a mapping of keys such as `page: a4`; "
                                                    "see docs/print.md")
-    spec = PrintProfile.load(raw, raw.where, ctx)
+    spec = PrintProfile.load(raw, raw.where, ctx, OPTIONS)
+    image_bleed = spec.extra.get("image_bleed") or 0
+    if spec.extra.get("output") == "images" and image_bleed > deck.model.bleed + 1e-9:
+        problems.add(raw.at("image_bleed") if "image_bleed" in raw else raw.where,
+                     f"image_bleed: {image_bleed:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), "
+                     f"which is all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
     problems.raise_if_any()
     width, height = spec.page
     if spec.orientation == "landscape":

@@ -1,7 +1,13 @@
-"""The rules reminder pages: the deck's rules sections and game modes typeset in columns."""
+"""The rules reminder pages: the deck's rules sections and game modes typeset in columns, as a
+rulebook sets them: headings stay with the start of their text, the columns of a page that ends the
+rules are balanced, and no page holds a single section when moving the previous page's last section
+over avoids it."""
 
 from __future__ import annotations
 
+import copy
+import io
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -9,8 +15,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus.doctemplate import ActionFlowable
-from reportlab.platypus import Flowable, Frame, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
@@ -29,7 +34,7 @@ class Styles:
         self.body = ParagraphStyle("body", fontName=SANS, bulletFontName=SANS, fontSize=size, leading=lead,
                                    textColor=INK, spaceAfter=size * 0.45)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=size * 1.5, bulletIndent=size * 0.3,
-                                   bulletFontName=SANS, spaceAfter=size * 0.2)
+                                   bulletFontName=SANS, bulletFontSize=size, spaceAfter=size * 0.2)
         self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=size * 1.3,
                                  leading=size * 1.6, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
         self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=size * 1.08,
@@ -96,9 +101,15 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
         elif kind == "heading":
             out.append(Paragraph(_markup(check(content, where)), styles.h2))
         elif kind in ("list", "numbered"):
-            for i, item in enumerate(content, 1):
-                bullet = f"{i}." if kind == "numbered" else "\u2022"
-                out.append(Paragraph(_markup(check(item, where)), styles.item, bulletText=bullet))
+            bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
+            # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
+            # bullet), so that every line of every item starts at the same x
+            widest = max(stringWidth(b, SANS, styles.item.bulletFontSize) for b in bullets)
+            style = ParagraphStyle(f"item{len(bullets)}{kind}", parent=styles.item,
+                                   leftIndent=max(styles.item.leftIndent,
+                                                  styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
+            for bullet, item in zip(bullets, content):
+                out.append(Paragraph(_markup(check(item, where)), style, bulletText=bullet))
             out.append(Spacer(1, styles.body.spaceAfter))
         elif kind == "table":
             header = [check(h, where) for h in (content.header or [])]
@@ -137,8 +148,18 @@ def has_rules(deck: LoadedDeck) -> bool:
     return any(s is not None and s.reminder for s in model.rules or []) or any(model.modes or [])
 
 
-def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Flowable]:
-    """The flowables of the rules reminder: each section with `reminder: true`, then the game modes.
+@dataclass
+class Piece:
+    """What the typesetter places: `items` (one flowable, or headings with the start of their text,
+    which go in the same column), of the `section`-th section of the reminder."""
+
+    items: list[Flowable]
+    section: int
+
+
+def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
+    """The blocks of the rules reminder: each section with `reminder: true`, then the game modes
+    (each mode a section). Headings, and the first block after them, make one piece.
 
     Raises DeckError when the text holds characters the embedded font cannot print.
     """
@@ -146,24 +167,158 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Flowable]:
     styles = Styles(size)
     text = labels(deck.lang)
     check = _Checker()
-    story: list[Flowable] = []
+    sections: list[list[Flowable]] = []
     for section in model.rules or []:
         if section is None or not section.reminder:
             continue
         head = Paragraph(_markup(check(section.heading, section.where)), styles.h1)
-        body = _blocks(section.body, styles, width, check)
-        story.append(KeepTogether([head, *body[:1]]))
-        story.extend(body[1:])
+        sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
-    if modes:
-        story.append(Paragraph(_markup(text["modes"]), styles.h1))
-        for mode in modes:
-            name = check(mode.name, mode.where) + _players(mode.players or model.game.players, text)
-            body = _blocks(mode.rules, styles, width, check)
-            story.append(KeepTogether([Paragraph(_markup(name), styles.h2), *body[:1]]))
-            story.extend(body[1:])
+    for n, mode in enumerate(modes):
+        name = check(mode.name, mode.where) + _players(mode.players or model.game.players, text)
+        heads = [Paragraph(_markup(text["modes"]), styles.h1)] if n == 0 else []
+        sections.append([*heads, Paragraph(_markup(name), styles.h2), *_blocks(mode.rules, styles, width, check)])
     check.problems.raise_if_any()
+    story: list[Piece] = []
+    for index, flowables in enumerate(sections):
+        group: list[Flowable] = []
+        for flowable in flowables:
+            group.append(flowable)
+            if not _is_heading(flowable, styles):
+                story.append(Piece(group, index))
+                group = []
+        if group:
+            story.append(Piece(group, index))
     return story
+
+
+def _is_heading(flowable: Flowable, styles: Styles) -> bool:
+    return isinstance(flowable, Paragraph) and flowable.style.name in (styles.h1.name, styles.h2.name)
+
+
+class _TooLarge(Exception):
+    def __init__(self, flowable: Flowable):
+        self.flowable = flowable
+
+
+def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> None:
+    """Place blocks from the front of `queue` into `frame` until it is full, adding their sections
+    to `seen`.
+
+    A block of headings and text goes whole where it fits; else its headings go with the first
+    lines of its text when the text splits; else it starts the next column. A flowable too large for
+    a whole empty column raises _TooLarge.
+    """
+    while queue:
+        block = queue[0]
+        items = block.items
+        if frame._atTop and isinstance(items[0], Spacer):
+            queue.pop(0)
+            continue
+        if len(items) > 1:
+            scratch = _scratch()
+            trial = copy.copy(frame)
+            if all(trial.add(f, scratch, trySplit=1) for f in items):
+                for f in items:
+                    frame.add(f, canvas, trySplit=1)
+                seen.add(block.section)
+                queue.pop(0)
+                continue
+            trial = copy.copy(frame)
+            if all(trial.add(f, scratch, trySplit=1) for f in items[:-1]):
+                parts = trial.split(items[-1], scratch)
+                if len(parts) > 1 and trial.add(parts[0], scratch, trySplit=1):
+                    for f in [*items[:-1], parts[0]]:
+                        frame.add(f, canvas, trySplit=1)
+                    seen.add(block.section)
+                    queue[0:1] = [Piece([p], block.section) for p in parts[1:]]
+                    return
+            if not frame._atTop:
+                return
+            queue[0:1] = [Piece([f], block.section) for f in items]  # more than a column: as they come
+            continue
+        flowable = items[0]
+        if frame.add(flowable, canvas, trySplit=1):
+            seen.add(block.section)
+            queue.pop(0)
+            continue
+        parts = frame.split(flowable, canvas)
+        if len(parts) > 1 and frame.add(parts[0], canvas, trySplit=1):
+            seen.add(block.section)
+            queue[0:1] = [Piece([p], block.section) for p in parts[1:]]
+            return
+        if frame._atTop:
+            raise _TooLarge(flowable)
+        return
+
+
+def _scratch() -> Canvas:
+    """A canvas that is never saved, for trial layouts."""
+    return Canvas(io.BytesIO())
+
+
+@dataclass
+class _Geometry:
+    """The columns of a rules page, in points: their left edges, width, top and full height."""
+
+    x: list[float]
+    width: float
+    top: float
+    height: float
+
+    def frames(self, height: float) -> list[Frame]:
+        return [Frame(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                      bottomPadding=0, showBoundary=0) for x in self.x]
+
+    def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> set[int]:
+        seen: set[int] = set()
+        for frame in self.frames(self.height if height is None else height):
+            _fill(frame, canvas, queue, seen)
+        return seen
+
+    def holds(self, queue: list[Piece], height: float | None = None) -> bool:
+        """Whether one page (with columns of `height`) takes all of `queue`."""
+        rest = list(queue)
+        try:
+            self.fill(_scratch(), rest, height)
+        except _TooLarge:
+            return False
+        return not rest
+
+    def balanced(self, queue: list[Piece]) -> float:
+        """The least column height (to 0.1 pt) at which one page still takes all of `queue`."""
+        low, high = 0.0, self.height
+        while high - low > 0.1:
+            mid = (low + high) / 2
+            low, high = (low, mid) if self.holds(queue, mid) else (mid, high)
+        return high
+
+
+def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: set[int],
+              furniture=None) -> list[list[int]]:
+    """Typeset `story` on pages of `canvas`, a new page before each section in `breaks`; the columns
+    of a page that ends the story or comes before a break are balanced. Returns the sections on each
+    page. With `furniture` (the real canvas), draws each page's title and footer and ends the page."""
+    chunks: list[list[Piece]] = [[]]
+    for block in story:
+        if block.section in breaks and chunks[-1] and chunks[-1][-1].section != block.section:
+            chunks.append([])
+        chunks[-1].append(block)
+    pages: list[list[int]] = []
+    for chunk in chunks:
+        queue = list(chunk)
+        while queue:
+            if furniture is not None:
+                furniture(len(pages) + 1)
+            first = queue[0]
+            height = geometry.balanced(queue) if geometry.holds(queue) else None
+            seen = geometry.fill(canvas, queue, height)
+            if queue and queue[0] is first:
+                raise _TooLarge(first.items[0])
+            pages.append(sorted(seen))
+            if furniture is not None:
+                canvas.showPage()
+    return pages
 
 
 def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
@@ -179,9 +334,10 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     title = f"{deck.model.game.name} \u2014 {text['rules']}"
     top = page[1] - margin - 10  # below the title
     height = top - margin - 4  # above the footer
-    pages = 0
-    while story:
-        pages += 1
+    geometry = _Geometry([(margin + c * (width + gutter)) * mm for c in range(columns)], width * mm, top * mm,
+                         height * mm)
+
+    def furniture(number: int) -> None:
         canvas.setFillColor(INK)
         canvas.setFont(BOLD, 13)
         canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, title)
@@ -189,33 +345,28 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
         canvas.setLineWidth(0.5)
         canvas.line(margin * mm, (top + 2) * mm, (page[0] - margin) * mm, (top + 2) * mm)
         canvas.setFont(SANS, 7)
-        canvas.drawCentredString(page[0] / 2 * mm, (margin - 2) * mm, f"{footer} \u00b7 {text['page']} {pages}")
-        placed = False
-        for col in range(columns):
-            x = margin + col * (width + gutter)
-            frame = Frame(x * mm, (top - height) * mm, width * mm, height * mm, leftPadding=0, rightPadding=0,
-                          topPadding=0, bottomPadding=0, showBoundary=0)
-            splits = 0
-            while story:
-                head = story[0]
-                if isinstance(head, ActionFlowable):  # a frame break from KeepTogether
-                    story.pop(0)
-                    if frame._atTop:
-                        continue
-                    break
-                if frame.add(head, canvas, trySplit=0):
-                    story.pop(0)
-                    placed = True
-                    continue
-                parts = frame.split(head, canvas) if splits < 20 else []
-                if not parts:
-                    break
-                splits += 1
-                story[0:1] = parts
-        canvas.showPage()
-        if not placed:
-            where = getattr(story[0], "_deckpress_where", None) or deck.model.where
-            raise DeckError.at(where, "a rules block is too large for a whole column of the rules reminder "
-                                      "page; split it (e.g. a table into two) or lower `font_size` in the "
-                                      "print profile")
-    return pages
+        canvas.drawCentredString(page[0] / 2 * mm, (margin - 2) * mm, f"{footer} \u00b7 {text['page']} {number}")
+
+    try:
+        breaks: set[int] = set()
+        plan = _paginate(_scratch(), geometry, story, breaks)
+        # A last page with a single section: the previous page's last section that starts there (not
+        # its first) moves over too, as long as the pages do not grow in number.
+        for _ in range(3):
+            if len(plan) < 2 or len(plan[-1]) != 1:
+                break
+            movable = [s for s in plan[-2][1:] if s != plan[-1][0]]
+            if not movable:
+                break
+            trial = breaks | {movable[-1]}
+            again = _paginate(_scratch(), geometry, story, trial)
+            if len(again) > len(plan):
+                break
+            breaks, plan = trial, again
+        _paginate(canvas, geometry, story, breaks, furniture)
+    except _TooLarge as err:
+        where = getattr(err.flowable, "_deckpress_where", None) or deck.model.where
+        raise DeckError.at(where, "a rules block is too large for a whole column of the rules reminder "
+                                  "page; split it (e.g. a table into two) or lower `font_size` in the "
+                                  "print profile") from None
+    return len(plan)

@@ -39,6 +39,7 @@ class Style:
     cut_color: str
     duplex: str  # long-edge | short-edge
     offset: tuple[float, float]  # mm, back pages
+    border: float = 6.35  # mm at the paper's edge that home printers cannot print: no text there
 
 
 def set_boxes(canvas: Canvas, trim: Rect | None, bleed: Rect | None) -> None:
@@ -95,21 +96,20 @@ def _line_style(canvas: Canvas, style: Style) -> bool:
     return True
 
 
-def cut_lines(canvas: Canvas, page: tuple[float, float], extents: list[tuple[Rect, Rect]], xs: list[float],
-              ys: list[float], style: Style, avoid: list[Rect] = ()) -> None:
-    """Lines along every cut (x in `xs`, y in `ys`) from the cards' bleed to the page edge.
-
-    `extents` are (trim, bleed) of the blocks of cards on the page; a line runs wherever it does not
-    cross a card (or a label in `avoid`): above, below or beside every block and between blocks.
-    """
+def cut_lines(canvas: Canvas, page: tuple[float, float], trims: list[Rect], xs: list[float], ys: list[float],
+              style: Style, avoid: list[Rect] = ()) -> None:
+    """Lines along every cut (x in `xs`, y in `ys`), wherever they do not cross a card's trim (in
+    `trims`) or a text in `avoid`: over the bleed around and between the cards, across the gaps and
+    out to the page edge. So every cut keeps its guide inside the sheet, where any printer prints,
+    and after the first cuts."""
     if not _line_style(canvas, style):
         return
-    bleeds = [b for _, b in extents] + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
+    blocks = list(trims) + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
     for x in xs:
-        blocked = sorted((b.y, b.y1) for b in bleeds if b.x - 1e-6 <= x <= b.x1 + 1e-6)
+        blocked = sorted((b.y, b.y1) for b in blocks if b.x - 1e-6 <= x <= b.x1 + 1e-6)
         _free_segments(canvas, x, 0, page[1], blocked, vertical=True)
     for y in ys:
-        blocked = sorted((b.x, b.x1) for b in bleeds if b.y - 1e-6 <= y <= b.y1 + 1e-6)
+        blocked = sorted((b.x, b.x1) for b in blocks if b.y - 1e-6 <= y <= b.y1 + 1e-6)
         _free_segments(canvas, y, 0, page[0], blocked, vertical=False)
     canvas.setDash([])
 
@@ -135,55 +135,129 @@ def outlines(canvas: Canvas, slots: list[Slot], shape: str, style: Style) -> Non
     canvas.setDash([])
 
 
-def fit_label(candidates: list[str], width: float) -> tuple[str, float]:
-    """The first text that fits `width` mm at a size from LABEL_SIZE down to MIN_LABEL_SIZE."""
+def fit_label(candidates: list[str], width: float, size: float = LABEL_SIZE) -> tuple[str, float]:
+    """The first text that fits `width` mm at a size from `size` down to MIN_LABEL_SIZE."""
     for text in candidates:
-        natural = stringWidth(text, SANS, LABEL_SIZE) / mm
+        natural = stringWidth(text, SANS, size) / mm
         if natural <= width:
-            return text, LABEL_SIZE
-        size = LABEL_SIZE * width / natural
-        if size >= MIN_LABEL_SIZE:
             return text, size
+        smaller = size * width / natural
+        if smaller >= MIN_LABEL_SIZE:
+            return text, smaller
     return candidates[-1], MIN_LABEL_SIZE
 
 
-def labels(canvas: Canvas, page: tuple[float, float], bleed_box: Rect, first: list[str], second: list[str]
-           ) -> list[Rect]:
-    """Two short labels in the page margins; returns the rectangles they cover (for the cut lines).
+SCALE_BAR = 50  # mm
+PT = 25.4 / 72  # mm per point
+CLEAR = 0.6  # mm between a margin text and the cards' bleed
+TEXT_BAND = LABEL_SIZE * PT * 1.2 + CLEAR  # mm a strip of margin text takes, its clearance included
 
-    When the top and bottom margins are roomy, `first` goes at the top and `second` at the bottom,
-    centred on the cards; otherwise they run up the left and right margins. Each is a list of
-    variants, longest first: the first that fits at a readable size is printed.
+
+@dataclass(frozen=True)
+class Band:
+    """A strip of the page margin between the printable border and the cards, for texts.
+
+    Drawn in its own frame (`enter`): u runs along the strip, left to right (bottom to top when
+    `vertical`), v across it, 0 to `depth`; text set along u stands upright (or reads up the page).
     """
-    top_band = page[1] - bleed_box.y1
-    bottom_band = bleed_box.y
-    side_band = min(bleed_box.x, page[0] - bleed_box.x1)
-    canvas.setFillColor(GREY)
-    covered: list[Rect] = []
-    horizontal = min(top_band, bottom_band) >= 6 or min(top_band, bottom_band) >= side_band
-    if horizontal:
-        width, centre = bleed_box.w - 4, bleed_box.x + bleed_box.w / 2
-        places = ((first, page[1] - top_band / 2), (second, bottom_band / 2))
-    else:
-        width, centre = bleed_box.h - 4, bleed_box.y + bleed_box.h / 2
-        places = ((first, bleed_box.x / 2), (second, page[0] - (page[0] - bleed_box.x1) / 2))
-    for text, at in places:
-        if not text:
-            continue
-        shown, size = fit_label(text, width)
-        length = stringWidth(shown, SANS, size) / mm + 3
-        height = size * 0.3528 * 1.4
-        canvas.saveState()
-        if horizontal:
-            canvas.translate(centre * mm, at * mm)
-            covered.append(Rect(centre - length / 2, at - height / 2, length, height))
-        else:
-            canvas.translate(at * mm, centre * mm)
+
+    rect: Rect
+    vertical: bool
+
+    @property
+    def length(self) -> float:
+        return self.rect.h if self.vertical else self.rect.w
+
+    @property
+    def depth(self) -> float:
+        return self.rect.w if self.vertical else self.rect.h
+
+    def enter(self, canvas: Canvas) -> None:
+        if self.vertical:
+            canvas.translate(self.rect.x1 * mm, self.rect.y * mm)
             canvas.rotate(90)
-            covered.append(Rect(at - height / 2, centre - length / 2, height, length))
-        canvas.setFont(SANS, size)
-        canvas.drawCentredString(0, -size * 0.35, shown)
-        canvas.restoreState()
+        else:
+            canvas.translate(self.rect.x * mm, self.rect.y * mm)
+
+    def area(self, u0: float, u1: float) -> Rect:
+        """The page rectangle of the strip from u0 to u1."""
+        if self.vertical:
+            return Rect(self.rect.x, self.rect.y + u0, self.rect.w, u1 - u0)
+        return Rect(self.rect.x + u0, self.rect.y, u1 - u0, self.rect.h)
+
+
+def margin_bands(page: tuple[float, float], cards: Rect, border: float, need: float) -> tuple[Band, Band]:
+    """Two strips for the margin texts, inside the printable area and clear of `cards` (their full
+    bleed): above and below the cards when both are at least `need` mm deep or deeper than the sides,
+    else up the left and the right side."""
+    top = Rect(border, cards.y1 + CLEAR, page[0] - 2 * border, page[1] - border - cards.y1 - CLEAR)
+    bottom = Rect(border, border, page[0] - 2 * border, cards.y - CLEAR - border)
+    left = Rect(border, border, cards.x - CLEAR - border, page[1] - 2 * border)
+    right = Rect(cards.x1 + CLEAR, border, page[0] - border - cards.x1 - CLEAR, page[1] - 2 * border)
+    across = min(top.h, bottom.h)
+    sides = min(left.w, right.w)
+    if across >= need - 1e-6 or across >= sides:
+        return Band(top, False), Band(bottom, False)
+    return Band(left, True), Band(right, True)
+
+
+def _text(canvas: Canvas, band: Band, candidates: list[str], u0: float, u1: float) -> Rect | None:
+    """The first candidate that fits between u0 and u1 of `band`, centred there and across the band."""
+    if not candidates:
+        return None
+    size = max(MIN_LABEL_SIZE, min(LABEL_SIZE, band.depth / (PT * 1.2)))
+    shown, size = fit_label(candidates, u1 - u0 - 2, size)
+    width = stringWidth(shown, SANS, size) / mm
+    centre = (u0 + u1) / 2
+    canvas.saveState()
+    band.enter(canvas)
+    canvas.setFont(SANS, size)
+    canvas.drawCentredString(centre * mm, (band.depth / 2 - size * PT * 0.36) * mm, shown)
+    canvas.restoreState()
+    return band.area(centre - width / 2 - 1, centre + width / 2 + 1)
+
+
+def scale_bar(canvas: Canvas, band: Band, u0: float) -> Rect:
+    """A 50 mm bar with 10 mm ticks from u0 along `band`, then its length in words: a check of the
+    print's scale with a ruler."""
+    mid = band.depth / 2
+    tick = min(1.8, band.depth * 0.8)
+    canvas.saveState()
+    band.enter(canvas)
+    canvas.setStrokeColor(GREY)
+    canvas.setLineWidth(0.2 * mm)
+    base = mid - tick / 2
+    canvas.line(u0 * mm, base * mm, (u0 + SCALE_BAR) * mm, base * mm)
+    for i in range(0, SCALE_BAR + 1, 10):
+        height = tick if i in (0, SCALE_BAR) else tick * 0.6
+        canvas.line((u0 + i) * mm, base * mm, (u0 + i) * mm, (base + height) * mm)
+    size = max(MIN_LABEL_SIZE, min(LABEL_SIZE, band.depth / (PT * 1.2)))
+    canvas.setFont(SANS, size)
+    canvas.setFillColor(GREY)
+    label = f"{SCALE_BAR} mm"
+    canvas.drawString((u0 + SCALE_BAR + 1.2) * mm, (mid - size * PT * 0.36) * mm, label)
+    canvas.restoreState()
+    return band.area(u0 - 0.2, u0 + SCALE_BAR + 1.2 + stringWidth(label, SANS, size) / mm + 0.5)
+
+
+def labels(canvas: Canvas, page: tuple[float, float], cards: Rect, border: float, first: list[str],
+           second: list[str], bar: bool = True) -> list[Rect]:
+    """The page's margin texts inside the printable area (`border` mm from the paper's edge) and
+    clear of `cards`: `first` in one strip, the scale bar (when `bar`) and `second` in the other.
+    Each text is a list of variants, longest first: the first that fits at a readable size is
+    printed. Returns the rectangles they cover (cut lines keep off them)."""
+    need = TEXT_BAND - CLEAR
+    one, two = margin_bands(page, cards, border, need)
+    canvas.setFillColor(GREY)
+    covered = [r for r in [_text(canvas, one, first, 0, one.length)] if r is not None]
+    start = 0.0
+    if bar:
+        covered.append(scale_bar(canvas, two, 0.5))
+        start = covered[-1].w if not two.vertical else covered[-1].h
+        start += 1.5
+    text = _text(canvas, two, second, start, two.length)
+    if text is not None:
+        covered.append(text)
     return covered
 
 
@@ -193,7 +267,7 @@ def component_shape(component: Component) -> str:
 
 def used_extent(sheet: Sheet, count: int, back: bool, mode: str) -> tuple[Rect, Rect]:
     """(trim, bleed) bounding boxes of the first `count` slots, fronts or backs."""
-    slots = [sheet.back_slot(i, mode) if back else sheet.front_slot(i) for i in range(count)]
+    slots = [sheet.back_slot(i, mode, count) if back else sheet.front_slot(i, count) for i in range(count)]
     trim = slots[0].trim
     bleed = slots[0].clip
     for s in slots[1:]:

@@ -14,7 +14,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..faces import sha256_file
+from ..inputs import sha256_file
 
 RECORD = ".deckpress-installed.json"
 
@@ -31,6 +31,10 @@ def default_tts_dir(system: str | None = None, home: Path | None = None, env: di
         return home / "Library" / "Tabletop Simulator"
     data = env.get("XDG_DATA_HOME")
     return (Path(data) if data else home / ".local" / "share") / "Tabletop Simulator"
+
+
+class InstallError(Exception):
+    """The TTS folder can't be installed into; the message says why and what to do."""
 
 
 @dataclass
@@ -60,9 +64,14 @@ def install(built_tts: Path, deck: str, tts_dir: Path, force: bool = False) -> I
     record_path = tts_dir / "Saves" / RECORD
     try:
         record = json.loads(record_path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except FileNotFoundError:
         record = {}
-    files = record.setdefault("files", {})
+    except ValueError:
+        raise InstallError(f"{record_path} is not the record deckpress writes (not JSON); move it away and "
+                           "install again") from None
+    files = record.setdefault("files", {}) if isinstance(record, dict) else None
+    if not isinstance(files, dict):
+        raise InstallError(f"{record_path} is not the record deckpress writes; move it away and install again")
     result = InstallResult()
     for source, relative in plan_files(built_tts, deck):
         target = tts_dir / relative

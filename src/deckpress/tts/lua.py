@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from ..deck import project_dirs
 from ..errors import DeckError, Where
+from ..paths import OutsideProject, confine, find_in, lookup_dirs
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
                      "return then true until while".split())
@@ -200,21 +201,20 @@ def module_name(tts_dir: Path, path: Path) -> str:
     return ".".join(path.relative_to(tts_dir).with_suffix("").parts)
 
 
-def source_dirs(deck_path: Path) -> list[Path]:
-    """Where TTS sources are looked up: the project's tts/, then deckpress's own (a project needs a
-    tts/ folder only to change them)."""
-    return project_dirs(deck_path, "tts")
-
-
-def find_modules(dirs: list[Path], deck_name: str) -> list[Module]:
+def find_modules(deck_path: Path, deck_name: str) -> list[Module]:
     """The modules a deck's Global script bundles: tts/lib/**.lua and tts/<deck>/**.lua, sorted; each
-    folder is taken from the first of `dirs` that has it."""
+    folder is taken from the project's tts/ if it has it, else from deckpress's own."""
     out: list[Module] = []
     for folder in ("lib", deck_name):
-        base = next((d for d in dirs if (d / folder).is_dir()), None)
-        if base is not None:
-            out += [Module(module_name(base, f), f, f.read_text(encoding="utf-8"))
-                    for f in sorted((base / folder).rglob("*.lua"))]
+        base = next((d for d in lookup_dirs(deck_path, "tts") if (d / folder).is_dir()), None)
+        if base is None:
+            continue
+        for file in sorted((base / folder).rglob("*.lua")):
+            try:
+                source = confine(file, deck_path).read_text(encoding="utf-8")
+            except OutsideProject as err:
+                raise DeckError.at(Where(str(file)), f"{err}; keep the TTS scripts inside the project") from None
+            out.append(Module(module_name(base, file), file, source))
     return out
 
 
@@ -250,28 +250,49 @@ def bundle(modules: list[Module]) -> str:
     return "".join(parts)
 
 
-def environment(dirs: list[Path]) -> jinja2.Environment:
-    """jinja2 over the TTS source folders. `{{ x | lua }}` is the only way values enter Lua;
+class _ProjectLoader(jinja2.BaseLoader):
+    """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two."""
+
+    def __init__(self, deck_path: Path):
+        self.deck_path = deck_path
+        self.dirs = lookup_dirs(deck_path, "tts")
+
+    def get_source(self, environment, template):
+        relative = "/".join(jinja2.loaders.split_template_path(template))
+        file = find_in(self.dirs, relative, self.deck_path)
+        if file is None:
+            raise jinja2.TemplateNotFound(template)
+        return file.read_text(encoding="utf-8"), str(file), lambda: True
+
+
+def environment(deck_path: Path) -> jinja2.Environment:
+    """jinja2's sandbox over the TTS source folders. `{{ x | lua }}` is the only way values enter Lua;
     .xml templates are autoescaped for XML."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader([str(d) for d in dirs]),
-                             undefined=jinja2.StrictUndefined,
-                             autoescape=jinja2.select_autoescape(enabled_extensions=("xml", "xml.j2")),
-                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    env = ImmutableSandboxedEnvironment(loader=_ProjectLoader(deck_path), undefined=jinja2.StrictUndefined,
+                                        autoescape=jinja2.select_autoescape(enabled_extensions=("xml", "xml.j2")),
+                                        keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["lua"] = lambda value: jinja2.filters.Markup(lua_literal(value))
     env.filters["xml_comment"] = xml_comment
     return env
 
 
-def render(dirs: list[Path], template: str, **values: Any) -> str:
+def render(deck_path: Path, template: str, **values: Any) -> str:
     """Render one template of tts/; errors name the file and line."""
+    dirs = lookup_dirs(deck_path, "tts")
     tts_dir = next((d for d in dirs if (d / template).is_file()), dirs[0])
     try:
-        return environment(dirs).get_template(template).render(**values)
+        return environment(deck_path).get_template(template).render(**values)
     except jinja2.TemplateSyntaxError as err:
-        raise DeckError.at(Where(str(tts_dir / template), err.lineno or 0, 1),
+        raise DeckError.at(Where(err.filename or str(tts_dir / template), err.lineno or 0, 1),
                            f"template error: {err.message}; fix the template") from None
-    except jinja2.TemplateNotFound:
-        raise DeckError.at(Where(str(tts_dir / template)), "this TTS template is missing; restore it from "
-                                                           "the deckpress repository") from None
+    except jinja2.TemplateNotFound as err:
+        raise DeckError.at(Where(str(tts_dir / template)), f"TTS template {err.name!r} not found; restore it "
+                                                           f"or remove what includes it") from None
+    except OutsideProject as err:
+        raise DeckError.at(Where(str(tts_dir / template)), f"{err}; keep TTS templates inside the project") \
+            from None
+    except jinja2.exceptions.SecurityError as err:
+        raise DeckError.at(Where(str(tts_dir / template)), f"template error: {err}; templates may only format "
+                                                           "the values deckpress passes them") from None
     except (jinja2.UndefinedError, LuaValueError) as err:
         raise DeckError.at(Where(str(tts_dir / template)), f"template error: {err}") from None

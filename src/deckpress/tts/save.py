@@ -11,12 +11,16 @@ import hashlib
 import json
 import math
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 from ..schema import TTS_COLORS, Block, Card, Component, Deck
 
 TABLE = "Table_Circular"
-SEAT_RADIUS = 21.5  # hand zones sit here on Table_Circular (measured from a published mod: inference)
-HAND_SIZE = (11.7, 5.0, 6.8)  # HandTrigger scale: width, height, depth
+# Hand zones placed and sized like TTS's own default hands on a round table (real saves: centre ~24.8
+# from the table's centre, y ~3.54, scale about 11.66 x 9.18 x 4.87; see docs/tts.md).
+SEAT_RADIUS = 24.8
+HAND_Y = 3.54
+HAND_SIZE = (11.66, 9.18, 4.87)  # HandTrigger scale: width, height, depth
 TABLE_Y = 1.5  # drop height of objects placed on the table
 POKER_MM = (63.5, 88.9)  # a card at scale 1 in TTS has poker proportions
 TILE_MM_AT_SCALE_1 = 50.8  # a Custom_Tile at scale 1 is about 2 units across (inference)
@@ -166,6 +170,7 @@ def deck_state(component: Component, art: ComponentArt, guids: Guids, position: 
     state = base_object("DeckCustom", guids(f"deck/{component.id}"), where, component.name,
                         f"{game}: {len(cards)} cards", "", component_tags(component, "deck"))
     state["SidewaysCard"] = False
+    state["Hands"] = False  # as TTS writes decks: a deck never joins a hand, its cards do
     state["DeckIDs"] = [c["CardID"] for c in cards]
     state["CustomDeck"] = {str(s.key): s.custom_deck() for s in art.sheets}
     state["ContainedObjects"] = cards
@@ -188,7 +193,8 @@ def loose_cards(component: Component, art: ComponentArt, guids: Guids, origin: t
 
 def token_states(component: Component, art: ComponentArt, guids: Guids, origin: tuple[float, float],
                  description_field: str) -> list[dict]:
-    """Custom_Tile objects: one stack per kind of token, the copies piled up."""
+    """One object per kind of token, as TTS writes a pile of identical tiles: a Custom_Tile_Stack
+    holding `Number` tiles (a single token is a Custom_Tile)."""
     width, height = component.size
     thickness = component.token.thickness if component.token else 0.2
     scale = max(width, height) / TILE_MM_AT_SCALE_1
@@ -196,19 +202,21 @@ def token_states(component: Component, art: ComponentArt, guids: Guids, origin: 
     out = []
     for i, card in enumerate(c for c in component.cards if c.count > 0):
         front, back = art.images[card.id]
-        for n in range(card.count):
-            where = transform(origin[0] + i * step, TABLE_Y + n * (thickness + 0.05), origin[1],
-                              scale=(scale, 1.0, scale))
-            state = base_object("Custom_Tile", guids(f"token/{component.id}/{card.id}/{n}"), where, card.name,
-                                card_description(card, description_field), card_notes(component, card),
-                                component_tags(component, "token"))
-            state["Hands"] = False
-            state["CustomImage"] = {
-                "ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
-                "CustomTile": {"Type": TILE_SHAPES[component.shape], "Thickness": thickness,
-                               "Stackable": True, "Stretch": False},
-            }
-            out.append(state)
+        where = transform(origin[0] + i * step, TABLE_Y, origin[1], scale=(scale, 1.0, scale))
+        name = "Custom_Tile_Stack" if card.count > 1 else "Custom_Tile"
+        state = base_object(name, guids(f"token/{component.id}/{card.id}"), where, card.name,
+                            card_description(card, description_field), card_notes(component, card),
+                            component_tags(component, "token"))
+        state["Hands"] = False
+        state["HideWhenFaceDown"] = False  # as TTS writes tiles
+        state["CustomImage"] = {
+            "ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
+            "CustomTile": {"Type": TILE_SHAPES[component.shape], "Thickness": thickness,
+                           "Stackable": True, "Stretch": False},
+        }
+        if card.count > 1:
+            state["Number"] = card.count
+        out.append(state)
     return out
 
 
@@ -227,7 +235,7 @@ def hand_zone(color: str, index: int, total: int, guid: str) -> dict:
     angle = 360.0 * index / total
     x = -SEAT_RADIUS * math.sin(math.radians(angle))
     z = -SEAT_RADIUS * math.cos(math.radians(angle))
-    where = {"posX": _r(x), "posY": 2.5, "posZ": _r(z), "rotX": 0.0, "rotY": _r(angle), "rotZ": 0.0,
+    where = {"posX": _r(x), "posY": HAND_Y, "posZ": _r(z), "rotX": 0.0, "rotY": _r(angle), "rotZ": 0.0,
              "scaleX": HAND_SIZE[0], "scaleY": HAND_SIZE[1], "scaleZ": HAND_SIZE[2]}
     state = base_object("HandTrigger", guid, where, f"{color} hand", "", "", ["zone:hand", f"hand:{color}"],
                         locked=True)
@@ -296,12 +304,30 @@ def notebook(deck: Deck) -> dict:
 
 # --- Envelopes -----------------------------------------------------------------------------------
 
-def save_envelope(deck: Deck, objects: list[dict], lua: str, xml: str, tabs: dict) -> dict:
-    """A full save. No date or epoch time: the same deck gives the same bytes."""
+def derived_epoch(objects: list[dict], lua: str, xml: str) -> int:
+    """A fixed save time derived from what the save holds: a second of 2026 picked by its content hash,
+    so the same deck always gets the same date (a reproducible build) and a changed one another."""
+    digest = hashlib.sha256(json.dumps([objects, lua, xml], sort_keys=True).encode("utf-8")).digest()
+    return EPOCH_2026 + int.from_bytes(digest[:8], "big") % (365 * 86400)
+
+
+EPOCH_2026 = 1767225600  # 2026-01-01 00:00:00 UTC
+
+
+def save_date(epoch: int) -> str:
+    """TTS's Date text for a time (UTC), like "12/1/2026 8:00:00 AM"."""
+    t = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    hour = t.hour % 12 or 12
+    return f"{t.month}/{t.day}/{t.year} {hour}:{t.minute:02d}:{t.second:02d} {'AM' if t.hour < 12 else 'PM'}"
+
+
+def save_envelope(deck: Deck, objects: list[dict], lua: str, xml: str, tabs: dict, epoch: int) -> dict:
+    """A full save dated `epoch` (seconds since 1970: SOURCE_DATE_EPOCH or derived_epoch)."""
     game = deck.game
     players = game.players
     return {
-        "SaveName": game.name, "EpochTime": 0, "Date": "", "VersionNumber": "", "GameMode": game.name,
+        "SaveName": game.name, "EpochTime": epoch, "Date": save_date(epoch), "VersionNumber": "",
+        "GameMode": game.name,
         "GameType": "Card Game", "GameComplexity": "",
         "PlayingTime": [0, 0],
         "PlayerCounts": [players.min or 0, players.max or 0] if players else [0, 0],

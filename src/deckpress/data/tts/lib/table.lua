@@ -1,0 +1,223 @@
+-- TTS-facing helpers shared by the Global script and the games' table scripts. Like every file named
+-- table.lua, this one talks to the table; the decisions stay in the pure modules.
+local M = {}
+
+function M.say(message)
+  broadcastToAll(message, {1, 1, 1})
+end
+
+function M.warn(message)
+  broadcastToAll(message, {1, 0.4, 0.3})
+end
+
+-- TTS is asynchronous: a card taken, dealt or put into a deck, a deck grouped or an object spawned
+-- arrives frames later. Every flow below acts on an object only in the callback or once a
+-- Wait.condition says it is there, and never on a deck that may be gone (see docs/tts.md).
+
+M.TIMEOUT = 10  -- seconds a flow waits for TTS before it gives up and says so
+
+local running = nil  -- the flow under way ({name = ...}), or nil
+
+-- Run the flow `name`: fn(finish) starts it and calls finish() once everything it did has arrived.
+-- While one runs, another is refused with a message (a button pressed twice runs once).
+function M.flow(name, fn)
+  if running ~= nil then
+    M.warn(running.name .. " is still under way: wait a moment and press " .. name .. " again")
+    return false
+  end
+  local this = {name = name}
+  running = this
+  local function finish()  -- a flow that timed out finishing late leaves the next one alone
+    if running == this then running = nil end
+  end
+  local ok, problem = pcall(fn, finish)
+  if not ok then
+    finish()
+    error(problem, 0)
+  end
+  return true
+end
+
+-- Is a flow under way?
+function M.busy()
+  return running ~= nil
+end
+
+-- Call fn once condition() holds; if it doesn't within M.TIMEOUT, say `what` failed and end the flow.
+function M.wait(condition, fn, what)
+  Wait.condition(fn, condition, M.TIMEOUT, function()
+    M.warn(what .. ": Tabletop Simulator did not finish in time; try again")
+    running = nil
+  end)
+end
+
+-- A counter for callbacks: add() returns a callback for one pending call; start() calls fn once
+-- every callback handed out has run (at once if none is pending).
+function M.join(fn)
+  local pending, started, called = 0, false, false
+  local j = {}
+  local function check()
+    if started and pending == 0 and not called then
+      called = true
+      fn()
+    end
+  end
+  function j.add()
+    pending = pending + 1
+    local fired = false
+    return function()
+      if not fired then
+        fired = true
+        pending = pending - 1
+        check()
+      end
+    end
+  end
+  function j.start()
+    started = true
+    check()
+  end
+  return j
+end
+
+-- Is `deck` a formed deck holding `count` cards (not spawning, not gone)?
+function M.formed(deck, count)
+  return deck ~= nil and not deck.spawning and deck.remainder == nil and deck.getQuantity() == count
+end
+
+-- Move the card `guid` out of `deck` to `position` and `rotation`; `callback(card)` runs once it is
+-- there. Once taking the card before it turned the deck into its last card (TTS's `remainder`),
+-- that card is moved instead.
+function M.take(deck, guid, position, rotation, callback)
+  local rest = deck.remainder
+  if rest ~= nil then
+    if rest.getGUID() ~= guid then error("the card " .. tostring(guid) .. " is no longer in the deck", 2) end
+    rest.setPosition(position)
+    rest.setRotation(rotation)
+    if callback then callback(rest) end
+    return rest
+  end
+  return deck.takeObject({guid = guid, position = position, rotation = rotation, smooth = false,
+                          callback_function = callback})
+end
+
+-- Move the top card of `deck` (or, once the deck is down to its last card, that card) to `position`
+-- and `rotation`; callback(card) once it is there.
+function M.take_top(deck, position, rotation, callback)
+  local rest = deck.remainder
+  if rest ~= nil then
+    rest.setPosition(position)
+    rest.setRotation(rotation)
+    if callback then callback(rest) end
+    return rest
+  end
+  return deck.takeObject({index = 0, position = position, rotation = rotation, smooth = false,
+                          callback_function = callback})
+end
+
+-- Take every card of `deck`, top first, to places(k) (position, rotation for card k of count);
+-- `callback()` runs once all are there.
+function M.take_all(deck, places, callback)
+  local j = M.join(callback)
+  local count = deck.getQuantity()
+  for k = 1, count - 1 do
+    local position, rotation = places(k, count)
+    deck.takeObject({index = 0, position = position, rotation = rotation, smooth = false, callback_function = j.add()})
+  end
+  local last = deck.remainder
+  if last ~= nil then
+    local position, rotation = places(count, count)
+    last.setPosition(position)
+    last.setRotation(rotation)
+  end
+  j.start()
+end
+
+-- Deal `count` cards of `deck` to `color`. Returns the deck, or nil once it is gone (its last card
+-- dealt or left behind as its remainder).
+function M.deal(deck, count, color)
+  if deck == nil or count == 0 then return deck end
+  if deck.remainder ~= nil then return nil end
+  deck.deal(count, color)
+  if deck.remainder ~= nil then return nil end
+  return deck
+end
+
+-- Call fn once every colour of `counts` ({color = n}) holds n objects in hand.
+function M.when_dealt(counts, fn, what)
+  M.wait(function()
+    for color, n in pairs(counts) do
+      if #Player[color].getHandObjects() < n then return false end
+    end
+    return true
+  end, fn, what)
+end
+
+-- Call fn once none of `objects` is moving any more (setPositionSmooth takes frames).
+function M.when_still(objects, fn, what)
+  M.wait(function()
+    for _, obj in ipairs(objects) do
+      if obj.isSmoothMoving() then return false end
+    end
+    return true
+  end, fn, what)
+end
+
+-- Lay out `count` single pieces tagged `tag` (tokens: loose tiles first, by GUID, then tiles taken out
+-- of their Custom_Tile_Stack) at place(k) = position, rotation for k = 1..count. callback(placed,
+-- spare) runs once they are all there: how many there were, and the loose pieces left over.
+function M.lay_pieces(tag, count, place, callback)
+  local loose, stacks = {}, {}
+  for _, obj in ipairs(M.tagged(tag)) do
+    if obj.getQuantity() > 1 then stacks[#stacks + 1] = obj else loose[#loose + 1] = obj end
+  end
+  local k, spare = 0, {}
+  local function put(piece)
+    k = k + 1
+    local position, rotation = place(k)
+    piece.setPosition(position)
+    piece.setRotation(rotation)
+  end
+  for _, piece in ipairs(loose) do
+    if k < count then put(piece) else spare[#spare + 1] = piece end
+  end
+  local j = M.join(function() callback(k, spare) end)
+  for _, stack in ipairs(stacks) do
+    while k < count and stack.remainder == nil do
+      k = k + 1
+      local position, rotation = place(k)
+      stack.takeObject({position = position, rotation = rotation, smooth = false, callback_function = j.add()})
+    end
+    if stack.remainder ~= nil and k < count then put(stack.remainder) end
+  end
+  j.start()
+end
+
+-- Objects sorted by GUID: TTS promises no order for getObjects/getObjectsWithTag.
+function M.by_guid(objects)
+  local out = {}
+  for i, obj in ipairs(objects) do out[i] = obj end
+  table.sort(out, function(a, b) return a.getGUID() < b.getGUID() end)
+  return out
+end
+
+-- Objects tagged `tag`, sorted by GUID.
+function M.tagged(tag)
+  return M.by_guid(getObjectsWithTag(tag))
+end
+
+-- The y rotation at which a card reads upright to the holder of `color`'s hand.
+function M.upright(color)
+  return (Player[color].getHandTransform().rotation.y + 180) % 360
+end
+
+-- Where card k of `count` goes when cards are laid left to right into `color`'s hand, `step` apart,
+-- and the rotation that shows it upright to that player.
+function M.hand_place(color, k, count, step)
+  local hand = Player[color].getHandTransform()
+  local x = (k - (count + 1) / 2) * step
+  return {hand.position.x + hand.right.x * x, hand.position.y, hand.position.z + hand.right.z * x},
+         {0, M.upright(color), 0}
+end
+
+return M

@@ -1,0 +1,121 @@
+"""Cards from spreadsheets: a CSV or XLSX file whose first row names the card keys and whose every other
+row is one card. Rows load as `Map`s located at FILE:ROW:COLUMN, so they are validated, and their
+mistakes reported, exactly like cards written in YAML."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import DeckError, Where
+from .options import did_you_mean
+from .source import Map, Seq
+
+MAX_ROWS = 10_000  # cards of one spreadsheet: far more than any deck, small enough to stay fast
+TRUE, FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
+
+
+def _cell(value: Any, kind: str | None, where: Where) -> Any:
+    """A cell's text (CSV) or value (XLSX) as the type its column's field declares."""
+    if kind == "boolean" and isinstance(value, str):
+        text = value.strip().lower()
+        if text in TRUE | FALSE:
+            return text in TRUE
+    if kind in ("list", "map") and isinstance(value, str):
+        try:
+            return yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise DeckError.at(where, f"{value!r} is not a YAML {kind}; write e.g. "
+                                      f"{'[1, 2]' if kind == 'list' else '{a: 1}'}") from None
+    if kind in ("integer", None) and isinstance(value, float) and value.is_integer():
+        return int(value)  # spreadsheets store whole numbers as floats
+    if kind in ("text", "id") and isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return value
+
+
+def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a BOM is what spreadsheet programs write
+    except UnicodeDecodeError as err:
+        raise DeckError.at(Where(str(path)), f"not UTF-8 text (byte {err.start}); export the sheet as "
+                                             "CSV UTF-8") from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows, line = [], 1
+    for row in reader:
+        rows.append((line, row))
+        line = reader.line_num + 1
+        if len(rows) > MAX_ROWS + 1:
+            break
+    return rows
+
+
+def _rows_xlsx(path: Path) -> list[tuple[int, list[Any]]]:
+    import openpyxl  # only projects with a spreadsheet pay for the import
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except Exception as err:  # openpyxl raises many kinds for a file that is not a workbook
+        raise DeckError.at(Where(str(path)), f"not an XLSX workbook openpyxl can read ({type(err).__name__}); "
+                                             "save it as .xlsx") from None
+    try:
+        sheet = book.worksheets[0]
+        rows = []
+        for number, row in enumerate(sheet.iter_rows(values_only=True), 1):
+            rows.append((number, ["" if v is None else v for v in row]))
+            if len(rows) > MAX_ROWS + 1:
+                break
+        return rows
+    finally:
+        book.close()
+
+
+def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str]) -> Seq:
+    """The cards of the spreadsheet at `path` (named `shown` in messages); `kinds` gives the declared type
+    of each field column (others are read as written), `known` every key a card may have: a column named
+    otherwise is one mistake at its heading. An empty cell leaves its key out."""
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".xlsx"):
+        raise DeckError.at(Where(shown), "cards_from reads .csv or .xlsx files; export the sheet as one of them")
+    rows = _rows_csv(path) if suffix == ".csv" else _rows_xlsx(path)
+    if not rows or not any(str(c).strip() for c in rows[0][1]):
+        raise DeckError.at(Where(shown, 1, 1), "the first row must name the card keys, e.g. name,count,text")
+    if len(rows) > MAX_ROWS + 1:
+        raise DeckError.at(Where(shown), f"more than {MAX_ROWS} rows; split the cards over several files")
+    header_line, header = rows[0]
+    keys = [str(k).strip() for k in header]
+    seen: dict[str, int] = {}
+    for column, key in enumerate(keys, 1):
+        if key in seen:
+            raise DeckError.at(Where(shown, header_line, column), f"column {key!r} appears twice (also column "
+                                                                  f"{seen[key]}); keep one")
+        if key and key not in known:
+            raise DeckError.at(Where(shown, header_line, column),
+                               f"unknown column {key!r}; {did_you_mean(key, known)} (declare a new field under "
+                               "the component's `fields:`)")
+        if key:
+            seen[key] = column
+    cards = Seq()
+    cards.where, cards.item_where = Where(shown, 1, 1), []
+    for line, row in rows[1:]:
+        if not any(str(c).strip() for c in row):
+            continue
+        card = Map()
+        card.where, card.key_where, card.value_where = Where(shown, line, 1), {}, {}
+        for column, value in enumerate(row, 1):
+            key = keys[column - 1] if column <= len(keys) else ""
+            where = Where(shown, line, column)
+            if value == "" or value is None:
+                continue
+            if not key:
+                raise DeckError.at(where, "a value in a column without a name; name the column in the first row "
+                                          "or empty the cell")
+            card[key] = _cell(value, kinds.get(key, "integer" if key == "count" else "text"), where)
+            card.key_where[key] = card.value_where[key] = where
+        cards.append(card)
+        cards.item_where.append(card.where)
+    return cards

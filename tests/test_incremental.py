@@ -1,0 +1,115 @@
+"""An incremental build equals a clean one, byte for byte, whichever input changed; and two clean builds
+in different folders and environments are byte-identical."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import run_cli
+from deckpress import faces, inputs
+from deckpress.paths import PACKAGE_DATA
+
+URL = "https://example.org/game/"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    """A new project whose faces read a font, an image and game.version of its own."""
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    (root / "fonts").mkdir()
+    shutil.copy(PACKAGE_DATA / "fonts" / "DejaVuSerif.ttf", root / "fonts" / "mine.ttf")
+    (root / "art").mkdir()
+    Image.new("RGB", (40, 20), (200, 30, 30)).save(root / "art" / "logo.png")
+    edit(root / "decks" / "game.yaml", "card_size: poker", "fonts: {mine: ../fonts/mine.ttf}\ncard_size: poker")
+    back = root / "templates" / "back.yaml"
+    back.write_text(back.read_text(encoding="utf-8") + (
+        "  - {type: text, name: version, when: \"{{ component.id == 'deck' }}\", x: 5, y: 5, w: 30, h: 6,\n"
+        "     text: 'v{{ game.version }}', font: mine}\n"
+        "  - {type: image, src: ../art/logo.png, x: 5, y: 12, w: 10, h: 5}\n"), encoding="utf-8")
+    return root
+
+
+def build(project: Path, *options: str) -> str:
+    result = run_cli("build", "--asset-url", URL, *options, cwd=project)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def clean_build(project: Path, tmp_path: Path, *options: str) -> dict[str, bytes]:
+    fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}"
+    shutil.copytree(project, fresh, ignore=shutil.ignore_patterns("build"))
+    build(fresh, *options)
+    return tree(fresh / "build" / "game")
+
+
+CHANGES = {
+    "a card's text": lambda p: edit(p / "decks/game.yaml", "then play again", "then play twice"),
+    "the game's version, which the back shows": lambda p: edit(p / "decks/game.yaml", 'version: "0.1"',
+                                                               'version: "0.2"'),
+    "a template": lambda p: edit(p / "templates/card.yaml", 'fill: "#ffffff"', 'fill: "#fdf6e3"'),
+    "an image": lambda p: Image.new("RGB", (40, 20), (30, 30, 200)).save(p / "art/logo.png"),
+    "a font file": lambda p: shutil.copy(PACKAGE_DATA / "fonts" / "DejaVuSans-Bold.ttf", p / "fonts/mine.ttf"),
+    "a print profile the project adds": lambda p: (p / "print").mkdir() or
+        (p / "print/a4.yaml").write_text("page: a4\ngap: 2\n", encoding="utf-8"),
+    "a TTS template the project adds": lambda p: (p / "tts").mkdir() or
+        (p / "tts/ui.xml.j2").write_text("<Text>{{ title }}</Text>\n", encoding="utf-8"),
+}
+
+
+def test_an_incremental_build_equals_a_clean_one_after_each_change(game, tmp_path):
+    build(game)
+    assert "up to date" in build(game)
+    for name, change in CHANGES.items():
+        before = tree(game / "build" / "game")
+        change(game)
+        build(game)
+        after = tree(game / "build" / "game")
+        assert after != before, f"{name} changed nothing"
+        assert after == clean_build(game, tmp_path), name
+
+
+def test_a_build_option_is_an_input_too(game, tmp_path):
+    build(game)
+    build(game, "--duplex", "short-edge")
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path, "--duplex", "short-edge")
+
+
+def test_a_change_to_deckpress_itself_redraws_every_face(game, monkeypatch):
+    build(game)
+    monkeypatch.setattr(inputs, "package_digest", lambda: "another deckpress")
+    monkeypatch.setattr(faces, "package_digest", lambda: "another deckpress")
+    assert "(9 faces rendered, 0 reused)" in build(game)
+
+
+def test_clean_builds_are_identical_across_folders_and_environments(game, tmp_path):
+    """Different folders, TZ, locale, PYTHONHASHSEED and umask give the same bytes."""
+    outputs = []
+    for i, (tz, lang, seed, umask) in enumerate([("UTC", "C.UTF-8", "1", 0o022),
+                                                 ("Asia/Tokyo", "ru_RU.UTF-8", "4242", 0o077)]):
+        root = tmp_path / f"copy{i}" / "somewhere" / "game"
+        shutil.copytree(game, root)
+        env = {**os.environ, "TZ": tz, "LANG": lang, "LC_ALL": lang, "PYTHONHASHSEED": seed}
+        run = subprocess.run([sys.executable, "-m", "deckpress", "build", "--asset-url", URL, "--quiet"], cwd=root,
+                             env=env, capture_output=True, text=True, preexec_fn=lambda m=umask: os.umask(m),
+                             timeout=120)
+        assert run.returncode == 0, run.stderr
+        outputs.append(tree(root / "build" / "game"))
+    assert outputs[0] == outputs[1]

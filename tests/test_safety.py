@@ -1,0 +1,315 @@
+"""Nothing lost, nothing escapes: deckpress replaces only what it wrote, keeps every path inside the
+project, runs TTS templates in a sandbox, and survives faults and signals with the previous build intact."""
+
+from __future__ import annotations
+
+import errno
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def one_line(result, exit_code: int = 1) -> str:
+    assert result.exit_code == exit_code, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def template_project(tmp_path_factory) -> Path:
+    """`deckpress new` of a game named "Score" (decks/score.yaml), built once into build/."""
+    root = tmp_path_factory.mktemp("safety") / "score"
+    assert run_cli("new", str(root), "--name", "Score").exit_code == 0
+    assert run_cli("build", "--quiet", cwd=root).exit_code == 0
+    return root
+
+
+@pytest.fixture
+def game(template_project, tmp_path) -> Path:
+    """A fresh copy of the built project, in a folder named score/ of its own."""
+    root = tmp_path / "score"
+    shutil.copytree(template_project, root)
+    return root
+
+
+def change_a_card(project: Path) -> None:
+    deck = project / "decks" / "score.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("then play again", "then play once more"),
+                    encoding="utf-8")
+
+
+# --- 1. only what deckpress wrote ---------------------------------------------------------------------
+
+def test_out_of_the_project_folder_itself_is_refused(game):
+    """`deckpress build score --out ..` inside a project named score/ would replace the project."""
+    before = tree(game)
+    line = one_line(run_cli("build", "score", "--out", "..", cwd=game))
+    assert "would replace the project itself" in line
+    assert tree(game) == before
+
+
+def test_a_users_own_folder_is_not_replaced(game, tmp_path):
+    mine = tmp_path / "out" / "score"
+    mine.mkdir(parents=True)
+    (mine / "notes.txt").write_text("my notes")
+    line = one_line(run_cli("build", "--out", str(tmp_path / "out"), cwd=game))
+    assert "not built by deckpress" in line and "pick another --out" in line
+    assert tree(mine) == {"notes.txt": b"my notes"}
+
+
+def test_a_file_the_user_added_to_a_build_folder_stops_the_build(game):
+    (game / "build" / "score" / "print" / "my-notes.txt").write_text("keep me")
+    before = tree(game / "build")
+    change_a_card(game)
+    line = one_line(run_cli("build", cwd=game))
+    assert line.startswith("build/score/print/my-notes.txt: not written by deckpress")
+    assert tree(game / "build") == before
+
+
+def test_a_build_folder_that_is_a_symbolic_link_is_not_followed(game, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "precious.txt").write_text("x")
+    shutil.rmtree(game / "build" / "score")
+    (game / "build" / "score").symlink_to(elsewhere)
+    assert "is not a folder deckpress built" in one_line(run_cli("build", cwd=game))
+    assert tree(elsewhere) == {"precious.txt": b"x"}
+
+
+def test_files_named_like_staging_folders_are_left_alone(game):
+    for name in (".score.staging", ".score.old"):
+        (game / "build" / name).mkdir()
+        (game / "build" / name / "mine.txt").write_text(name)
+    change_a_card(game)
+    assert run_cli("build", "--quiet", cwd=game).exit_code == 0
+    assert (game / "build" / ".score.staging" / "mine.txt").read_text() == ".score.staging"
+    assert (game / "build" / ".score.old" / "mine.txt").read_text() == ".score.old"
+    assert sorted(p.name for p in (game / "build").iterdir()) == [".score.old", ".score.staging", "score"]
+
+
+def test_two_builds_at_once_into_one_folder_both_succeed(game, tmp_path):
+    out = tmp_path / "out"
+    runs = [subprocess.Popen([sys.executable, "-m", "deckpress", "build", "--out", str(out)], cwd=game,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], results
+    assert "Traceback" not in "".join(err for _, err in results)
+    assert sorted(p.name for p in out.iterdir()) == ["score"]
+    built, reference = tree(out / "score"), tree(game / "build" / "score")
+    assert built.keys() == reference.keys()
+    assert all(built[name] == reference[name] for name in built if name.startswith(("faces/", "print/")))
+
+
+# --- 2. nothing escapes ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("payload", [
+    "{{ cycler.__init__.__globals__.os.system('touch escaped') }}",
+    "{{ lipsum.__globals__['os'].popen('id').read() }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+])
+def test_tts_templates_run_in_the_sandbox(game, payload):
+    (game / "tts").mkdir()
+    (game / "tts" / "ui.xml.j2").write_text(f"<Panel>{payload}</Panel>\n", encoding="utf-8")
+    line = one_line(run_cli("build", "--quiet", cwd=game))
+    assert line.startswith("tts/ui.xml.j2: template error:")
+    assert not (game / "escaped").exists()
+
+
+def outside(tmp_path: Path, name: str, text: str) -> Path:
+    secret = tmp_path / "secret"
+    secret.mkdir(exist_ok=True)
+    (secret / name).write_text(text, encoding="utf-8")
+    return secret / name
+
+
+def test_a_template_linked_from_outside_the_project_is_refused(game, tmp_path):
+    card = game / "templates" / "card.yaml"
+    card.unlink()
+    card.symlink_to(outside(tmp_path, "card.yaml", "elements:\n  - {type: rect, box: bleed}\n"))
+    line = one_line(run_cli("check", cwd=game))
+    assert "template 'card' leads outside the project" in line and line.startswith("decks/score.yaml:")
+
+
+def test_a_template_name_cannot_climb_out(game, tmp_path):
+    outside(tmp_path, "evil.yaml", "elements:\n  - {type: rect, box: bleed}\n")
+    deck = game / "decks" / "score.yaml"
+    deck.write_text(deck.read_text().replace("template: card ", "template: ../../secret/evil "), encoding="utf-8")
+    assert "leads outside the project" in one_line(run_cli("check", cwd=game))
+
+
+def test_a_font_outside_the_project_is_refused(game, tmp_path):
+    font = outside(tmp_path, "font.ttf", "not a font")
+    deck = game / "decks" / "score.yaml"
+    deck.write_text(deck.read_text() + f"fonts:\n  mine: {font}\n", encoding="utf-8")
+    line = one_line(run_cli("check", cwd=game))
+    assert "font file" in line and "leads outside the project" in line
+
+
+def test_an_image_linked_from_outside_the_project_is_refused(game, tmp_path):
+    (game / "decks" / "art.png").symlink_to(outside(tmp_path, "art.png", "x"))
+    card = game / "templates" / "card.yaml"
+    card.write_text(card.read_text() + "  - {type: image, src: art.png, x: 5, y: 5, w: 10, h: 10}\n")
+    line = one_line(run_cli("check", cwd=game))
+    assert "image 'art.png' leads outside the project" in line
+
+
+def test_a_tts_script_linked_from_outside_the_project_is_refused(game, tmp_path):
+    (game / "tts" / "score").mkdir(parents=True)
+    (game / "tts" / "score" / "table.lua").symlink_to(outside(tmp_path, "table.lua", "return {}\n"))
+    line = one_line(run_cli("build", "--quiet", cwd=game))
+    assert "leads outside the project" in line and "tts/score/table.lua" in line
+
+
+def test_a_print_profile_linked_from_outside_the_project_is_refused(game, tmp_path):
+    (game / "print").mkdir()
+    (game / "print" / "a4.yaml").symlink_to(outside(tmp_path, "a4.yaml", "page: a4\n"))
+    line = one_line(run_cli("check", cwd=game))
+    assert "print profile 'a4' leads outside the project" in line
+
+
+# --- 6. faults ------------------------------------------------------------------------------------------
+
+def test_a_read_only_output_folder_is_one_line(game, monkeypatch):
+    before = tree(game / "build")
+    change_a_card(game)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EROFS, "Read-only file system", str(game / "build"))
+
+    monkeypatch.setattr(tempfile, "mkdtemp", refuse)
+    line = one_line(run_cli("build", cwd=game))
+    assert "cannot write the build: Read-only file system; make the folder writable" in line
+    assert tree(game / "build") == before
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_previous_build(game):
+    before = tree(game / "build")
+    change_a_card(game)
+
+    def small_files():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    run = subprocess.run([sys.executable, "-m", "deckpress", "build", "--quiet"], cwd=game, text=True,
+                         capture_output=True, preexec_fn=small_files, timeout=120)
+    assert run.returncode == 1, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write the build: File too large; free some space" in lines[0], run.stderr
+    assert tree(game / "build") == before
+    assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
+
+
+def test_a_file_where_the_output_folder_should_be(game):
+    (game / "out").write_text("a file")
+    line = one_line(run_cli("build", "--out", "out", cwd=game))
+    assert "a file stands where a folder is needed" in line
+    shutil.rmtree(game / "build" / "score")
+    (game / "build" / "score").write_text("a file")
+    assert "exists and is not a folder deckpress built" in one_line(run_cli("build", cwd=game))
+    assert (game / "build" / "score").read_text() == "a file"
+
+
+def test_install_into_a_malformed_or_read_only_tts_folder(game, tmp_path, monkeypatch):
+    tts = tmp_path / "TTS"
+    (tts / "Saves").mkdir(parents=True)
+    (tts / "Saves" / ".deckpress-installed.json").write_text("[1, 2")
+    assert "is not the record deckpress writes" in one_line(run_cli("install", "score", "--tts-dir", str(tts),
+                                                                    cwd=game))
+    (tts / "Saves" / ".deckpress-installed.json").write_text("[1, 2]")
+    assert "is not the record deckpress writes" in one_line(run_cli("install", "score", "--tts-dir", str(tts),
+                                                                    cwd=game))
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x")
+    assert "cannot install" in one_line(run_cli("install", "score", "--tts-dir", str(a_file), cwd=game))
+
+    def refuse(source, target):
+        raise OSError(errno.EROFS, "Read-only file system", str(target))
+
+    monkeypatch.setattr(shutil, "copyfile", refuse)
+    line = one_line(run_cli("install", "score", "--tts-dir", str(tmp_path / "fresh"), cwd=game))
+    assert "cannot install: Read-only file system" in line
+
+
+# --- 6. signals -----------------------------------------------------------------------------------------
+
+def many_faces(project: Path) -> None:
+    """Enough faces (60 tarot cards) that the build draws them in worker processes for a while."""
+    deck = project / "decks" / "score.yaml"
+    numbers = ", ".join(str(n) for n in range(1, 61))
+    text = deck.read_text().replace("each: {n: [1, 2, 3, 4, 5, 6]}", f"each: {{n: [{numbers}]}}")
+    deck.write_text(text.replace("card_size: poker", "card_size: tarot"), encoding="utf-8")
+
+
+def start_build(project: Path) -> subprocess.Popen:
+    """A build whose face workers are drawing; returns once the first new face is on disk."""
+    run = subprocess.Popen([sys.executable, "-m", "deckpress", "build", "--quiet"], cwd=project,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list((project / "build").glob(".score.staging-*/faces/deck/number-1*.png")):
+        assert run.poll() is None and time.monotonic() < deadline, run.communicate()
+        time.sleep(0.01)
+    return run
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
+def test_kill_9_while_drawing_leaves_no_worker_behind(game):
+    many_faces(game)
+    run = start_build(game)
+    workers = children(run.pid)
+    assert len(workers) >= 2
+    run.kill()
+    run.communicate()
+    deadline = time.monotonic() + 5
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(w) for w in workers)
+
+
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "stopped")])
+def test_ctrl_c_and_sigterm_remove_the_staging_folder(game, signum, code, word):
+    before = tree(game / "build")
+    many_faces(game)
+    run = start_build(game)
+    run.send_signal(signum)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == code, stderr
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(word), stderr
+    assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
+    assert tree(game / "build") == before

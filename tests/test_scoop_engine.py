@@ -1,0 +1,234 @@
+"""Scoop rules engine (tts/scoop/engine.lua) under lupa.lua52: one test per numbered play clause of
+docs/rules/scoop.md (14-21), then random playouts of the real deck that check the invariants and the
+final Count against the Python reference engine (src/deckpress/engines/scoop.py). Game facts come from
+decks/scoop.yaml as the table bundles it (deck_data)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import ROOT
+from deck_data import deck_data, from_lua, to_lua
+from deckpress.engines import scoop as py_scoop
+from lua_modules import modules, runtime
+
+lua = runtime()
+use = modules("scoop", lua)
+engine = use("scoop.engine")
+DATA = deck_data("scoop", lua)
+CARDS = from_lua(engine.cards(DATA))
+BY_ID = {c["id"]: c for c in CARDS}
+VALUES = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def k(rank, suit):
+    """The deck's card of that rank and suit."""
+    return next(c for c in CARDS if c["rank"] == str(rank) and c["suit"] == suit)
+
+
+def state(piles, deck=(), drawn=None, turn=1):
+    """piles: one {"go": [...], "game": [...]} per player."""
+    s = from_lua(engine.new_game(DATA, len(piles), to_lua(lua, list(deck) or [k(5, "clubs")])))
+    s["deck"] = list(deck)
+    s["players"] = [{"go": list(p.get("go", [])), "game": list(p.get("game", []))} for p in piles]
+    s["drawn"] = drawn if drawn is not None else False
+    s["turn"] = turn
+    return s
+
+
+def pile(p, name):
+    return {"player": p, "pile": name}
+
+
+def play(s, p, **move):
+    new, info = engine.play(to_lua(lua, s), p, to_lua(lua, move))
+    if new is None:
+        return None, info
+    return from_lua(new), from_lua(info)
+
+
+def ok(s, p, **move):
+    new, events = play(s, p, **move)
+    assert new is not None, events
+    return new, events
+
+
+def refused(s, p, clause, **move):
+    new, message = play(s, p, **move)
+    assert new is None, "the move was accepted"
+    assert message.startswith(f"Clause {clause} ("), message
+    return message
+
+
+def ids(cards):
+    return [c["id"] for c in cards]
+
+
+def test_rules_come_from_the_deck_yaml():
+    rules = from_lua(engine.rules(DATA))
+    assert rules["piles"] == ["go", "game"] and rules["draw_per_turn"] == 1
+    assert rules["faces"] == {"J": True, "Q": True, "K": True}
+    assert rules["scoring"]["go"]["10"] == 2 and rules["scoring"]["game"]["K"] == 1
+    assert len(CARDS) == 52 and len(BY_ID) == 52
+    assert {c["suit"] for c in CARDS} == {"spades", "hearts", "diamonds", "clubs"}
+    with pytest.raises(Exception, match="draw_per_turn"):
+        engine.rules(to_lua(lua, {"setup": {"options": {"draw_per_turn": 2}}}))
+
+
+def test_clause_14_each_turn_starts_with_one_card_from_the_deck():
+    deck = [k(3, "hearts"), k(4, "hearts")]
+    s = from_lua(engine.new_game(DATA, 2, to_lua(lua, deck)))
+    assert s["turn"] == 1 and ids(s["deck"]) == ids(deck)
+    refused(s, 1, 14, place="go")                              # take the card first
+    drew, events = engine.draw(to_lua(lua, s), 1)
+    drew = from_lua(drew)
+    assert drew["drawn"]["id"] == deck[0]["id"] and ids(drew["deck"]) == [deck[1]["id"]]
+    assert engine.draw(to_lua(lua, drew), 1)[0] is None        # one card per turn
+    assert engine.draw(to_lua(lua, s), 2)[1].startswith("Clause 14 (")
+    shuffled = from_lua(engine.new_game(DATA, 3, engine.cards(DATA), 42))
+    assert sorted(ids(shuffled["deck"])) == sorted(BY_ID) and ids(shuffled["deck"]) != ids(CARDS)
+
+
+def test_clause_15_a_card_not_used_goes_on_your_own_pile():
+    s = state([{}, {}], deck=[k(9, "clubs")], drawn=k(3, "hearts"))
+    after, _ = ok(s, 1, place="game")
+    assert ids(after["players"][0]["game"]) == [k(3, "hearts")["id"]] and after["turn"] == 2
+    refused(s, 1, 15, place="other")
+
+
+def test_clause_16_scoop_the_top_card_of_the_same_suit_from_any_pile():
+    queen = k("Q", "diamonds")
+    s = state([{"go": [k(5, "clubs")]}, {"go": [k(2, "spades"), queen]}], deck=[k(9, "clubs")],
+              drawn=k(3, "diamonds"))
+    after, _ = ok(s, 1, scoop={"from": pile(2, "go"), "to": pile(1, "game")})
+    assert ids(after["players"][0]["game"]) == [k(3, "diamonds")["id"], queen["id"]]   # the 3, the Q on it
+    assert ids(after["players"][1]["go"]) == [k(2, "spades")["id"]]
+    after, _ = ok(s, 1, scoop={"from": pile(2, "go"), "to": pile(2, "game")})         # onto anyone's pile
+    assert ids(after["players"][1]["game"]) == [k(3, "diamonds")["id"], queen["id"]]
+    assert "not a diamonds card" in refused(s, 1, 16, scoop={"from": pile(1, "go"), "to": pile(1, "game")})
+    refused(s, 1, 16, scoop={"from": pile(2, "go"), "to": pile(2, "go")})
+    refused(s, 1, 16, scoop={"from": pile(2, "game"), "to": pile(1, "go")})              # empty
+
+
+def test_clause_17_scoop_more_by_the_face_card_differential():
+    block = [k(4, "hearts"), k(7, "hearts"), k(9, "hearts")]
+    faces_to = [k("K", "clubs"), k("Q", "spades")]                  # 2 face cards
+    s = state([{"go": faces_to}, {"go": [k("J", "diamonds")] + block}], deck=[k(9, "clubs")],
+              drawn=k(3, "hearts"))
+    # to: 2 faces, from: 1 face -> differential 1 -> 1 + 1 = 2 cards
+    after, _ = ok(s, 1, scoop={"from": pile(2, "go"), "to": pile(1, "go"), "count": 2})
+    assert ids(after["players"][0]["go"]) == ids(faces_to + [k(3, "hearts")] + block[1:])
+    assert ids(after["players"][1]["go"]) == ids([k("J", "diamonds"), block[0]])
+    assert "1 more face cards" in refused(s, 1, 17, scoop={"from": pile(2, "go"), "to": pile(1, "go"), "count": 3})
+    refused(s, 1, 17, scoop={"from": pile(2, "go"), "to": pile(1, "game"), "count": 2})  # 0 - 1 < 1
+    mixed = state([{"go": faces_to * 1 + [k("K", "hearts"), k("Q", "hearts")]},
+                   {"go": [k(5, "spades"), k(6, "hearts")]}], deck=[k(9, "clubs")], drawn=k(3, "hearts"))
+    assert "not all hearts" in refused(mixed, 1, 17, scoop={"from": pile(2, "go"), "to": pile(1, "go"), "count": 2})
+
+
+def test_clause_18_switch_same_value_swaps_whole_piles():
+    mine = [k(5, "clubs"), k(6, "clubs")]
+    theirs = [k("K", "spades"), k(8, "hearts")]
+    s = state([{"go": mine, "game": [k("A", "clubs")]}, {"game": theirs}], deck=[k(9, "clubs")],
+              drawn=k(8, "diamonds"))
+    after, events = ok(s, 1, switch={"own": "go", "with": pile(2, "game")})
+    assert ids(after["players"][0]["go"]) == ids(theirs)
+    assert ids(after["players"][1]["game"]) == ids(mine + [k(8, "diamonds")])
+    assert events[0]["what"] == "switched"
+    assert "is not a 8" in refused(s, 1, 18, switch={"own": "go", "with": pile(1, "game")})
+    own = state([{"go": mine, "game": [k(8, "clubs")]}, {}], deck=[k(9, "clubs")], drawn=k(8, "diamonds"))
+    after, _ = ok(own, 1, switch={"own": "go", "with": pile(1, "game")})   # your other pile (G-Scoop-4)
+    assert ids(after["players"][0]["go"]) == [k(8, "clubs")["id"]]
+    refused(own, 1, 18, switch={"own": "game", "with": pile(1, "game")})
+
+
+def test_clause_19_the_game_ends_when_the_deck_is_used_up():
+    s = state([{}, {}], deck=[], drawn=k(10, "hearts"), turn=2)
+    after, events = ok(s, 2, place="go")
+    assert after["over"] and events[-1]["what"] == "game_over" and after["result"]["winners"] == [2]
+    refused(after, 2, 19, place="go")
+    assert engine.draw(to_lua(lua, after), 1)[1].startswith("Clause 19 (")
+
+
+def test_clause_20_the_count_is_scoop_scoring_with_the_decks_table():
+    players = [{"go": [k(10, "clubs"), k(3, "hearts")], "game": [k("K", "spades"), k(2, "hearts")]},
+               {"go": [k("A", "clubs")], "game": [k("Q", "clubs")]}]
+    s = state(players, deck=[], drawn=k(5, "spades"))
+    after, _ = ok(s, 1, place="game")
+    result = after["result"]
+    # go: 2 + 1 = 3 vs 1; the winner's Game Pile: K 1, 2 -1, 5 0 = 0
+    assert result["winners"] == [1] and result["players"][0]["score"] == 0
+    names = from_lua(engine.count(to_lua(lua, after), to_lua(lua, ["White", "Red"])))
+    assert names["explanation"].startswith("White: Go Pile 3 points")
+    # the face ranks are the deck's: with aces as face cards, the tie-break changes
+    scoring = use("scoop.scoring")
+    tied = to_lua(lua, [{"go_pile": [{"rank": "3", "suit": "clubs"}, {"rank": "A", "suit": "clubs"}]},
+                        {"go_pile": [{"rank": "4", "suit": "clubs"}, {"rank": "5", "suit": "clubs"},
+                                     {"rank": "K", "suit": "clubs"}]}])
+    table = from_lua(engine.rules(DATA))["scoring"]
+    assert from_lua(scoring.score(tied, to_lua(lua, table)))["winners"] == [2]
+    assert from_lua(scoring.score(tied, to_lua(lua, {**table, "faces": ["A"]})))["winners"] == [1]
+
+
+def test_clause_21_a_refused_move_changes_nothing():
+    s = state([{"go": [k(5, "clubs")]}, {}], deck=[k(9, "clubs")], drawn=k(3, "hearts"))
+    before = to_lua(lua, s)
+    new, message = engine.play(before, 1, to_lua(lua, {"scoop": {"from": pile(1, "go"), "to": pile(1, "game")}}))
+    assert new is None and message.startswith("Clause 16 (SCOOP)")
+    assert from_lua(before) == from_lua(to_lua(lua, s))
+
+
+def test_every_play_clause_has_its_test():
+    doc = (ROOT / "docs" / "rules" / "scoop.md").read_text(encoding="utf-8")
+    play_part = doc[doc.index("## Clauses: the play"):]
+    clauses = {int(n) for n in re.findall(r"^Clause (\d+)\.", play_part, re.M)}
+    tests = {int(n) for n in re.findall(r"^def test_clause_(\d+)_", open(__file__, encoding="utf-8").read(), re.M)}
+    assert clauses == tests == set(range(14, 22))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Random playouts
+
+
+def canonical(move):
+    return json.dumps(move, sort_keys=True)
+
+
+def py_piles(final):
+    return [{"go_pile": [{"rank": c["rank"], "suit": c["suit"]} for c in p["go"]],
+             "game_pile": [{"rank": c["rank"], "suit": c["suit"]} for c in p["game"]]} for p in final["players"]]
+
+
+@pytest.mark.parametrize("seats,seed", [(n, seed) for n in (2, 3, 4, 5, 6) for seed in (1, 2, 3, 4)])
+def test_random_games_keep_every_card_and_count_by_the_rules(seats, seed):
+    s = engine.new_game(DATA, seats, engine.cards(DATA), seed)
+    rng, turns, kinds = seed, 0, {"place": 0, "scoop": 0, "switch": 0}
+    expected = sorted(BY_ID)
+    while not s.over:
+        s, _ = engine.draw(s, s.turn)
+        legal = list(engine.legal_moves(s, s.turn).values())
+        if turns % 4 == 0:  # legal_moves lists exactly the scoops and switches check() accepts
+            refs = [pile(p, name) for p in range(1, seats + 1) for name in ("go", "game")]
+            tries = [{"scoop": {"from": f, "to": t, "count": n}} for f in refs for t in refs for n in (1, 2, 3)]
+            tries += [{"switch": {"own": own, "with": w}} for own in ("go", "game") for w in refs]
+            accepted = [m for m in tries if engine.check(s, s.turn, to_lua(lua, m)) is True]
+            listed = [from_lua(m) for m in legal if m.place is None and (m.switch is not None or m.scoop.count <= 3)]
+            assert sorted(map(canonical, accepted)) == sorted(map(canonical, listed))
+        special = [m for m in legal if m.place is None]
+        rng = (rng * 48271) % 2147483647
+        move = special[rng % len(special)] if special and rng % 3 else legal[rng % len(legal)]
+        kinds["place" if move.place is not None else "scoop" if move.scoop is not None else "switch"] += 1
+        new, events = engine.play(s, s.turn, move)
+        assert new is not None, events
+        assert sorted(from_lua(engine.all_ids(new))) == expected        # no card created or lost
+        s = new
+        turns += 1
+    assert turns == 52                                                  # one card per turn, to the last
+    final = from_lua(s)
+    reference = py_scoop.score(py_piles(final))
+    assert final["result"]["winners"] == reference["winners"]
+    assert [p["score"] for p in final["result"]["players"]] == [p["score"] for p in reference["players"]]
+    assert kinds["scoop"] + kinds["switch"] > 0

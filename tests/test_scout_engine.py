@@ -1,0 +1,313 @@
+"""Scout rules engine (tts/scout/engine.lua) under lupa.lua52: one test per numbered play clause of
+docs/rules/scout.md (10-21), then random playouts of whole games with the real deck that check the
+invariants. Game facts come from decks/scout.yaml as the table bundles it (deck_data)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+
+from conftest import ROOT
+from deck_data import deck_data, from_lua, to_lua
+from lua_modules import modules, runtime
+
+lua = runtime()
+use = modules("scout", lua)
+engine, setup = use("scout.engine"), use("scout.setup")
+DATA = deck_data("scout", lua)
+_ids = itertools.count(1)
+
+
+def c(v, other=None, flipped=False):
+    """A card whose active value is v (the other end `other`, by default v + 1 or 1 for a 10)."""
+    other = other if other is not None else (v + 1 if v < 10 else 1)
+    top, bottom = (other, v) if flipped else (v, other)
+    return {"id": f"k{next(_ids)}", "top": top, "bottom": bottom, "flipped": flipped}
+
+
+def values(cards):
+    return [(c["bottom"] if c["flipped"] else c["top"]) for c in cards]
+
+
+def round_state(hands, first=1, active=None, owner=None, chips=None, tokens=None, won=None, stars=None):
+    n = len(hands)
+    game = engine.new_game(DATA, n)
+    if stars is not None:
+        g = from_lua(game)
+        g["stars"] = stars
+        game = to_lua(lua, g)
+    plan = to_lua(lua, {"seat_count": n, "hands": hands, "first_player": first, "unused": []})
+    state = from_lua(engine.start_round(game, plan))
+    if active is not None:
+        state["active"] = {"owner": owner, "cards": active}
+    if chips is not None:
+        state["chips"] = chips
+    if tokens is not None:
+        state["tokens"] = tokens
+    if won is not None:
+        state["won"] = won
+    state["out"] = []
+    return state
+
+
+def play(state, p, **move):
+    new, info = engine.play(to_lua(lua, state), p, to_lua(lua, move))
+    if new is None:
+        return None, info
+    return from_lua(new), from_lua(info)
+
+
+def ok(state, p, **move):
+    new, events = play(state, p, **move)
+    assert new is not None, events
+    return new, events
+
+
+def refused(state, p, clause, **move):
+    new, message = play(state, p, **move)
+    assert new is None, "the move was accepted"
+    assert message.startswith(f"Clause {clause} ("), message
+    return message
+
+
+def beats(a, b):
+    return engine.beats(to_lua(lua, a), to_lua(lua, b))
+
+
+def test_rules_come_from_the_deck_yaml():
+    rules = from_lua(engine.rules(DATA))
+    assert rules == {"rounds": "players", "chips_per_player": 1, "round_score": {"won": 1, "scout": 1, "hand": -1},
+                     "stars": [5, 1]}
+    cards = from_lua(engine.cards(DATA))
+    assert len(cards) == 45 and all(c["top"] < c["bottom"] for c in cards)
+    assert from_lua(engine.new_game(DATA, 4))["rounds"] == 4
+    with pytest.raises(Exception, match="round_score"):
+        engine.rules(to_lua(lua, {"setup": {"options": {"rounds": 3}}, "components": []}))
+
+
+def test_clause_10_turns_go_clockwise_from_the_first_player_and_hands_turn_before_play():
+    hands = [[c(1), c(2)], [c(5), c(6)], [c(8), c(9)]]
+    s = round_state(hands, first=2)
+    assert s["turn"] == 2
+    refused(s, 1, 10, show={"first": 1, "last": 1})
+    turned = from_lua(engine.turn_hand(to_lua(lua, s), 3))
+    assert values(turned["hands"][2]) == [10, 9]          # order reversed, every card turned
+    assert engine.turn_hand(to_lua(lua, turned), 3)[0] is None
+    after, _ = ok(turned, 2, show={"first": 1, "last": 1})
+    assert after["turn"] == 3
+    new, message = engine.turn_hand(to_lua(lua, after), 1)
+    assert new is None and message.startswith("Clause 8 (")
+    refused(s, 2, 10)
+
+
+def test_clause_11_a_show_is_adjacent_cards_of_the_hand():
+    s = round_state([[c(4), c(9), c(4)], [c(1)]])
+    refused(s, 1, 11, show={"first": 2, "last": 4})
+    refused(s, 1, 11, show={"first": 2, "last": 1})
+    refused(s, 1, 12, show={"first": 1, "last": 3})        # the two 4s are not side by side
+    after, _ = ok(s, 1, show={"first": 2, "last": 2})
+    assert values(after["hands"][0]) == [4, 4] and values(after["active"]["cards"]) == [9]
+
+
+def test_clause_12_a_run_or_a_set():
+    assert engine.kind(to_lua(lua, [3, 4, 5])) == "run" and engine.kind(to_lua(lua, [5, 4, 3])) == "run"
+    assert engine.kind(to_lua(lua, [7, 7, 7])) == "set" and engine.kind(to_lua(lua, [6])) == "set"
+    assert engine.kind(to_lua(lua, [3, 5])) is None and engine.kind(to_lua(lua, [3, 4, 3])) is None
+    s = round_state([[c(5), c(4), c(3), c(6)], [c(1)]])
+    after, _ = ok(s, 1, show={"first": 1, "last": 3})        # shown as in the hand: 5-4-3
+    assert values(after["active"]["cards"]) == [5, 4, 3]
+    assert "neither" in refused(s, 1, 12, show={"first": 3, "last": 4})
+
+
+def test_clause_13_what_beats_what():
+    assert beats([1, 2], [10]) and beats([2, 3, 4], [9, 9])           # more cards
+    assert beats([1, 1, 1], [2, 3, 4]) and not beats([2, 3, 4], [1, 1, 1])  # a set over a run
+    assert beats([3, 3], [2, 2]) and not beats([2, 2], [2, 2])         # higher set; equal does not beat
+    assert beats([2, 3, 4], [1, 2, 3]) and beats([4, 3, 2], [1, 2, 3]) and not beats([3, 2, 1], [1, 2, 3])
+    assert beats([7], [6]) and not beats([6], [7])
+    s = round_state([[c(2), c(2), c(8)], [c(1)]], active=[c(3), c(3)], owner=2)
+    assert "does not beat 3-3" in refused(s, 1, 13, show={"first": 1, "last": 2})
+
+
+def test_clause_14_the_beaten_cards_go_to_the_score_pile():
+    beaten = [c(3), c(3)]
+    s = round_state([[c(8), c(8), c(1)], [c(1)], [c(2)]], active=beaten, owner=3)
+    after, events = ok(s, 1, show={"first": 1, "last": 2})
+    assert [x["id"] for x in after["won"][0]] == [x["id"] for x in beaten]
+    assert after["active"]["owner"] == 1 and values(after["active"]["cards"]) == [8, 8]
+    assert events[-1]["won"] == 2
+
+
+def test_clause_15_scout_takes_an_end_card_anywhere_either_way_up():
+    left, mid, right = c(4, 7), c(5), c(6)
+    s = round_state([[c(1), c(2)], [c(9)], [c(9)]], active=[left, mid, right], owner=3)
+    after, events = ok(s, 1, scout={"side": "left", "position": 2, "turn": True})
+    assert values(after["hands"][0]) == [1, 7, 2]                # turned: its other value counts
+    assert values(after["active"]["cards"]) == [5, 6] and after["tokens"] == [0, 0, 1]
+    assert events[0]["what"] == "scouted" and after["turn"] == 2
+    after, _ = ok(s, 1, scout={"side": "right", "position": 3})
+    assert values(after["hands"][0]) == [1, 2, 6]
+    refused(s, 1, 15, scout={"side": "middle", "position": 1})
+    refused(s, 1, 15, scout={"side": "left", "position": 4})
+    refused(round_state([[c(1)], [c(2)]]), 1, 15, scout={"side": "left", "position": 1})
+    one = round_state([[c(1)], [c(2)], [c(3)]], active=[c(5)], owner=3)
+    after, _ = ok(one, 1, scout={"side": "right", "position": 1})
+    assert after["active"] is False                            # the set is gone: anything may be shown
+    mine = round_state([[c(1)], [c(2)]], active=[c(5)], owner=1)
+    refused(mine, 1, 15, scout={"side": "left", "position": 1})
+
+
+def test_clause_16_scout_and_show_once_per_round_with_the_chip():
+    s = round_state([[c(6), c(8)], [c(1), c(1)], [c(2)]], active=[c(7), c(3)], owner=3)
+    # scout the 7 between 6 and 8: 6-7-8 beats the 3 that is left
+    after, events = ok(s, 1, scout={"side": "left", "position": 2}, show={"first": 1, "last": 3})
+    assert after["chips"] == [0, 1, 1] and after["tokens"] == [0, 0, 1]
+    assert values(after["active"]["cards"]) == [6, 7, 8] and values(after["won"][0]) == [3]
+    assert [e["what"] for e in events] == ["chip", "scouted", "shown", "round_over"]  # hand emptied
+    spent = round_state([[c(6), c(8)], [c(1)], [c(2)]], active=[c(7), c(3)], owner=3, chips=[0, 1, 1])
+    refused(spent, 1, 16, scout={"side": "left", "position": 2}, show={"first": 1, "last": 3})
+    # the show is checked against what the scout left: 6 alone does not beat 7
+    s = round_state([[c(6), c(8)], [c(1)], [c(2)]], active=[c(3), c(7)], owner=3)
+    refused(s, 1, 13, scout={"side": "left", "position": 3}, show={"first": 1, "last": 1})
+
+
+def test_clause_17_the_round_ends_on_an_empty_hand_or_when_the_owner_comes_round():
+    s = round_state([[c(9)], [c(1), c(2)], [c(3), c(3)]])
+    after, events = ok(s, 1, show={"first": 1, "last": 1})
+    assert after["round_over"] and after["ender"] == 1 and events[-1]["what"] == "round_over"
+    refused(after, 2, 17, show={"first": 1, "last": 1})
+    s = round_state([[c(9), c(1)], [c(1), c(2)], [c(3), c(4)]])
+    s, _ = ok(s, 1, show={"first": 1, "last": 1})
+    s, _ = ok(s, 2, scout={"side": "left", "position": 1})   # the 9 is taken: the set is gone
+    s, _ = ok(s, 3, scout={"side": "left", "position": 1}) if s["active"] else ok(s, 3, show={"first": 1, "last": 1})
+    assert not s["round_over"] and s["turn"] == 1             # nobody owns a set: play goes on
+    s = round_state([[c(1), c(2), c(3), c(9)], [c(5)], [c(6)]])
+    s, _ = ok(s, 1, show={"first": 1, "last": 3})
+    s, _ = ok(s, 2, scout={"side": "left", "position": 1})
+    assert not s["round_over"]
+    s, events = ok(s, 3, scout={"side": "right", "position": 1})
+    assert s["round_over"] and s["ender"] == 1 and events[-1]["what"] == "round_over"
+    assert [x["exempt"] for x in events[-1]["scores"]] == [True, False, False]
+
+
+def test_clause_18_round_score_in_stars_the_ender_exempt():
+    won = [[c(1), c(1), c(1)], [c(2)], []]
+    s = round_state([[c(5), c(6)], [c(7)], [c(1), c(2), c(3), c(4)]], active=[c(4)], owner=1,
+                    tokens=[1, 2, 0], won=won, stars=[3, 0, 1], first=2)
+    after, events = ok(s, 2, show={"first": 1, "last": 1})    # player 2 empties the hand
+    scores = [x["points"] for x in events[-1]["scores"]]
+    # 1: 3 won + 1 token - 2 in hand = 2; 2: 1 + 1 (the 4) won + 2 tokens, exempt = 4; 3: 0 + 0 - 4 = -4
+    assert scores == [2, 4, -4]
+    assert after["stars"] == [5, 4, 0]                       # player 3 gives back the 1 star held
+    assert events[-1]["paid"] == [2, 4, -1]
+    assert from_lua(engine.stars_for(17, to_lua(lua, [5, 1]))) == {5: 3, 1: 2}
+
+
+def test_clause_19_the_marker_passes_and_chips_come_back():
+    s = round_state([[c(9)], [c(1)], [c(2)]], first=3, chips=[0, 1, 0])
+    s["turn"] = 3
+    s, _ = ok(s, 3, show={"first": 1, "last": 1})
+    assert s["round_over"]
+    plan = setup.setup_plan(3, engine.cards(DATA), 5)
+    nxt = from_lua(engine.start_round(to_lua(lua, s), plan))
+    assert nxt["round"] == 2 and nxt["first_player"] == 1 and nxt["turn"] == 1   # 3 -> 1, clockwise
+    assert nxt["chips"] == [1, 1, 1] and nxt["tokens"] == [0, 0, 0] and nxt["active"] is False
+    assert [len(h) for h in nxt["hands"]] == [12, 12, 12]
+
+
+def test_clause_20_the_game_ends_after_one_round_per_player():
+    s = round_state([[c(9)], [c(1)]], stars=[0, 6])
+    s["round"] = 2
+    s, events = ok(s, 1, show={"first": 1, "last": 1})      # 1: +0 (ender); 2: -1 -> 5 stars
+    assert s["game_over"] and s["winners"] == [2] and events[-1]["what"] == "game_over"
+    with pytest.raises(Exception, match="over"):
+        engine.start_round(to_lua(lua, s), setup.setup_plan(2, engine.cards(DATA), 1))
+    tie = round_state([[c(9)], [c(1)]], stars=[1, 1])
+    tie["round"] = 2
+    tie["won"] = [[], []]
+    tie["tokens"] = [0, 1]
+    tie, _ = ok(tie, 1, show={"first": 1, "last": 1})      # 1 + 0 = 1; 1 + 1 - 1 = 1
+    assert tie["winners"] == [1, 2]
+
+
+def test_clause_21_a_refused_turn_changes_nothing():
+    s = round_state([[c(2), c(5)], [c(1)]], active=[c(3), c(3)], owner=2)
+    before = to_lua(lua, s)
+    new, message = engine.play(before, 1, to_lua(lua, {"show": {"first": 1, "last": 2}}))
+    assert new is None and message.startswith("Clause 12 (run or set)")
+    assert from_lua(before) == from_lua(to_lua(lua, s))
+
+
+def test_every_play_clause_has_its_test():
+    doc = (ROOT / "docs" / "rules" / "scout.md").read_text(encoding="utf-8")
+    play_part = doc[doc.index("## Clauses: the play"):]
+    clauses = {int(n) for n in re.findall(r"^Clause (\d+)\.", play_part, re.M)}
+    tests = {int(n) for n in re.findall(r"^def test_clause_(\d+)_", open(__file__, encoding="utf-8").read(), re.M)}
+    assert clauses == tests == set(range(10, 22))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Random playouts: whole games
+
+
+def expected_points(state):
+    """The round score recomputed here from the final piles (clause 18)."""
+    out = []
+    for p in range(state["seat_count"]):
+        points = len(state["won"][p]) + state["tokens"][p]
+        if p + 1 != state["ender"]:
+            points -= len(state["hands"][p])
+        out.append(points)
+    return out
+
+
+def pick(legal, rng):
+    """A random turn: first Show, Scout or Scout & Show (those possible), then one of that kind."""
+    kinds = {}
+    for m in legal.values():
+        kinds.setdefault((m.scout is not None) + 2 * (m.show is not None), []).append(m)
+    group = kinds[sorted(kinds)[rng % len(kinds)]]
+    return group[(rng // 7) % len(group)]
+
+
+@pytest.mark.parametrize("seats,seed", [(n, seed) for n in (2, 3, 4, 5) for seed in (1, 2, 3, 4, 5)])
+def test_random_games_keep_every_card_score_by_the_rules_and_end(seats, seed):
+    cards = engine.cards(DATA)
+    game = engine.new_game(DATA, seats)
+    rng, scouts = seed, 0
+    for round_number in range(1, seats + 1):
+        plan = setup.setup_plan(seats, cards, seed * 100 + round_number)
+        state = engine.start_round(game, plan)
+        expected = sorted(c["id"] for c in from_lua(cards) if c["id"] not in from_lua(plan.removed))
+        scouts = 0
+        stars_before = from_lua(state.stars)
+        moves = 0
+        while not state.round_over:
+            assert moves < 2000, "the round did not end"
+            rng = (rng * 48271) % 2147483647
+            legal = engine.legal_moves(state, state.turn)
+            if moves % 5 == 0:  # legal_moves lists exactly the shows check() accepts
+                listed = {(m.show.first, m.show.last) for m in legal.values() if m.scout is None}
+                size = len(from_lua(state.hands)[state.turn - 1])
+                accepted = {(i, j) for i in range(1, size + 1) for j in range(i, size + 1)
+                            if engine.check(state, state.turn, to_lua(lua, {"show": {"first": i, "last": j}})) is True}
+                assert listed == accepted
+            move = pick(legal, rng)
+            new, events = engine.play(state, state.turn, move)
+            assert new is not None, events
+            scouts += 1 if move.scout is not None else 0
+            assert sorted(from_lua(engine.all_ids(new))) == expected        # no card created or lost
+            state = new
+            moves += 1
+        final = from_lua(state)
+        assert sum(final["tokens"]) == scouts                              # a token per card scouted
+        points = expected_points(final)
+        assert [x["points"] for x in final["history"][-1]["scores"]] == points
+        assert final["stars"] == [max(0, b + p) for b, p in zip(stars_before, points)]
+        game = state
+    final = from_lua(game)
+    assert final["game_over"] and final["round"] == seats and len(final["history"]) == seats
+    best = max(final["stars"])
+    assert final["winners"] == [p + 1 for p, s in enumerate(final["stars"]) if s == best]

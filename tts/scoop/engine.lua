@@ -1,0 +1,294 @@
+-- Scoop rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- Data in, data out: new_game() lays out the shuffled deck and everyone's two empty piles; draw()
+-- takes the turn's card; play() checks what is done with it (placed on your own pile, SCOOP or
+-- SWITCH) and returns the next state (the input is never changed), or nil and a message naming the
+-- rule it breaks. When the deck is used up the game is counted by scoop.scoring ("Count").
+-- The rules interpretations are the numbered clauses of docs/rules/scoop.md ("C<n>"). Game facts
+-- come from the deck's YAML as bundled in DATA: the cards' suit, rank and value, and setup.options
+-- (piles, draw_per_turn, face_ranks, scoring).
+-- No TTS calls, no goto, no bitwise operators, no io/load/require (use("scoop.engine")).
+--
+-- A card is {id, suit, rank, value}. Players are numbered 1..n in turn order; a pile is named by
+-- {player = p, pile = "go" | "game"} and listed bottom card first.
+
+local Util = use("lib.util")
+local is_int, contains = Util.is_int, Util.contains
+local Random = use("lib.random")
+local ScoopScoring = use("scoop.scoring")
+
+local ScoopEngine = {}
+
+local function clone(v)
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = clone(x) end
+  return out
+end
+
+-- ---------------------------------------------------------------------------
+-- Data
+
+-- The facts the engine reads from DATA: {piles, draw_per_turn, faces = {rank = true}, scoring}.
+function ScoopEngine.rules(data)
+  local options = (data.setup and data.setup.options) or {}
+  if options.draw_per_turn ~= 1 then
+    error("setup.options.draw_per_turn must be 1: each turn is one card taken (decks/scoop.yaml)")
+  end
+  local piles = options.piles
+  if type(piles) ~= "table" or #piles ~= 2 or not contains(piles, "go") or not contains(piles, "game") then
+    error("setup.options.piles must be [go, game] in some order (decks/scoop.yaml)")
+  end
+  if type(options.face_ranks) ~= "table" then
+    error("setup.options.face_ranks must list the face-card ranks (decks/scoop.yaml)")
+  end
+  local scoring = clone(options.scoring)
+  if type(scoring) ~= "table" then error("setup.options.scoring is missing (decks/scoop.yaml)") end
+  scoring.faces = clone(options.face_ranks)
+  ScoopScoring.check_scoring(scoring)
+  return { piles = clone(piles), draw_per_turn = 1, faces = ScoopScoring.face_set(scoring), scoring = scoring }
+end
+
+-- The 52 cards of DATA's deck component: {id, suit, rank, value}.
+function ScoopEngine.cards(data)
+  for _, component in ipairs(data.components) do
+    if component.id == "deck" then
+      local out = {}
+      for _, card in ipairs(component.cards) do
+        local f = card.fields
+        out[#out + 1] = { id = card.id, suit = f.suit, rank = ScoopScoring.normalize_rank(f.rank), value = f.value }
+      end
+      return out
+    end
+  end
+  error("the deck data has no component 'deck' (decks/scoop.yaml)")
+end
+
+-- new_game(data, seat_count, deck, seed) -> state. deck: the cards, deck[1] the top card; with a
+-- seed they are shuffled first (lib.random), without one they are taken as given (TTS shuffled).
+function ScoopEngine.new_game(data, seat_count, deck, seed)
+  local rules = ScoopEngine.rules(data)
+  local players = data.game and data.game.players
+  local low, high = players and players.min or 1, players and players.max or seat_count
+  if not is_int(seat_count) or seat_count < low or seat_count > high then
+    error("Scoop is for " .. low .. " to " .. high .. " players, not " .. tostring(seat_count))
+  end
+  local seen = {}
+  for i, card in ipairs(deck) do
+    if type(card) ~= "table" or type(card.id) ~= "string" or seen[card.id] then
+      error("card " .. i .. ": every card needs a unique id")
+    end
+    seen[card.id] = true
+  end
+  local cards = clone(deck)
+  if seed ~= nil then cards = Random.shuffle(cards, seed) end
+  local state = { rules = rules, seat_count = seat_count, deck = cards, players = {}, turn = 1,
+    drawn = false, over = false, result = false, turns = 0 }
+  for p = 1, seat_count do state.players[p] = { go = {}, game = {} } end
+  return state
+end
+
+-- ---------------------------------------------------------------------------
+-- Piles
+
+local function pile_of(state, ref)
+  if type(ref) ~= "table" or not is_int(ref.player) or state.players[ref.player] == nil
+    or (ref.pile ~= "go" and ref.pile ~= "game") then
+    return nil
+  end
+  return state.players[ref.player][ref.pile]
+end
+
+local function same_pile(a, b)
+  return a.player == b.player and a.pile == b.pile
+end
+
+-- C17: face cards in a pile.
+function ScoopEngine.face_count(state, pile)
+  local n = 0
+  for _, c in ipairs(pile) do
+    if state.rules.faces[c.rank] then n = n + 1 end
+  end
+  return n
+end
+
+local function refuse(clause, rule, text)
+  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
+end
+
+local function where(ref)
+  return "player " .. ref.player .. "'s " .. (ref.pile == "go" and "Go" or "Game") .. " Pile"
+end
+
+local function describe(card)
+  return card.rank .. " of " .. card.suit
+end
+
+-- ---------------------------------------------------------------------------
+-- A turn
+
+-- C14: draw(state, player) -> new state, events | nil, message: the turn's card from the top.
+function ScoopEngine.draw(state, player)
+  if state.over then return refuse(19, "the end", "the deck is used up; the game is over") end
+  if player ~= state.turn then return refuse(14, "turns", "it is player " .. state.turn .. "'s turn") end
+  if state.drawn then return refuse(14, "turns", "you have taken your card; place it, SCOOP or SWITCH") end
+  state = clone(state)
+  state.drawn = table.remove(state.deck, 1)
+  return state, { { what = "drew", player = player, id = state.drawn.id,
+    text = string.format("Player %d takes the %s.", player, describe(state.drawn)) } }
+end
+
+-- check(state, player, move) -> true | nil, message.
+--   {place = "go" | "game"}                                    C15
+--   {scoop = {from = pile ref, to = pile ref, count = k}}      C16, C17
+--   {switch = {own = "go" | "game", with = pile ref}}          C18
+function ScoopEngine.check(state, player, move)
+  if state.over then return refuse(19, "the end", "the deck is used up; the game is over") end
+  if player ~= state.turn then return refuse(14, "turns", "it is player " .. state.turn .. "'s turn") end
+  if not state.drawn then return refuse(14, "turns", "take your card from the deck first") end
+  local drawn = state.drawn
+  if type(move) ~= "table" then return refuse(15, "placing", "place the card, SCOOP or SWITCH") end
+  if move.place ~= nil then
+    if move.place ~= "go" and move.place ~= "game" then
+      return refuse(15, "placing", "place the card on your own Go Pile or Game Pile")
+    end
+    return true
+  elseif move.scoop ~= nil then
+    local s = move.scoop
+    local from, to = pile_of(state, s.from), pile_of(state, s.to)
+    if from == nil or to == nil then return refuse(16, "SCOOP", "name the piles {player, pile} to scoop from and to") end
+    if same_pile(s.from, s.to) then return refuse(16, "SCOOP", "scoop from one pile to another") end
+    local count = s.count or 1
+    if not is_int(count) or count < 1 then return refuse(16, "SCOOP", "scoop one card or more") end
+    if #from == 0 then return refuse(16, "SCOOP", where(s.from) .. " is empty") end
+    if count > #from then return refuse(17, "SCOOP more", where(s.from) .. " has only " .. #from .. " cards") end
+    for i = #from - count + 1, #from do
+      if from[i].suit ~= drawn.suit then
+        if i == #from then
+          return refuse(16, "SCOOP", "the top card of " .. where(s.from) .. " is not a " .. drawn.suit .. " card")
+        end
+        return refuse(17, "SCOOP more", "the " .. count .. " top cards of " .. where(s.from)
+          .. " are not all " .. drawn.suit)
+      end
+    end
+    if count > 1 then
+      local differential = ScoopEngine.face_count(state, to) - ScoopEngine.face_count(state, from)
+      if differential < count - 1 then
+        return refuse(17, "SCOOP more", string.format(
+          "%s has %d more face cards than %s: you may scoop %d card%s", where(s.to), differential, where(s.from),
+          math.max(1, differential + 1), math.max(1, differential + 1) > 1 and "s" or ""))
+      end
+    end
+    return true
+  elseif move.switch ~= nil then
+    local s = move.switch
+    local own = { player = player, pile = s.own }
+    local mine, with = pile_of(state, own), pile_of(state, s.with)
+    if mine == nil or with == nil then
+      return refuse(18, "SWITCH", "name your own pile and the pile {player, pile} to switch with")
+    end
+    if same_pile(own, s.with) then return refuse(18, "SWITCH", "switch with another pile") end
+    if #with == 0 or with[#with].value ~= drawn.value then
+      return refuse(18, "SWITCH", "the top card of " .. where(s.with) .. " is not a " .. drawn.rank)
+    end
+    return true
+  end
+  return refuse(15, "placing", "place the card, SCOOP or SWITCH")
+end
+
+-- play(state, player, move) -> new state, events | nil, message. After the move the turn passes; the
+-- move that uses up the deck ends the game and counts it (state.result, scoop.scoring's result).
+function ScoopEngine.play(state, player, move)
+  local ok, message = ScoopEngine.check(state, player, move)
+  if not ok then return nil, message end
+  state = clone(state)
+  local drawn, events = state.drawn, {}
+  state.drawn = false
+  if move.place ~= nil then
+    local pile = state.players[player][move.place]
+    pile[#pile + 1] = drawn
+    events[1] = { what = "placed", player = player,
+      text = string.format("Player %d puts the %s on %s.", player, describe(drawn),
+        where({ player = player, pile = move.place })) }
+  elseif move.scoop ~= nil then
+    local s = move.scoop
+    local from, to = pile_of(state, s.from), pile_of(state, s.to)
+    local count = s.count or 1
+    to[#to + 1] = drawn
+    local first = #from - count + 1
+    for i = first, #from do to[#to + 1] = from[i] end
+    for _ = first, #from do table.remove(from) end
+    events[1] = { what = "scooped", player = player, count = count,
+      text = string.format("Player %d SCOOPs %d card%s from %s onto the %s on %s.", player, count,
+        count > 1 and "s" or "", where(s.from), describe(drawn), where(s.to)) }
+  else
+    local s = move.switch
+    local mine = state.players[player][s.own]
+    mine[#mine + 1] = drawn
+    local other = state.players[s.with.player]
+    local with = other[s.with.pile]
+    state.players[player][s.own], other[s.with.pile] = with, mine
+    events[1] = { what = "switched", player = player,
+      text = string.format("Player %d puts the %s on %s and SWITCHes it with %s.", player, describe(drawn),
+        where({ player = player, pile = s.own }), where(s.with)) }
+  end
+  state.turns = state.turns + 1
+  if #state.deck == 0 then -- C19
+    state.over = true
+    state.result = ScoopEngine.count(state)
+    events[#events + 1] = { what = "game_over", winners = state.result.winners, text = state.result.explanation }
+  else
+    state.turn = player % state.seat_count + 1
+  end
+  return state, events
+end
+
+-- C20: the Count of scoop.scoring over the piles as they lie, with the deck's scoring table.
+function ScoopEngine.count(state, names)
+  local players = {}
+  for p = 1, state.seat_count do
+    players[p] = { go_pile = state.players[p].go, game_pile = state.players[p].game, name = names and names[p] }
+  end
+  return ScoopScoring.score(players, state.rules.scoring)
+end
+
+-- Every legal move with the drawn card: each place, each scoop (every pile pair and count) and each
+-- switch.
+function ScoopEngine.legal_moves(state, player)
+  local out = {}
+  if state.over or player ~= state.turn or not state.drawn then return out end
+  for _, pile in ipairs(state.rules.piles) do out[#out + 1] = { place = pile } end
+  local refs = {}
+  for p = 1, state.seat_count do
+    for _, pile in ipairs(state.rules.piles) do refs[#refs + 1] = { player = p, pile = pile } end
+  end
+  for _, from in ipairs(refs) do
+    for _, to in ipairs(refs) do
+      local count = 1
+      while ScoopEngine.check(state, player, { scoop = { from = from, to = to, count = count } }) do
+        out[#out + 1] = { scoop = { from = from, to = to, count = count } }
+        count = count + 1
+      end
+    end
+    for _, own in ipairs(state.rules.piles) do
+      local move = { switch = { own = own, with = from } }
+      if ScoopEngine.check(state, player, move) then out[#out + 1] = move end
+    end
+  end
+  return out
+end
+
+-- Every card of the game, wherever it is (ids).
+function ScoopEngine.all_ids(state)
+  local out = {}
+  for _, c in ipairs(state.deck) do out[#out + 1] = c.id end
+  if state.drawn then out[#out + 1] = state.drawn.id end
+  for p = 1, state.seat_count do
+    for _, pile in ipairs(state.rules.piles) do
+      for _, c in ipairs(state.players[p][pile]) do out[#out + 1] = c.id end
+    end
+  end
+  return out
+end
+
+return ScoopEngine

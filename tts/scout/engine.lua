@@ -1,0 +1,390 @@
+-- Scout rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- Data in, data out: new_game() and start_round() make a game state from the deck's data and a
+-- scout.setup plan; play() checks one turn (Show, Scout, or Scout & Show) and returns the next state
+-- (the input is never changed), or nil and a message naming the rule it breaks. The end of a round,
+-- its score, the stars, the first-player marker and the end of the game follow from the moves.
+-- The rules interpretations are the numbered clauses of docs/rules/scout.md ("C<n>"). Game facts come
+-- from the deck's YAML as bundled in DATA: the cards' top/bottom values, the stars' values, and
+-- setup.options (rounds, chips_per_player, round_score).
+-- No TTS calls, no goto, no bitwise operators, no io/load/require (use("scout.engine")).
+--
+-- A card is {id, top, bottom, flipped} (scout.setup). Players are numbered 1..n clockwise.
+
+local Util = use("lib.util")
+local is_int = Util.is_int
+local ScoutSetup = use("scout.setup")
+
+local ScoutEngine = {}
+
+local value = ScoutSetup.active_value
+
+local function clone(v)
+  if type(v) ~= "table" then return v end
+  local out = {}
+  for k, x in pairs(v) do out[k] = clone(x) end
+  return out
+end
+
+local function filled(n, v)
+  local out = {}
+  for i = 1, n do out[i] = v end
+  return out
+end
+
+-- ---------------------------------------------------------------------------
+-- Data
+
+local function component(data, id)
+  for _, c in ipairs(data.components) do
+    if c.id == id then return c end
+  end
+  error("the deck data has no component '" .. id .. "' (decks/scout.yaml)")
+end
+
+-- The facts the engine reads from DATA: {rounds, chips_per_player, round_score = {won, scout, hand},
+-- stars = {star values, highest first}}.
+function ScoutEngine.rules(data)
+  local options = (data.setup and data.setup.options) or {}
+  local score = options.round_score
+  if type(score) ~= "table" or not is_int(score.won) or not is_int(score.scout) or not is_int(score.hand) then
+    error("setup.options.round_score must give whole points {won, scout, hand} (decks/scout.yaml)")
+  end
+  if options.rounds ~= "players" and not is_int(options.rounds) then
+    error("setup.options.rounds must be 'players' or a whole number (decks/scout.yaml)")
+  end
+  if not is_int(options.chips_per_player) then
+    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
+  end
+  local stars = {}
+  for _, card in ipairs(component(data, "stars").cards) do stars[#stars + 1] = card.fields.value end
+  table.sort(stars, function(x, y) return x > y end)
+  if stars[#stars] ~= 1 then error("the stars need a star worth 1 to pay any score (decks/scout.yaml)") end
+  return { rounds = options.rounds, chips_per_player = options.chips_per_player,
+    round_score = { won = score.won, scout = score.scout, hand = score.hand }, stars = stars }
+end
+
+-- The 45 cards of DATA's deck component: {id, top, bottom}.
+function ScoutEngine.cards(data)
+  local out = {}
+  for _, card in ipairs(component(data, "deck").cards) do
+    out[#out + 1] = { id = card.id, top = card.fields.top, bottom = card.fields.bottom }
+  end
+  return out
+end
+
+-- C18: the star tokens that pay `points` (a whole number >= 0): {[star value] = count}, fewest tokens.
+function ScoutEngine.stars_for(points, stars)
+  local out = {}
+  for _, v in ipairs(stars) do
+    out[v] = math.floor(points / v)
+    points = points - out[v] * v
+  end
+  return out
+end
+
+-- new_game(data, seat_count) -> a game before its first round.
+function ScoutEngine.new_game(data, seat_count)
+  local rules = ScoutEngine.rules(data)
+  if not is_int(seat_count) or ScoutSetup.DEAL[seat_count] == nil then
+    error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
+  end
+  local rounds = rules.rounds
+  if rounds == "players" then rounds = seat_count end
+  return { rules = rules, seat_count = seat_count, rounds = rounds, round = 0, stars = filled(seat_count, 0),
+    first_player = false, round_over = true, game_over = false, winners = {}, history = {} }
+end
+
+-- C19: start the next round with `plan` (ScoutSetup.setup_plan for the game's seat count). Round 1
+-- starts with the plan's first player (the 1/2 card); later rounds with the player after the last
+-- round's first player (the marker passes on). Chips are given back: chips_per_player each.
+function ScoutEngine.start_round(game, plan)
+  if game.game_over then error("the game is over") end
+  if not game.round_over then error("the round is not over") end
+  if plan.seat_count ~= game.seat_count then error("the plan is for " .. plan.seat_count .. " players") end
+  local state = clone(game)
+  state.round = state.round + 1
+  if state.round == 1 then
+    state.first_player = plan.first_player
+  else
+    state.first_player = state.first_player % state.seat_count + 1
+  end
+  state.turn = state.first_player
+  state.hands = clone(plan.hands)
+  state.won = {}
+  for p = 1, state.seat_count do state.won[p] = {} end
+  state.tokens = filled(state.seat_count, 0)
+  state.chips = filled(state.seat_count, state.rules.chips_per_player)
+  state.active = false  -- {owner, cards} once a set is shown
+  state.flip = ScoutSetup.new_round()
+  state.round_over = false
+  state.ender = false
+  state.out = clone(plan.unused or {})
+  return state
+end
+
+-- ---------------------------------------------------------------------------
+-- Sets
+
+-- C12: "set" (equal values, a single card included), "run" (each value one more, or each one less,
+-- than the one before) or nil.
+function ScoutEngine.kind(values)
+  if #values == 0 then return nil end
+  local equal, up, down = true, true, true
+  for i = 2, #values do
+    if values[i] ~= values[1] then equal = false end
+    if values[i] ~= values[i - 1] + 1 then up = false end
+    if values[i] ~= values[i - 1] - 1 then down = false end
+  end
+  if equal then return "set" end
+  if up or down then return "run" end
+  return nil
+end
+
+local function low(values)
+  local m = values[1]
+  for _, v in ipairs(values) do m = math.min(m, v) end
+  return m
+end
+
+-- C13: true when the values `a` beat the values `b` (both valid sets or runs).
+function ScoutEngine.beats(a, b)
+  if #a ~= #b then return #a > #b end
+  local ka, kb = ScoutEngine.kind(a), ScoutEngine.kind(b)
+  if ka ~= kb then return ka == "set" end
+  return low(a) > low(b)
+end
+
+local function values_of(cards)
+  local out = {}
+  for i, c in ipairs(cards) do out[i] = value(c) end
+  return out
+end
+
+local function refuse(clause, rule, text)
+  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
+end
+
+local function check_show(state, player, show, active)
+  if type(show) ~= "table" or not is_int(show.first) or not is_int(show.last) then
+    return refuse(11, "Show", "name the first and last card of the show, {first, last}")
+  end
+  local hand = state.hands[player]
+  if show.first < 1 or show.last > #hand or show.first > show.last then
+    return refuse(11, "Show", "the cards shown are adjacent cards of your hand, positions 1 to " .. #hand)
+  end
+  local cards = {}
+  for i = show.first, show.last do cards[#cards + 1] = hand[i] end
+  local values = values_of(cards)
+  if ScoutEngine.kind(values) == nil then
+    return refuse(12, "run or set", table.concat(values, "-") .. " is neither equal values nor a run")
+  end
+  if active and not ScoutEngine.beats(values, values_of(active.cards)) then
+    return refuse(13, "what beats what", table.concat(values, "-") .. " does not beat "
+      .. table.concat(values_of(active.cards), "-"))
+  end
+  return true
+end
+
+local function check_scout(state, player, scout, active)
+  if not active then return refuse(15, "Scout", "there is no active set to scout from") end
+  if active.owner == player then return refuse(15, "Scout", "you cannot scout your own set") end
+  if type(scout) ~= "table" or (scout.side ~= "left" and scout.side ~= "right") then
+    return refuse(15, "Scout", "take the leftmost or the rightmost card: side = \"left\" or \"right\"")
+  end
+  local size = #state.hands[player] + 1
+  if not is_int(scout.position) or scout.position < 1 or scout.position > size then
+    return refuse(15, "Scout", "insert the card at a position from 1 to " .. size)
+  end
+  return true
+end
+
+-- Carry out a scout on `state` (already a copy).
+local function do_scout(state, player, scout, events)
+  local active = state.active
+  local index = scout.side == "left" and 1 or #active.cards
+  local card = table.remove(active.cards, index)
+  if scout.turn then card.flipped = not card.flipped end
+  table.insert(state.hands[player], scout.position, card)
+  state.tokens[active.owner] = state.tokens[active.owner] + 1
+  events[#events + 1] = { what = "scouted", player = player, owner = active.owner, id = card.id,
+    text = string.format("Player %d scouts %d from player %d's set; player %d gets a Scout token.",
+      player, value(card), active.owner, active.owner) }
+  if #active.cards == 0 then state.active = false end
+end
+
+-- ---------------------------------------------------------------------------
+-- Scores
+
+-- C18: the round's score per player, from the piles as they lie: {won, tokens, hand, points}.
+function ScoutEngine.round_scores(state)
+  local rs, out = state.rules.round_score, {}
+  for p = 1, state.seat_count do
+    local hand = #state.hands[p]
+    local points = rs.won * #state.won[p] + rs.scout * state.tokens[p]
+    if p ~= state.ender then points = points + rs.hand * hand end
+    out[p] = { won = #state.won[p], tokens = state.tokens[p], hand = hand, exempt = p == state.ender,
+      points = points }
+  end
+  return out
+end
+
+-- C18-C20: close the round on `state` (a copy): score it, pay the stars, maybe end the game.
+local function end_round(state, ender, reason, events)
+  state.round_over = true
+  state.ender = ender
+  local scores = ScoutEngine.round_scores(state)
+  local paid = {}
+  for p = 1, state.seat_count do
+    local before = state.stars[p]
+    state.stars[p] = math.max(0, before + scores[p].points)
+    paid[p] = state.stars[p] - before
+  end
+  state.history[#state.history + 1] = { round = state.round, ender = ender, scores = scores, paid = paid }
+  events[#events + 1] = { what = "round_over", player = ender, scores = scores, paid = paid,
+    text = string.format("Round %d is over: %s", state.round, reason) }
+  if state.round >= state.rounds then
+    state.game_over = true
+    local best = state.stars[1]
+    for p = 1, state.seat_count do best = math.max(best, state.stars[p]) end
+    state.winners = {}
+    for p = 1, state.seat_count do
+      if state.stars[p] == best then state.winners[#state.winners + 1] = p end
+    end
+    events[#events + 1] = { what = "game_over", winners = state.winners,
+      text = string.format("The game is over: %d stars win (player %s).", best, table.concat(state.winners, ", ")) }
+  end
+end
+
+-- ---------------------------------------------------------------------------
+-- A turn
+
+-- check(state, player, move) -> true | nil, message. move: {show = {first, last}}, {scout = {side,
+-- position, turn}} or both (Scout & Show, with the chip).
+function ScoutEngine.check(state, player, move)
+  if state.game_over then return refuse(20, "game over", "the game is over") end
+  if state.round_over then return refuse(17, "round over", "the round is over; start the next one") end
+  if player ~= state.turn then return refuse(10, "turn order", "it is player " .. state.turn .. "'s turn") end
+  if type(move) ~= "table" or (move.show == nil and move.scout == nil) then
+    return refuse(10, "a turn", "a turn is a Show, a Scout, or Scout & Show")
+  end
+  if move.show ~= nil and move.scout ~= nil then
+    if state.chips[player] < 1 then
+      return refuse(16, "Scout & Show", "you have used your Scout & Show chip this round")
+    end
+    local ok, message = check_scout(state, player, move.scout, state.active)
+    if not ok then return nil, message end
+    local after = clone(state)
+    do_scout(after, player, move.scout, {})
+    return check_show(after, player, move.show, after.active)
+  end
+  if move.scout ~= nil then return check_scout(state, player, move.scout, state.active) end
+  return check_show(state, player, move.show, state.active)
+end
+
+-- play(state, player, move) -> new state, events | nil, message.
+-- events: {what = "scouted" | "shown" | "round_over" | "game_over", player, text, ...}.
+function ScoutEngine.play(state, player, move)
+  local ok, message = ScoutEngine.check(state, player, move)
+  if not ok then return nil, message end
+  state = clone(state)
+  local events = {}
+  state.flip = ScoutSetup.begin_play(state.flip)
+  if move.scout ~= nil then
+    if move.show ~= nil then
+      state.chips[player] = state.chips[player] - 1
+      events[#events + 1] = { what = "chip", player = player,
+        text = string.format("Player %d gives up the Scout & Show chip.", player) }
+    end
+    do_scout(state, player, move.scout, events)
+  end
+  if move.show ~= nil then
+    local hand, cards = state.hands[player], {}
+    for _ = move.show.first, move.show.last do cards[#cards + 1] = table.remove(hand, move.show.first) end
+    local beaten = 0
+    if state.active then
+      for _, c in ipairs(state.active.cards) do state.won[player][#state.won[player] + 1] = c end
+      beaten = #state.active.cards
+    end
+    state.active = { owner = player, cards = cards }
+    events[#events + 1] = { what = "shown", player = player, won = beaten,
+      text = string.format("Player %d shows %s%s.", player, table.concat(values_of(cards), "-"),
+        beaten > 0 and string.format(" and wins %d card%s", beaten, beaten > 1 and "s" or "") or "") }
+    if #hand == 0 then -- C17: a hand emptied ends the round
+      end_round(state, player, string.format("player %d has no cards left.", player), events)
+      return state, events
+    end
+  end
+  local nxt = player % state.seat_count + 1
+  state.turn = nxt
+  if state.active and state.active.owner == nxt then -- C17: nobody beat the set
+    end_round(state, nxt, string.format("nobody beat player %d's set.", nxt), events)
+  end
+  return state, events
+end
+
+-- C10 (clause 8 of the set-up): turn `player`'s hand, once per round before the first turn.
+function ScoutEngine.turn_hand(state, player)
+  if state.round_over then return refuse(17, "round over", "the round is over") end
+  local ok, why = ScoutSetup.can_flip(state.flip, player)
+  if not ok then return refuse(8, "turning the hand", why) end
+  state = clone(state)
+  local turned = ScoutSetup.turn_hand(state.flip, player, state.hands[player])
+  state.flip, state.hands[player] = turned.state, turned.hand
+  return state
+end
+
+-- Every legal move of `player` now: each show (every adjacent stretch that is a set or run and beats
+-- the active set), each scout (side x position x turn) and, with the chip, each scout & show.
+function ScoutEngine.legal_moves(state, player)
+  local out = {}
+  if state.game_over or state.round_over or player ~= state.turn then return out end
+  local function shows(s, scout)
+    local hand = s.hands[player]
+    local beaten = s.active and values_of(s.active.cards)
+    for first = 1, #hand do
+      local values = {}
+      for last = first, #hand do
+        values[#values + 1] = value(hand[last])
+        if ScoutEngine.kind(values) == nil then break end -- a longer stretch is no run or set either
+        if not beaten or ScoutEngine.beats(values, beaten) then
+          out[#out + 1] = { scout = scout, show = { first = first, last = last } }
+        end
+      end
+    end
+  end
+  shows(state, nil)
+  if state.active and state.active.owner ~= player then
+    for _, side in ipairs({ "left", "right" }) do
+      for position = 1, #state.hands[player] + 1 do
+        for _, turn in ipairs({ false, true }) do
+          local scout = { side = side, position = position, turn = turn }
+          out[#out + 1] = { scout = scout }
+          if state.chips[player] > 0 then
+            local after = { hands = { [player] = clone(state.hands[player]) }, active = clone(state.active),
+              tokens = clone(state.tokens) }
+            do_scout(after, player, scout, {})
+            shows(after, scout)
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- Every card of the round, wherever it is: hands, the active set, score piles, out of the round (ids).
+function ScoutEngine.all_ids(state)
+  local out = {}
+  for p = 1, state.seat_count do
+    for _, c in ipairs(state.hands[p]) do out[#out + 1] = c.id end
+    for _, c in ipairs(state.won[p]) do out[#out + 1] = c.id end
+  end
+  if state.active then
+    for _, c in ipairs(state.active.cards) do out[#out + 1] = c.id end
+  end
+  for _, id in ipairs(state.out) do out[#out + 1] = id end
+  return out
+end
+
+return ScoutEngine

@@ -1,0 +1,597 @@
+-- Skorch rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+--
+-- Data in, data out: new_game() turns a skorch.setup deal plan into a game state; play() checks one
+-- move against the rules and returns the next state (the input is never changed), or nil and a
+-- message naming the rule it breaks. The rules interpretations are the numbered clauses of
+-- docs/rules/skorch.md ("C<n>"). Game facts come from the deck's YAML as bundled in DATA: the cards
+-- (kind, value) from its components, the draw and the Elude's empty-pile value from setup.options.
+-- No TTS calls, no goto, no bitwise operators, no io/load/require (use("skorch.engine")).
+--
+-- A card is {id, kind, value, face_up}. A player is {hand = {cards}, front = {5 slots}, back =
+-- {5 slots}}; an empty prison slot is `false`. Seats are whatever the deal plan used (TTS colours).
+
+local Util = use("lib.util")
+local is_int, contains, index_of = Util.is_int, Util.contains, Util.index_of
+local SkorchSetup = use("skorch.setup")
+
+local SkorchEngine = {}
+
+SkorchEngine.ROWS = { "front", "back" }
+local SPECIAL = { elude = true, shield = true, demoter = true, skorch = true, undead = true, faceoff = true }
+
+-- ---------------------------------------------------------------------------
+-- Data
+
+-- The facts the engine reads from DATA (the Global script's bundled deck data): setup.options.
+function SkorchEngine.rules(data)
+  local options = (data and data.setup and data.setup.options) or {}
+  local rules = { draw_per_turn = options.draw_per_turn, elude_empty_value = options.elude_empty_value }
+  if not is_int(rules.draw_per_turn) or rules.draw_per_turn < 0 then
+    error("setup.options.draw_per_turn must be a whole number of cards (decks/skorch.yaml)")
+  end
+  if not is_int(rules.elude_empty_value) then
+    error("setup.options.elude_empty_value must be a whole number (decks/skorch.yaml)")
+  end
+  return rules
+end
+
+-- The cards of DATA's components `ids` (default {"deck"}), one per copy: {id = "<card id>-<copy>",
+-- kind, value}. The table uses GUIDs as ids instead; the engine only needs them unique.
+function SkorchEngine.cards(data, ids)
+  ids = ids or { "deck" }
+  local out = {}
+  for _, component in ipairs(data.components) do
+    if contains(ids, component.id) then
+      for _, card in ipairs(component.cards) do
+        for copy = 1, card.count do
+          out[#out + 1] = { id = card.id .. "-" .. copy, kind = card.fields.kind, value = card.fields.value }
+        end
+      end
+    end
+  end
+  return out
+end
+
+local function clone(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = clone(v) end
+  return out
+end
+
+local function card_copy(card, face_up)
+  return { id = card.id, kind = card.kind, value = card.value, face_up = face_up }
+end
+
+local function name(card)
+  if card.kind == "attack" then return "a " .. card.value end
+  if card.kind == "faceoff" then return "a Face-off" end
+  return "a" .. (card.kind == "elude" and "n " or " ") .. string.upper(string.sub(card.kind, 1, 1))
+    .. string.sub(card.kind, 2)
+end
+
+-- new_game(data, plan, cards) -> state. plan: SkorchSetup.deal_plan(); cards: the deck it dealt
+-- (the draw pile is a list of ids).
+function SkorchEngine.new_game(data, plan, cards)
+  local by_id = {}
+  for i, card in ipairs(cards) do
+    SkorchSetup.validate_card(card, i)
+    by_id[card.id] = card
+  end
+  local state = {
+    rules = SkorchEngine.rules(data),
+    order = clone(plan.order),    -- C10: clockwise from the dealer's left
+    players = {},
+    pile = { card_copy(plan.discard, true) },
+    draw = {},
+    burned = {},
+    value = plan.value_to_beat,   -- the value to beat; 0 = any card
+    turn = plan.first_player,
+    direction = 1,                -- 1 clockwise, -1 after a Shield
+    winner = false,
+    turns = 0,
+  }
+  for _, p in ipairs(plan.players) do
+    local player = { hand = {}, front = {}, back = {} }
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      player.front[slot] = card_copy(p.front[slot], p.front[slot].face_up)
+      player.back[slot] = card_copy(p.back[slot], p.back[slot].face_up)
+    end
+    for i, c in ipairs(p.hand) do player.hand[i] = card_copy(c, false) end
+    state.players[p.seat] = player
+  end
+  for i, id in ipairs(plan.draw_pile) do
+    if by_id[id] == nil then error("draw pile card " .. tostring(id) .. " is not among the cards given") end
+    state.draw[i] = card_copy(by_id[id], false)
+  end
+  return state
+end
+
+-- ---------------------------------------------------------------------------
+-- Where cards are
+
+-- C12: a prison card is unlocked when it is in the front row, or in the back row behind an empty
+-- front slot.
+local function is_unlocked(player, row, slot)
+  return row == "front" or player.front[slot] == false
+end
+
+-- The place of card `id` for `player`: "hand", index | row, slot | nil.
+local function locate(player, id)
+  for i, c in ipairs(player.hand) do
+    if c.id == id then return "hand", i end
+  end
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      local c = player[row][slot]
+      if c and c.id == id then return row, slot end
+    end
+  end
+  return nil
+end
+
+local function card_at(player, place, index)
+  if place == "hand" then return player.hand[index] end
+  return player[place][index]
+end
+
+local function prison_count(player)
+  local n = 0
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      if player[row][slot] then n = n + 1 end
+    end
+  end
+  return n
+end
+
+-- Cards `seat` holds: hand and prison.
+function SkorchEngine.cards_left(state, seat)
+  local player = state.players[seat]
+  return #player.hand + prison_count(player)
+end
+
+-- Every card of the game, wherever it is (for the no-card-lost check): a list of ids.
+function SkorchEngine.all_ids(state)
+  local out = {}
+  local function add(list)
+    for _, c in ipairs(list) do out[#out + 1] = c.id end
+  end
+  for _, seat in ipairs(state.order) do
+    local player = state.players[seat]
+    add(player.hand)
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot = 1, SkorchSetup.PRISON_SIZE do
+        if player[row][slot] then out[#out + 1] = player[row][slot].id end
+      end
+    end
+  end
+  add(state.pile)
+  add(state.draw)
+  add(state.burned)
+  return out
+end
+
+-- The cards `seat` may play from now (C12, C13): the hand while it holds cards, else the unlocked prison
+-- cards. A list of {id, place, index, card}.
+function SkorchEngine.playable(state, seat)
+  local player, out = state.players[seat], {}
+  if #player.hand > 0 then
+    for i, c in ipairs(player.hand) do out[#out + 1] = { id = c.id, place = "hand", index = i, card = c } end
+    return out
+  end
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      local c = player[row][slot]
+      if c and is_unlocked(player, row, slot) then
+        out[#out + 1] = { id = c.id, place = row, index = slot, card = c }
+      end
+    end
+  end
+  return out
+end
+
+-- C17: face-up unlocked prison cards `seat` can give in an Undead trade (ids).
+local function giveable(state, seat, except)
+  local player, out = state.players[seat], {}
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      local c = player[row][slot]
+      if c and c.face_up and c.id ~= except and is_unlocked(player, row, slot) then out[#out + 1] = c.id end
+    end
+  end
+  return out
+end
+
+-- C17: face-up prison cards of the other players (ids with their owner), which an Undead may take.
+local function takeable(state, seat)
+  local out = {}
+  for _, other in ipairs(state.order) do
+    if other ~= seat then
+      local player = state.players[other]
+      for _, row in ipairs(SkorchEngine.ROWS) do
+        for slot = 1, SkorchSetup.PRISON_SIZE do
+          local c = player[row][slot]
+          if c and c.face_up then out[#out + 1] = { id = c.id, seat = other } end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- C18: the face-down attack cards of `seat`'s prison, locked or not (ids), Face-off's candidates.
+local function face_down_attacks(state, seat, except)
+  local player, out = state.players[seat], {}
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      local c = player[row][slot]
+      if c and not c.face_up and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
+    end
+  end
+  return out
+end
+
+local function prison_attacks(state, seat, except)
+  local player, out = state.players[seat], {}
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, SkorchSetup.PRISON_SIZE do
+      local c = player[row][slot]
+      if c and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
+    end
+  end
+  return out
+end
+
+-- C10: the seat after `seat` in the current direction.
+function SkorchEngine.next_seat(state, seat)
+  local n, i = #state.order, index_of(state.order, seat)
+  return state.order[(i - 1 + state.direction + n) % n + 1]
+end
+
+-- C19: true when `seat` has a play: a special card, an attack card that equals or beats the pile,
+-- or (from the prison) a face-down card, which may always be tried.
+function SkorchEngine.can_play(state, seat)
+  for _, entry in ipairs(SkorchEngine.playable(state, seat)) do
+    local c = entry.card
+    if entry.place ~= "hand" and not c.face_up then return true end
+    if SPECIAL[c.kind] or c.value >= state.value then return true end
+  end
+  return false
+end
+
+-- ---------------------------------------------------------------------------
+-- Checking a move
+
+local function refuse(clause, rule, text)
+  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
+end
+
+-- Check `move` for `seat`; returns true, or nil and the message naming the rule.
+function SkorchEngine.check(state, seat, move)
+  if state.winner then return refuse(21, "the win", state.winner .. " has won; the game is over") end
+  if state.players[seat] == nil then return refuse(10, "turn order", tostring(seat) .. " is not playing") end
+  if seat ~= state.turn then return refuse(10, "turn order", "it is " .. state.turn .. "'s turn") end
+  if type(move) ~= "table" then return refuse(11, "a play", "a move is {cards = {ids}} or {pick_up = true}") end
+  if move.pick_up then
+    if SkorchEngine.can_play(state, seat) then
+      return refuse(19, "picking up", "you can play a card, so you may not pick up the pile")
+    end
+    return true
+  end
+  local ids = move.cards
+  if type(ids) ~= "table" or #ids == 0 then return refuse(11, "a play", "play at least one card") end
+  local player, seen, cards = state.players[seat], {}, {}
+  local allowed = {}
+  for _, entry in ipairs(SkorchEngine.playable(state, seat)) do allowed[entry.id] = entry end
+  for i, id in ipairs(ids) do
+    if seen[id] then return refuse(11, "a play", "card " .. tostring(id) .. " is named twice") end
+    seen[id] = true
+    local place, index = locate(player, id)
+    if place == nil then return refuse(11, "a play", "card " .. tostring(id) .. " is not yours") end
+    if allowed[id] == nil then
+      if #player.hand > 0 then
+        return refuse(12, "hand first", "play from your hand while it holds cards")
+      end
+      return refuse(13, "locked cards", "a back-row card unlocks when the front-row card in front of it is played")
+    end
+    cards[i] = card_at(player, place, index)
+  end
+  local first = cards[1]
+  local blind = allowed[first.id].place ~= "hand" and not first.face_up
+  if #cards > 1 then
+    for _, c in ipairs(cards) do
+      if c.kind ~= "attack" or c.value ~= first.value or first.kind ~= "attack" then
+        return refuse(14, "several of one value", "cards played together must be attack cards of one value")
+      end
+      if allowed[c.id].place ~= "hand" and not c.face_up then
+        return refuse(14, "several of one value", "a face-down card is played on its own")
+      end
+    end
+  end
+  if first.kind == "attack" and not blind and first.value < state.value then
+    return refuse(11, "equal or higher", name(first) .. " does not equal or beat the " .. state.value .. " to beat")
+  end
+  if move.give ~= nil or move.take ~= nil then
+    if first.kind ~= "undead" then return refuse(17, "Undead", "only an Undead trades cards") end
+  end
+  if move.reveal ~= nil or move.choose ~= nil then
+    if first.kind ~= "faceoff" then return refuse(18, "Face-off", "only a Face-off reveals cards") end
+  end
+  if first.kind == "undead" then
+    local gives, takes = giveable(state, seat, first.id), takeable(state, seat)
+    if #takes == 0 then
+      if move.give ~= nil or move.take ~= nil then
+        return refuse(17, "Undead", "no other player has a face-up prison card to take")
+      end
+    else
+      local found = false
+      for _, t in ipairs(takes) do
+        if t.id == move.take then found = true end
+      end
+      if not found then return refuse(17, "Undead", "take one face-up prison card of another player") end
+      if #gives > 0 then
+        if not contains(gives, move.give) then
+          return refuse(17, "Undead", "give one of your face-up unlocked prison cards in return")
+        end
+      elseif move.give ~= nil then
+        return refuse(17, "Undead", "you have no face-up unlocked prison card to give; just take")
+      end
+    end
+  elseif first.kind == "faceoff" then
+    local candidates = face_down_attacks(state, seat, first.id)
+    local reveal = move.reveal or {}
+    if #candidates >= 2 then
+      if #reveal ~= 2 or reveal[1] == reveal[2] or not contains(candidates, reveal[1])
+        or not contains(candidates, reveal[2]) then
+        return refuse(18, "Face-off", "reveal two of your face-down attack cards")
+      end
+      if not contains(reveal, move.choose) then
+        return refuse(18, "Face-off", "play one of the two cards you revealed")
+      end
+    elseif #candidates == 1 then
+      if #reveal > 1 or (#reveal == 1 and reveal[1] ~= candidates[1]) or move.choose ~= candidates[1] then
+        return refuse(18, "Face-off", "your only face-down attack card is revealed and played")
+      end
+    else
+      local attacks = prison_attacks(state, seat, first.id)
+      if #reveal > 0 then return refuse(18, "Face-off", "you have no face-down attack card to reveal") end
+      if #attacks > 0 and not contains(attacks, move.choose) then
+        return refuse(18, "Face-off", "with no face-down attack card, play any attack card of your prison")
+      end
+      if #attacks == 0 and move.choose ~= nil then
+        return refuse(18, "Face-off", "you have no attack card in your prison")
+      end
+    end
+  end
+  return true
+end
+
+-- ---------------------------------------------------------------------------
+-- Carrying a move out
+
+local function remove_card(player, id)
+  local place, index = locate(player, id)
+  local card = card_at(player, place, index)
+  if place == "hand" then
+    table.remove(player.hand, index)
+  else
+    player[place][index] = false
+  end
+  return card, place, index
+end
+
+local function pick_up(state, seat, events)
+  local player = state.players[seat]
+  local ids = {}
+  for _, c in ipairs(state.pile) do
+    player.hand[#player.hand + 1] = card_copy(c, false)
+    ids[#ids + 1] = c.id
+  end
+  state.pile = {}
+  state.value = 0
+  events[#events + 1] = { what = "picked_up", seat = seat, ids = ids,
+    text = seat .. " picks up the discard pile (" .. #ids .. " cards)." }
+end
+
+local function to_pile(state, card)
+  state.pile[#state.pile + 1] = card_copy(card, true)
+end
+
+-- play(state, seat, move) -> new state, events | nil, message.
+--   move = {pick_up = true}
+--        | {cards = {ids}}                               attack cards of one value, or one special
+--        | {cards = {undead}, give = id, take = id}      C17 (give absent when you have none)
+--        | {cards = {faceoff}, reveal = {id, id}, choose = id}   C18
+-- events: {what, seat, ids, text}; what = played, picked_up, burned, reversed, traded, took,
+-- revealed, drew, won.
+function SkorchEngine.play(state, seat, move)
+  local ok, message = SkorchEngine.check(state, seat, move)
+  if not ok then return nil, message end
+  state = clone(state)
+  local player, events = state.players[seat], {}
+  state.turns = state.turns + 1
+  local ends_with_pick_up = false
+  if move.pick_up then
+    pick_up(state, seat, events)
+    ends_with_pick_up = true
+  else
+    local had_pile = #state.pile > 0
+    local played, ids = {}, {}
+    for i, id in ipairs(move.cards) do
+      local card, place = remove_card(player, id)
+      played[i] = card
+      ids[i] = id
+      if place ~= "hand" and not card.face_up then
+        events[#events + 1] = { what = "revealed", seat = seat, ids = { id }, text = seat .. " turns up " .. name(card) .. "." }
+      end
+      to_pile(state, card)
+    end
+    local first = played[1]
+    events[#events + 1] = { what = "played", seat = seat, ids = ids,
+      text = seat .. " plays " .. (#played > 1 and (#played .. " x " .. first.value) or name(first)) .. "." }
+    local kind = first.kind
+    if kind == "attack" then
+      if first.value >= state.value then
+        state.value = first.value
+      else -- C13: a face-down card tried blind that does not beat the pile
+        pick_up(state, seat, events)
+        ends_with_pick_up = true
+      end
+    elseif kind == "elude" then -- C15
+      if not had_pile then state.value = state.rules.elude_empty_value end
+    elseif kind == "shield" then -- C10, C15
+      state.direction = -state.direction
+      events[#events + 1] = { what = "reversed", seat = seat, ids = {}, text = "The turn order is reversed." }
+    elseif kind == "demoter" then
+      state.value = 0
+    elseif kind == "skorch" then -- C16
+      local burned = {}
+      for _, c in ipairs(state.pile) do
+        state.burned[#state.burned + 1] = c
+        burned[#burned + 1] = c.id
+      end
+      state.pile = {}
+      state.value = 0
+      events[#events + 1] = { what = "burned", seat = seat, ids = burned,
+        text = "Skorch! " .. #burned .. " cards burn out of the game." }
+    elseif kind == "undead" then
+      if move.take ~= nil then
+        local owner
+        for _, t in ipairs(takeable(state, seat)) do
+          if t.id == move.take then owner = t.seat end
+        end
+        local victim = state.players[owner]
+        local taken, row, slot = remove_card(victim, move.take)
+        if move.give ~= nil then
+          local given, my_row, my_slot = remove_card(player, move.give)
+          victim[row][slot] = given
+          player[my_row][my_slot] = taken
+          events[#events + 1] = { what = "traded", seat = seat, ids = { move.give, move.take },
+            text = seat .. " trades " .. name(given) .. " for " .. owner .. "'s " .. name(taken) .. "." }
+        else
+          player.hand[#player.hand + 1] = card_copy(taken, false)
+          events[#events + 1] = { what = "took", seat = seat, ids = { move.take },
+            text = seat .. " takes " .. owner .. "'s " .. name(taken) .. "." }
+        end
+      end
+    elseif kind == "faceoff" then
+      local revealed = {}
+      for _, id in ipairs(move.reveal or {}) do
+        local place, index = locate(player, id)
+        local c = card_at(player, place, index)
+        c.face_up = true
+        revealed[#revealed + 1] = id
+      end
+      if #revealed > 0 then
+        events[#events + 1] = { what = "revealed", seat = seat, ids = revealed,
+          text = seat .. " reveals " .. #revealed .. " face-down card" .. (#revealed > 1 and "s." or ".") }
+      end
+      if move.choose ~= nil then
+        local card = remove_card(player, move.choose)
+        to_pile(state, card)
+        events[#events + 1] = { what = "played", seat = seat, ids = { card.id },
+          text = seat .. " plays " .. name(card) .. " with the Face-off." }
+        if card.value >= state.value then
+          state.value = card.value
+        else
+          pick_up(state, seat, events)
+          ends_with_pick_up = true
+        end
+      end
+    end
+  end
+  -- C21: the last card played wins at once.
+  if not ends_with_pick_up and SkorchEngine.cards_left(state, seat) == 0 then
+    state.winner = seat
+    events[#events + 1] = { what = "won", seat = seat, ids = {}, text = seat .. " has played their last card and wins!" }
+    return state, events
+  end
+  -- C20: draw after a play while the draw pile lasts (not after picking up).
+  if not ends_with_pick_up then
+    local drawn = {}
+    for _ = 1, state.rules.draw_per_turn do
+      if #state.draw > 0 then
+        local c = table.remove(state.draw, 1)
+        player.hand[#player.hand + 1] = c
+        drawn[#drawn + 1] = c.id
+      end
+    end
+    if #drawn > 0 then
+      events[#events + 1] = { what = "drew", seat = seat, ids = drawn, text = seat .. " draws " .. #drawn .. "." }
+    end
+  end
+  state.turn = SkorchEngine.next_seat(state, seat)
+  return state, events
+end
+
+-- ---------------------------------------------------------------------------
+-- Every legal move (for a table that offers choices, and for random playouts)
+
+local function add_subsets(out, ids)
+  for _, id in ipairs(ids) do out[#out + 1] = { cards = { id } } end
+  if #ids > 1 then out[#out + 1] = { cards = ids } end
+end
+
+-- legal_moves(state, seat) -> list of moves: every single card that may be played, each group of
+-- several of one value as a whole, each Undead trade and Face-off choice; {pick_up = true} alone
+-- when nothing can be played. A face-down card is offered as it is (the engine knows it).
+function SkorchEngine.legal_moves(state, seat)
+  local out = {}
+  if state.winner or seat ~= state.turn then return out end
+  local by_value = {}
+  local values = {}
+  for _, entry in ipairs(SkorchEngine.playable(state, seat)) do
+    local c = entry.card
+    local blind = entry.place ~= "hand" and not c.face_up
+    if c.kind == "attack" and not blind then
+      if c.value >= state.value then
+        if by_value[c.value] == nil then
+          by_value[c.value] = {}
+          values[#values + 1] = c.value
+        end
+        local group = by_value[c.value]
+        group[#group + 1] = c.id
+      end
+    elseif c.kind == "undead" then
+      local takes = takeable(state, seat)
+      local gives = giveable(state, seat, c.id)
+      if #takes == 0 then
+        out[#out + 1] = { cards = { c.id } }
+      else
+        for _, t in ipairs(takes) do
+          if #gives == 0 then
+            out[#out + 1] = { cards = { c.id }, take = t.id }
+          else
+            for _, g in ipairs(gives) do out[#out + 1] = { cards = { c.id }, give = g, take = t.id } end
+          end
+        end
+      end
+    elseif c.kind == "faceoff" then
+      local candidates = face_down_attacks(state, seat, c.id)
+      if #candidates >= 2 then
+        for i = 1, #candidates do
+          for j = i + 1, #candidates do
+            local pair = { candidates[i], candidates[j] }
+            out[#out + 1] = { cards = { c.id }, reveal = pair, choose = pair[1] }
+            out[#out + 1] = { cards = { c.id }, reveal = pair, choose = pair[2] }
+          end
+        end
+      elseif #candidates == 1 then
+        out[#out + 1] = { cards = { c.id }, reveal = candidates, choose = candidates[1] }
+      else
+        local attacks = prison_attacks(state, seat, c.id)
+        if #attacks == 0 then out[#out + 1] = { cards = { c.id } } end
+        for _, a in ipairs(attacks) do out[#out + 1] = { cards = { c.id }, choose = a } end
+      end
+    else
+      out[#out + 1] = { cards = { c.id } }
+    end
+  end
+  table.sort(values)
+  for _, v in ipairs(values) do add_subsets(out, by_value[v]) end
+  if #out == 0 then out[1] = { pick_up = true } end
+  return out
+end
+
+return SkorchEngine
