@@ -247,7 +247,7 @@ class Component(Record):
         entries = list(zip(self.cards or [], getattr(self.cards, "item_where", [])))
         if self.cards_from is not None:
             entries += self._spreadsheet(ctx)
-        elif self.cards is None:
+        elif self.cards is None and "cards" not in self.source:  # a bad `cards` has its own line
             ctx.error(self.where, f"component {self.id!r} has no cards; add `cards:` (a list) or `cards_from:` "
                                   "(a .csv or .xlsx file)")
         extra = {name: spec.option() for name, spec in self.fields.items() if spec is not None}

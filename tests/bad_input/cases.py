@@ -390,6 +390,8 @@ CASES: list[Case] = [
     Case("text-does-not-fit", edit(DECK, "      - name: Two\n", "      - name: " + "Very long name " * 20 + "\n"),
          "does not fit", line=20),
     Case("outside-safe-zone", edit(CARD, "    x: 5\n", "    x: 0\n"), "safe zone", file=DECK, line=None),
+    Case("empty-cards", edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards: []"),
+         "non-empty list"),
     Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),
          "needs two numbers"),
 ]
