@@ -223,6 +223,11 @@ def load_yaml(path: Path) -> Any:
         line, col = _undecodable(data, err)
         raise DeckError.at(Where(name, line, col), f"byte 0x{data[err.start]:02x} is not UTF-8 text; save the "
                                                    "file as UTF-8") from None
+    return parse_yaml(text, name)
+
+
+def parse_yaml(text: str, name: str) -> Any:
+    """The plain data of YAML `text` (from the file `name`), refused and bounded as load_yaml says."""
     bad = _BAD_IN_FILE.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1

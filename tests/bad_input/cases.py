@@ -91,6 +91,18 @@ LAUGHS = "lol: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"lol{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
     f"*a{i - 1}, *a{i - 1}]\n" for i in range(1, 9))
 
+def _sheet(rows: str) -> list[Edit]:
+    """The chips read from decks/chips.csv (header `name,count,weight,marks`, then `rows`)."""
+    return [write("decks/chips.csv", "name,count,weight,marks\n" + rows),
+            edit(DECK, "    cards:\n      - name: Chip\n        count: 3",
+                 "    fields:\n      weight: {type: number, doc: W., default: 1}\n"
+                 "      marks: {type: list, doc: M., default: []}\n    cards_from: chips.csv")]
+
+
+SHEET = "decks/chips.csv"
+FLOW_LAUGHS = "[&a0 [x, x, x, x, x, x, x, x, x, x], " + ", ".join(
+    f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)) + "]"
+
 CASES: list[Case] = [
     # --- 5. YAML: tags --------------------------------------------------------------------------------
     Case("tag-python-apply-on-list", edit(DECK, "profiles: [tiny]",
@@ -358,6 +370,18 @@ CASES: list[Case] = [
     Case("cli-back-offset-words", [], "--back-offset", args=("build", "tiny", "--back-offset", "left,up"),
          status=2),
     Case("cli-back-offset-one-number", [], "--back-offset", args=("build", "tiny", "--back-offset", "1"), status=2),
+    # --- Cards from a spreadsheet: the same rules as YAML -----------------------------------------------
+    Case("sheet-control-character", _sheet("Ch\x07ip,3,1,\n"), "U+0007", file=SHEET, line=2),
+    Case("sheet-count-huge", _sheet("Chip,100000000,1,\n"), "at most 1000", file=SHEET, line=2),
+    Case("sheet-nan-number", _sheet("Chip,3,nan,\n"), "not a finite number", file=SHEET, line=2),
+    Case("sheet-inf-number", _sheet("Chip,3,-inf,\n"), "not a finite number", file=SHEET, line=2),
+    Case("sheet-huge-integer", _sheet("Chip,3,1,[99999999999999999999]\n"), "beyond 2^53", file=SHEET,
+         line=2),
+    Case("sheet-yaml-tag", _sheet("Chip,3,1,\"!!python/object/apply:os.system [echo]\"\n"), "YAML tag",
+         file=SHEET, line=2),
+    Case("sheet-alias-bomb", _sheet(f"Chip,3,1,\"{FLOW_LAUGHS}\"\n"), "expands to more than", file=SHEET,
+         line=2, bomb=True),
+    Case("sheet-bad-list", _sheet("Chip,3,1,\"[1, 2\"\n"), "is not a YAML list", file=SHEET, line=2),
     # --- 7. User text stays data: control characters reach nothing --------------------------------------
     Case("control-in-game-name", edit(DECK, NAME, '  name: "Tiny\\x0b"\n'), "U+000B"),
     Case("control-in-rules-heading", edit(DECK, "  - heading: Play", '  - heading: "Pl\\x1fay"'), "U+001F"),
