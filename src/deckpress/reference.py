@@ -11,7 +11,8 @@ import json
 
 from . import expr, render, schema, source
 from .options import REQUIRED, Option, Record
-from .schema import CARD_SIZES, RECORDS
+from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+from .schema import CARD_SIZES, RECORDS, PrintProfile
 
 INTRO = """\
 # Deck format reference
@@ -44,10 +45,11 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def record_section(record: type[Record]) -> str:
+def record_section(record: type[Record], extra: dict[str, Option] | None = None) -> str:
+    """The record's table; `extra` are the keys a builder adds to it (the print builder's profile keys)."""
     doc = inspect.cleandoc(record.__doc__ or "")
     lines = [f"## {record.__name__}", "", doc, "", "| key | type | default | description |", "|---|---|---|---|"]
-    for key, option in record.OPTIONS.items():
+    for key, option in {**record.OPTIONS, **(extra or {})}.items():
         lines.append(f"| `{key}` | {_cell(option.type_name)} | {_cell(_default(option))} | {_cell(option.doc)} |")
     return "\n".join(lines)
 
@@ -96,5 +98,7 @@ def limits_section() -> str:
 
 def markdown() -> str:
     sizes = ", ".join(f"`{name}` {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
-    parts = [INTRO.format(sizes=sizes)] + [record_section(r) for r in RECORDS] + [limits_section()]
+    builder_keys = {PrintProfile: PROFILE_OPTIONS}
+    parts = [INTRO.format(sizes=sizes)] + [record_section(r, builder_keys.get(r)) for r in RECORDS] + \
+        [limits_section()]
     return "\n\n".join(parts) + "\n"
