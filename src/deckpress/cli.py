@@ -208,7 +208,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
-            for warning in check_faces(deck):
+            for warning in deck.warnings + check_faces(deck):
                 click.echo(warning, err=True)
             for check_outputs in CHECKS:
                 check_outputs(deck)

@@ -21,13 +21,19 @@ REQUIRED = object()
 class Context:
     """What validation needs besides the value: where to report, and the language."""
 
-    def __init__(self, problems: Problems, lang: str = "en", fallback_lang: str = "en"):
+    def __init__(self, problems: Problems, lang: str = "en", fallback_lang: str = "en",
+                 languages: tuple[str, ...] = ()):
         self.problems = problems
         self.lang = lang
         self.fallback_lang = fallback_lang
+        self.languages = languages  # every language the deck declares: a text given per language has them all
 
     def error(self, where: Where, message: str) -> None:
         self.problems.add(where, message)
+
+    def warn(self, where: Where, message: str) -> None:
+        """Something the build can go on with but the designer should hear of."""
+        self.problems.warn(where, message)
 
 
 class Invalid(Exception):
@@ -308,6 +314,7 @@ class Record:
     """
 
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    UNKNOWN_KEY_HINT: ClassVar[str] = ""  # what else an unknown key could mean, after the suggestion
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -332,7 +339,8 @@ class Record:
         for key in value:
             if key not in known:
                 ctx.error(value.key_where[key],
-                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}")
+                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}"
+                          f"{cls.UNKNOWN_KEY_HINT.format(key=key)}")
         for key, option in known.items():
             if key in value:
                 result = option.validate(value[key], value.at(key), ctx, key)

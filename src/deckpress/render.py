@@ -65,6 +65,7 @@ class FaceRenderer:
         self.images_read: set[Path] = set()  # image files the last `render` drew, for the build cache
         self.images_missing: set[Path] = set()  # placeholders the last `render` drew instead
         self.warnings: list[str] = []  # what the last `render` drew in place of what it was asked
+        self.shrunk: dict[str, float] = {}  # text elements the last `render` shrank: smallest size, by element
 
     def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
         ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
@@ -77,7 +78,7 @@ class FaceRenderer:
     def render(self, template_name: str, card: dict, component: dict, size_mm: tuple[float, float],
                where: Where, label: str) -> Image.Image:
         template = self.deck.templates[template_name]
-        self.images_read, self.images_missing, self.warnings = set(), set(), []
+        self.images_read, self.images_missing, self.warnings, self.shrunk = set(), set(), [], {}
         width, height = face_pixels(size_mm, self.bleed)
         scale = mm_to_px(1) * SUPERSAMPLE
         canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
@@ -274,6 +275,7 @@ class _Painter:
         self.check_glyphs(text, path)
         x0, y0, x1, y1 = self.px(box)
         size, floor = self.num(self.e.size), self.num(self.e.min_size)
+        wanted = size
         if not MIN_FONT_PT <= floor <= size <= MAX_FONT_PT:
             raise Invalid(f"size {size:g} and min_size {floor:g} must be between {MIN_FONT_PT:g} and "
                           f"{MAX_FONT_PT:g} points, min_size the smaller; e.g. size: 10, min_size: 6")
@@ -290,6 +292,9 @@ class _Painter:
                 raise Invalid(f"text does not fit in {box.w:.1f} x {box.h:.1f} mm even at {floor:g} pt "
                               f"({text[:40]!r}...); shorten the text, enlarge the box or lower min_size")
             size -= SIZE_STEP_PT
+        if size < wanted and "min_size" not in self.e.source:  # a min_size of its own says shrinking is meant
+            key = f"{self.e.source.where}|{self.e.name or self.e.type}|{wanted:g}"
+            self.r.shrunk[key] = min(size, self.r.shrunk.get(key, size))
         top = {"top": y0, "middle": y0 + (y1 - y0 - height) / 2, "bottom": y1 - height}[self.e.valign]
         colour = self.color(self.e.color)
         for i, line in enumerate(lines):

@@ -66,6 +66,10 @@ class Localized(Option):
 
     def check(self, value, where, ctx):
         if isinstance(value, dict) and value and all(re.fullmatch(LANGUAGE, str(k)) for k in value):
+            missing = [lang for lang in ctx.languages if lang not in value]
+            if missing:
+                raise Invalid(f"no text in {', '.join(missing)}, a language the deck declares in "
+                              f"game.languages; add `{missing[0]}:`")
             for lang in (ctx.lang, ctx.fallback_lang):
                 if lang in value:
                     at = value.at(lang) if isinstance(value, Map) else where
@@ -164,7 +168,7 @@ class FieldSpec(Record):
         kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
                  "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
                  "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
-        return kinds[self.type]
+        return kinds.get(self.type) or Free(self.doc, default)  # an unknown type is reported already
 
 
 class Card(Record):
@@ -172,6 +176,9 @@ class Card(Record):
 
     Besides these keys a card holds the fields its component declares under `fields`.
     """
+
+    UNKNOWN_KEY_HINT = (" (or declare a new field under the component's `fields:`, e.g. `{key}: {{type: "
+                        "integer, doc: What it means.}}`)")
 
     name = Localized(Text("The card's name, shown on the card and as its TTS nickname."))
     id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3).",
@@ -553,6 +560,8 @@ class Deck(Record):
                                                     "a deck may have; split it into several decks")
         if self.setup is None:
             self.setup = Setup.load(None, self.where, ctx)
+        else:
+            self._check_deal(ctx)
         if self.tts is None:
             self.tts = TTSOptions.load(None, self.where, ctx)
         if self.print is None:
@@ -560,6 +569,33 @@ class Deck(Record):
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
+
+    def _check_deal(self, ctx) -> None:
+        """setup.deal and setup.remove name player counts the game is for, and deal no more than the deck
+        (its first component of playing cards) holds."""
+        players = self.game.players if self.game is not None else None
+        if players is None or None in (players.min, players.max) or self.setup.deal is None or ctx.problems.items:
+            return  # with a mistake in the cards, what the deck holds is not known
+        source = self.setup.source
+        deck = next((c for c in self.components or [] if c is not None and c.type == "cards" and
+                     c.role == "play" and not c.optional and c.cards), None)
+        held = sum(card.count for card in deck.cards if isinstance(card, Card)) if deck else 0
+        for key in ("deal", "remove"):
+            table = getattr(self.setup, key) or {}
+            at = source[key] if isinstance(source, Map) and key in source else None
+            for count in table:
+                where = at.key_where.get(count, at.where) if isinstance(at, Map) else self.setup.where
+                if not players.min <= count <= players.max:
+                    ctx.error(where, f"{key} for {count} players, but the game is for {players.min} to "
+                                     f"{players.max}; remove it or change game.players")
+        at = source["deal"] if isinstance(source, Map) and "deal" in source else None
+        for count, each in (self.setup.deal or {}).items():
+            removed = len((self.setup.remove or {}).get(count, []))
+            if deck is not None and count * each > held - removed:
+                where = at.value_where.get(count, at.where) if isinstance(at, Map) else self.setup.where
+                ctx.error(where, f"dealing {each} cards to each of {count} players takes {count * each}, but "
+                                 f"{deck.id!r} holds {held - removed}" + (f" after removing {removed}" if removed
+                                 else "") + f"; deal at most {(held - removed) // count}")
 
 
 # --- Templates: files in templates/, one card layout each --------------------------------------------
@@ -614,6 +650,15 @@ class Element(Record):
     opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
     placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
                        "warn, instead of failing the build.", default=False)
+
+    def validate(self, ctx):
+        if self.box is not None:
+            ignored = [key for key in ("x", "y", "w", "h") if key in self.source]
+            if ignored:
+                ctx.warn(self.source.key_where[ignored[0]],
+                         f"`box: {self.box}` sets the whole box, so {', '.join(ignored)} "
+                         f"{'is' if len(ignored) == 1 else 'are'} ignored; remove `box` or "
+                         f"{'it' if len(ignored) == 1 else 'them'}")
 
 
 class Template(Record):

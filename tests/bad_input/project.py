@@ -44,7 +44,7 @@ modes:
     name: Basic
     options: {target: 10}
 setup:
-  deal: {2: 3, 4: 2}
+  deal: {2: 1, 4: 0}
   options: {hand: 3}
 print:
   profiles: [tiny]
