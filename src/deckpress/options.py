@@ -104,9 +104,11 @@ class Str(Option):
         return value
 
     def schema(self):
-        out = {"type": "string"}
-        if self.pattern:
-            out["pattern"] = f"^{self.pattern}$"
+        if not self.pattern:
+            return {"type": ["string", "number"]}  # a number is text too: `version: 1.0`
+        out = {"type": "string", "pattern": f"^{self.pattern}$"}
+        if re.fullmatch(self.pattern, "0"):  # a whole number written as such is a valid id
+            return {"anyOf": [out, {"type": "integer", "minimum": 0}]}
         return out
 
 
@@ -138,7 +140,8 @@ class Text(Option):
                       "write a string, or e.g. {en: Setup, ru: Подготовка}")
 
     def schema(self):
-        return {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]}
+        return {"anyOf": [{"type": ["string", "number"]},
+                          {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}]}
 
 
 class Int(Option):
@@ -168,7 +171,11 @@ class Int(Option):
             out["minimum"] = self.min
         if self.max is not None:
             out["maximum"] = self.max
-        return out
+        return {"anyOf": [out, {"type": "string", "pattern": r"^\s*-?\d+\s*$"}]}  # check reads "3" as 3
+
+    def key_schema(self) -> dict:
+        """The JSON Schema of this option as a mapping key (JSON keys are always text)."""
+        return {"pattern": "^[0-9]+$" if self.min is not None and self.min >= 0 else "^-?[0-9]+$"}
 
 
 class Number(Int):
@@ -185,7 +192,12 @@ class Number(Int):
         return self.bounded(finite(value))
 
     def schema(self):
-        return {**super().schema(), "type": "number"}
+        out = {"type": "number"}
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
 
 
 class Bool(Option):
@@ -285,7 +297,11 @@ class MapOf(Option):
         return out
 
     def schema(self):
-        return {"type": "object", "additionalProperties": self.value.json_schema()}
+        out = {"type": "object", "additionalProperties": self.value.json_schema()}
+        key = self.key.key_schema() if isinstance(self.key, Int) else self.key.schema()
+        if key.get("pattern"):
+            out["propertyNames"] = {"pattern": key["pattern"]}
+        return out
 
 
 class Section(Option):

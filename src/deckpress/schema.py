@@ -120,20 +120,33 @@ class Size(Option):
         return self.presets[value] if isinstance(value, str) else value
 
     def schema(self):
+        low, high = self.limits
+        side = {"type": "number", "minimum": low, "maximum": high}
         return {"anyOf": [{"enum": list(self.presets)},
                           {"type": "object", "required": ["width", "height"], "additionalProperties": False,
-                           "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
+                           "properties": {"width": side, "height": side}}]}
+
+
+MAX_PLAYERS = 100  # far above any table (TTS seats ten), low enough to list for the JSON Schema
 
 
 class Players(Record):
     """How many players a game or mode is for."""
 
-    min = Int("Fewest players.", min=1)
-    max = Int("Most players.", min=1)
+    min = Int("Fewest players.", min=1, max=MAX_PLAYERS)
+    max = Int("Most players.", min=1, max=MAX_PLAYERS)
 
     def validate(self, ctx):
         if None not in (self.min, self.max) and self.max < self.min:
             ctx.error(self.source.at("max"), f"max ({self.max}) is below min ({self.min}); swap them")
+
+    @classmethod
+    def json_schema(cls) -> dict:
+        out = super().json_schema()
+        # JSON Schema cannot compare two values, so "min is at most max" is one case per max.
+        out["anyOf"] = [{"properties": {"max": {"const": n}, "min": {"maximum": n}}}
+                        for n in range(1, MAX_PLAYERS + 1)]
+        return out
 
 
 class Game(Record):
@@ -207,14 +220,22 @@ class CardsOption(Option):
             raise Invalid("expected a non-empty list of cards; write one `- name: ...` per card")
         return value
 
-    def schema(self):
-        out = Card.json_schema()
-        out["additionalProperties"] = True  # the fields the component declares
-        # In a family (`each`) any value may be an expression such as "{{ n }}".
+    def schema(self, fields: dict[str, Option] | None = None):
+        """Cards with the keys of Card and, when known (a schema for one deck), the component's declared
+        `fields`; otherwise any further key. Only in a family (`each`) may a value be an expression."""
+        card = Card.json_schema()
+        if fields is None:
+            card["additionalProperties"] = True
+        else:
+            card["properties"].update({name: option.json_schema() for name, option in fields.items()})
+            card["required"] += [name for name, option in fields.items() if option.required]
         expression = {"type": "string", "pattern": r"\{\{|\{%"}
-        out["properties"] = {key: {"anyOf": [prop, expression]} if key not in ("each", "only") else prop
-                             for key, prop in out["properties"].items()}
-        return {"type": "array", "items": out, "minItems": 1}
+        family = {**card, "required": ["each"],
+                  "properties": {key: {"anyOf": [prop, expression]} if key not in ("each", "only") else prop
+                                 for key, prop in card["properties"].items()}}
+        plain = {**card, "properties": {k: v for k, v in card["properties"].items() if k not in ("each", "only")}}
+        return {"type": "array", "items": {"if": {"required": ["each"]}, "then": family, "else": plain},
+                "minItems": 1}
 
 
 class TokenOptions(Record):
@@ -686,9 +707,22 @@ RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, 
                                Template, Element]
 
 
-def json_schema() -> dict:
-    """The deck format as JSON Schema (draft 2020-12), for YAML editors."""
+def json_schema(deck: Deck | None = None) -> dict:
+    """The deck format as JSON Schema (draft 2020-12), for YAML editors. With a deck, its cards are held to
+    the fields each of its components declares, as `deckpress check` holds them."""
     out = Deck.json_schema()
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    out["title"] = "deckpress deck file"
+    out["title"] = "deckpress deck file" if deck is None else f"deckpress deck file: {deck.game.name}"
+    if deck is not None:
+        rules = []
+        for component in deck.components:
+            fields = {name: spec.option() for name, spec in component.fields.items() if spec is not None}
+            rules.append({"if": {"properties": {"id": {"const": component.id}}, "required": ["id"]},
+                          "then": {"properties": {"cards": Component.OPTIONS["cards"].schema(fields)}}})
+        out["properties"]["components"]["items"] = {"allOf": [out["properties"]["components"]["items"], *rules]}
     return out
+
+
+def record_schema(record: type[Record], title: str) -> dict:
+    """A template or print profile file as JSON Schema."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **record.json_schema()}

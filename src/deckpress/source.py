@@ -79,14 +79,27 @@ class Seq(list):
     item_where: list[Where]
 
 
-class _Resolver(yaml.resolver.Resolver):
-    """YAML 1.1's implicit types, except timestamps and `=`: a date stays text, as a deck means it."""
+class _Resolver(yaml.resolver.BaseResolver):
+    """YAML 1.2's core schema, as editors read a deck: only true/false are booleans (yes, no, on and off
+    are text), 010 is ten, 0o10 eight; a date stays text. PyYAML alone reads YAML 1.1."""
 
 
-_Resolver.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers
-            if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:value")]
-    for first, resolvers in yaml.resolver.Resolver.yaml_implicit_resolvers.items()}
+for _tag, _pattern, _first in [
+    ("bool", r"true|True|TRUE|false|False|FALSE", "tTfF"),
+    ("int", r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+", "-+0123456789"),
+    ("float", r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)",
+     "-+0123456789."),
+    ("null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+    ("merge", r"<<", "<"),
+]:
+    _Resolver.add_implicit_resolver(f"tag:yaml.org,2002:{_tag}", re.compile(f"^(?:{_pattern})$"), list(_first))
+
+
+def _yaml12_int(constructor, node) -> int:
+    text = constructor.construct_scalar(node)
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
 
 
 class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
@@ -123,6 +136,9 @@ class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+_Loader.add_constructor("tag:yaml.org,2002:int", _yaml12_int)
 
 
 def _mark(path: str, mark) -> Where:
