@@ -136,3 +136,26 @@ def test_check_reports_an_unknown_print_profile(project):
     line = edit(project / "decks/score.yaml", "profiles: [a4, letter, gutterfold-a4", "profiles: [a4, leter, gutterfold-a4")
     at, message = one_error(project)
     assert at == line and "print profile 'leter' not found" in message
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("{{ '{:,}'.format(1234567) }}", "1,234,567"),
+    ("{{ '%5.2f' % 3.14159 }}", " 3.14"),
+    ("{{ 'ab' * 3 }}", "ababab"),
+    ("{{ [1, 2] + [3] }}", "[1, 2, 3]"),
+    ("{{ 2 ** 100 }}", str(2 ** 100)),
+    ("{{ range(5) | list }}", "[0, 1, 2, 3, 4]"),
+    ("{{ 'x' | center(5) }}", "  x  "),
+    ("{% for i in range(1000) %}{{ i % 10 }}{% endfor %}", "0123456789" * 100),
+    ("{{ ('a' * 99999) | length }}", "99999"),
+])
+def test_expression_limits_leave_ordinary_expressions_alone(source, expected):
+    from deckpress.expr import render_text
+    assert render_text(source, {}) == expected
+
+
+def test_a_date_stays_text(project):
+    """YAML 1.1 reads 2024-01-01 as a date; a deck means the text (deckpress loads no timestamps)."""
+    edit(project / "decks/score.yaml", "  version: \"1.1\"", "  version: 2024-01-01")
+    result = run_cli("check", "score", cwd=project)
+    assert result.exit_code == 0, result.stderr

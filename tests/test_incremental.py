@@ -3,6 +3,7 @@ in different folders and environments are byte-identical."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -100,16 +101,20 @@ def test_a_change_to_deckpress_itself_redraws_every_face(game, monkeypatch):
 
 
 def test_clean_builds_are_identical_across_folders_and_environments(game, tmp_path):
-    """Different folders, TZ, locale, PYTHONHASHSEED and umask give the same bytes."""
+    """Different folders, TZ, locale, PYTHONHASHSEED and umask give the same bytes; SOURCE_DATE_EPOCH dates
+    the save."""
     outputs = []
     for i, (tz, lang, seed, umask) in enumerate([("UTC", "C.UTF-8", "1", 0o022),
                                                  ("Asia/Tokyo", "ru_RU.UTF-8", "4242", 0o077)]):
         root = tmp_path / f"copy{i}" / "somewhere" / "game"
         shutil.copytree(game, root)
-        env = {**os.environ, "TZ": tz, "LANG": lang, "LC_ALL": lang, "PYTHONHASHSEED": seed}
+        env = {**os.environ, "TZ": tz, "LANG": lang, "LC_ALL": lang, "PYTHONHASHSEED": seed,
+               "SOURCE_DATE_EPOCH": "1764576000"}
         run = subprocess.run([sys.executable, "-m", "deckpress", "build", "--asset-url", URL, "--quiet"], cwd=root,
                              env=env, capture_output=True, text=True, preexec_fn=lambda m=umask: os.umask(m),
                              timeout=120)
         assert run.returncode == 0, run.stderr
         outputs.append(tree(root / "build" / "game"))
     assert outputs[0] == outputs[1]
+    save = json.loads(outputs[0]["tts/game.json"])
+    assert (save["EpochTime"], save["Date"]) == (1764576000, "12/1/2025 8:00:00 AM")

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -48,3 +50,58 @@ def test_python_m_deckpress_runs_every_subcommand(command):
                          timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith(f"Usage: deckpress {command}")
+
+
+@pytest.fixture(scope="module")
+def new_game(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("designer") / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    return root
+
+
+def check_after(project: Path, tmp_path: Path, *edits: tuple[str, str], file: str = "decks/game.yaml"):
+    copy = tmp_path / "game"
+    shutil.copytree(project, copy)
+    path = copy / file
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path.write_text(text, encoding="utf-8")
+    result = run_cli("check", cwd=copy)
+    assert "Traceback" not in result.stderr
+    return result, result.stderr.strip().splitlines()
+
+
+@pytest.mark.parametrize("edits, expected", [
+    ([('        colour: "#7d3c98"', '        colour: "#7d3c98"\n        power: 3')],
+     "unknown key 'power' in Card; expected one of: name, id, count, template, back, each, only, value, colour, "
+     "text (or declare a new field under the component's `fields:`"),
+    ([('        value: "{{ n }}"', '        value: "{{ n }}"\n        vaule: 1')],  # once, not once per member
+     "unknown key 'vaule' in Card; did you mean 'value'?"),
+    ([('        value: "{{ n }}"', '        value: "{{ s.suite }}"')], "'s' is undefined; names you can use: n"),
+    ([("value: {type: integer", "value: {type: int")], "type: unknown value 'int'; did you mean 'integer'?"),
+    ([("deal: {2: 7, 3: 6, 4: 5}", "deal: {2: 7, 3: 6, 4: 15}")],
+     "dealing 15 cards to each of 4 players takes 60, but 'deck' holds 20; deal at most 5"),
+    ([("deal: {2: 7, 3: 6, 4: 5}", "deal: {2: 7, 3: 6, 4: 5, 6: 2}")],
+     "deal for 6 players, but the game is for 2 to 4; remove it or change game.players"),
+    ([("game:\n", "game:\n  languages: [en, fr]\n"), ("  - heading: Goal\n", "  - heading: {en: Goal, de: Ziel}\n")],
+     "no text in fr, a language the deck declares in game.languages; add `fr:`"),
+])
+def test_the_messages_a_new_designer_meets_are_one_located_line(new_game, tmp_path, edits, expected):
+    result, lines = check_after(new_game, tmp_path, *edits)
+    assert result.exit_code == 1
+    assert len(lines) == 1 and expected in lines[0], lines
+    assert lines[0].startswith("decks/game.yaml:")
+
+
+def test_box_with_a_size_and_shrunk_text_are_located_warnings(new_game, tmp_path):
+    result, lines = check_after(new_game, tmp_path, (
+        "  - {type: rect, name: panel, box: safe, radius: 3,", "  - {type: rect, name: panel, box: safe, h: 20, radius: 3,"),
+        ("size: 14, min_size: 7", "size: 40"), file="templates/card.yaml")
+    assert result.exit_code == 0
+    assert lines[0].startswith("templates/card.yaml:9:42: warning:") and "`box: safe` sets the whole box, so h is ignored" in lines[0]
+    assert lines[1].startswith("templates/card.yaml:11:5: warning: element 'title' shrinks its text below size 40 pt "
+                               "on 7 faces")
+    build = run_cli("build", "--quiet", cwd=tmp_path / "game")
+    assert build.exit_code == 0 and build.stderr.strip().splitlines() == [lines[0]]  # a build repeats only the first

@@ -59,7 +59,17 @@ def test_the_json_schema_flags_what_the_build_rejects():
     validator = Draft202012Validator(json.loads(run_cli("schema").stdout))
     data = yaml.safe_load((ROOT / "decks" / "score.yaml").read_text(encoding="utf-8"))
     data["components"][0]["cards"][1]["count"] = -3
+    data["components"][0]["cards"][2]["count"] = 1001
     data["components"][1]["templat"] = "x"
     data["card_size"] = "pokr"
     paths = sorted(tuple(e.absolute_path) for e in validator.iter_errors(data))
-    assert paths == [("card_size",), ("components", 0, "cards", 1, "count"), ("components", 1)]
+    assert paths == [("card_size",), ("components", 0, "cards", 1, "count"), ("components", 0, "cards", 2, "count"),
+                     ("components", 1)]
+
+
+def test_the_reference_page_states_the_limits():
+    page = (ROOT / "docs" / "deck-format.md").read_text(encoding="utf-8")
+    limits = page[page.index("## Limits"):]
+    for what, limit in reference.limits():
+        assert f"| {what} | {limit} |" in limits.replace("\\|", "|")
+    assert "| Copies of one card (`count`) | 1000 |" in limits

@@ -124,6 +124,8 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
     (with counts for a step that has them), `warn` each warning (a face drawn with a placeholder...).
     Raises DeckError on bad input or an unwritable output."""
     deck = load_deck(path, options.lang)
+    for warning in deck.warnings:
+        warn(warning)
     out_root = options.out
     final = out_root / deck.name
     check_output(final, deck)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import signal
 import sys
 from contextlib import contextmanager
@@ -17,7 +18,8 @@ from .deck import load_deck
 from .errors import DeckError
 from .builders import CHECKS
 from .faces import check_faces
-from .schema import CARD_SIZES, json_schema
+from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+from .schema import CARD_SIZES, MAX_BACK_OFFSET, PrintProfile, Template, json_schema, record_schema
 
 DECKS_DIR = Path("decks")
 
@@ -49,6 +51,9 @@ def _offset(text: str) -> tuple[float, float]:
     except ValueError:
         raise click.BadParameter(f"{text!r} is not two numbers; write X,Y in millimetres, e.g. 1.5,-0.5",
                                  param_hint="--back-offset") from None
+    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
+        raise click.BadParameter(f"{text!r}: each number must be finite and at most {MAX_BACK_OFFSET} mm either "
+                                 "way; write X,Y in millimetres, e.g. 1.5,-0.5", param_hint="--back-offset")
     return (x, y)
 
 
@@ -204,7 +209,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
-            for warning in check_faces(deck):
+            for warning in deck.warnings + check_faces(deck):
                 click.echo(warning, err=True)
             for check_outputs in CHECKS:
                 check_outputs(deck)
@@ -267,12 +272,29 @@ def new(path: Path, name: str | None, card_size: str) -> None:
 
 @main.command()
 @click.option("--markdown", is_flag=True, help="Print the reference page (docs/deck-format.md) instead.")
-def schema(markdown: bool) -> None:
+@click.option("--deck", "deck_name", default=None, metavar="DECK",
+              help="A schema for this deck: its cards held to the fields its components declare.")
+@click.option("--template", "for_template", is_flag=True, help="The schema of template files instead.")
+@click.option("--profile", "for_profile", is_flag=True, help="The schema of print profile files instead.")
+def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profile: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
     if markdown:
         click.echo(reference.markdown(), nl=False)
+        return
+    if for_template:
+        out = record_schema(Template, "deckpress template")
+    elif for_profile:
+        out = record_schema(PrintProfile, "deckpress print profile")
+        out["properties"].update({k: o.json_schema() for k, o in PROFILE_OPTIONS.items()})
+    elif deck_name is not None:
+        try:
+            out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model)
+        except DeckError as err:
+            _report(err)
+            sys.exit(1)
     else:
-        click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+        out = json_schema()
+    click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
 @main.command()

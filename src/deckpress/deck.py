@@ -25,6 +25,7 @@ class LoadedDeck:
     templates: dict[str, Template] = field(default_factory=dict)
     template_paths: dict[str, Path] = field(default_factory=dict)
     fonts: dict[str, Path] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)  # located lines about the deck and its templates
 
     @property
     def root(self) -> Path:
@@ -52,8 +53,10 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
                                                    "with `game:` and `components:` (see docs/deck-format.md)")
     game = raw.get("game")
     own_lang = game.get("language", "en") if isinstance(game, dict) else "en"
+    declared = game.get("languages") if isinstance(game, dict) else None
+    languages = tuple(str(x) for x in declared) if isinstance(declared, list) else ()
     problems = Problems()
-    ctx = Context(problems, lang=lang or own_lang, fallback_lang=own_lang)
+    ctx = Context(problems, lang=lang or own_lang, fallback_lang=own_lang, languages=languages)
     model = Deck.load(raw, raw.where, ctx)
     problems.raise_if_any()
     languages = model.game.languages or [model.game.language]
@@ -66,6 +69,7 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     _check_icons(deck, problems)
     _check_markup(deck.model, problems)
     problems.raise_if_any()
+    deck.warnings = [str(w) for w in problems.warnings]
     return deck
 
 

@@ -58,9 +58,19 @@ class Problems:
 
     def __init__(self) -> None:
         self.items: list[Problem] = []
+        self.warnings: list[Problem] = []  # shown as `file:line:col: warning: ...`; the build goes on
 
     def add(self, where: Where, message: str) -> None:
-        self.items.append(Problem(where, message))
+        """Record a problem once: the members of a card family share a place, and a mistake they
+        share is one line."""
+        problem = Problem(where, message)
+        if problem not in self.items:
+            self.items.append(problem)
+
+    def warn(self, where: Where, message: str) -> None:
+        problem = Problem(where, f"warning: {message}")
+        if problem not in self.warnings:
+            self.warnings.append(problem)
 
     def raise_if_any(self) -> None:
         if self.items:

@@ -70,7 +70,8 @@ def check_faces(deck: LoadedDeck) -> list[str]:
     returns the warnings, each once."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
     faces = plan_faces(deck).all()
-    return FaceStage.recorded_warnings({f.path: record for f, (_, record) in zip(faces, _draw_all(stage, faces))})
+    records = {f.path: record for f, (_, record) in zip(faces, _draw_all(stage, faces))}
+    return FaceStage.recorded_warnings(records, shrinking=True)
 
 
 class FaceStage:
@@ -126,6 +127,8 @@ class FaceStage:
         record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
         if r.warnings:
             record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
+        if r.shrunk:
+            record["shrunk"] = dict(r.shrunk)
         return buffer.getvalue(), record
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
@@ -148,9 +151,24 @@ class FaceStage:
         return len(todo)
 
     @staticmethod
-    def recorded_warnings(records: dict) -> list[str]:
-        """The warnings in face records (drawn now or reused), each once, in face order."""
-        return list(dict.fromkeys(w for record in records.values() for w in record.get("warnings", [])))
+    def recorded_warnings(records: dict, shrinking: bool = False) -> list[str]:
+        """The warnings in face records (drawn now or reused), each once, in face order; with `shrinking`
+        (deckpress check), then one line per text element that had to shrink its text to fit, with on how
+        many faces and how far (a build does not repeat these on every run)."""
+        lines = list(dict.fromkeys(w for record in records.values() for w in record.get("warnings", [])))
+        if not shrinking:
+            return lines
+        shrunk: dict[str, list[float]] = {}
+        for record in records.values():
+            for key, size in record.get("shrunk", {}).items():
+                shrunk.setdefault(key, []).append(size)
+        for key, sizes in shrunk.items():
+            where, name, wanted = key.split("|")
+            lines.append(f"{where}: warning: element {name!r} shrinks its text below size {wanted} pt on "
+                         f"{len(sizes)} face{'s' if len(sizes) > 1 else ''} (to {min(sizes):g} pt at the "
+                         f"smallest); shorten those texts, enlarge the box, or give it a `min_size` to say how "
+                         "small it may get")
+        return lines
 
 
 _WORK: tuple[FaceStage, list[Face]] | None = None  # what forked workers draw from

@@ -8,6 +8,7 @@ itself as JSON Schema and as a row of the reference page.
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from typing import Any, ClassVar
 
@@ -20,13 +21,19 @@ REQUIRED = object()
 class Context:
     """What validation needs besides the value: where to report, and the language."""
 
-    def __init__(self, problems: Problems, lang: str = "en", fallback_lang: str = "en"):
+    def __init__(self, problems: Problems, lang: str = "en", fallback_lang: str = "en",
+                 languages: tuple[str, ...] = ()):
         self.problems = problems
         self.lang = lang
         self.fallback_lang = fallback_lang
+        self.languages = languages  # every language the deck declares: a text given per language has them all
 
     def error(self, where: Where, message: str) -> None:
         self.problems.add(where, message)
+
+    def warn(self, where: Where, message: str) -> None:
+        """Something the build can go on with but the designer should hear of."""
+        self.problems.warn(where, message)
 
 
 class Invalid(Exception):
@@ -97,9 +104,11 @@ class Str(Option):
         return value
 
     def schema(self):
-        out = {"type": "string"}
-        if self.pattern:
-            out["pattern"] = f"^{self.pattern}$"
+        if not self.pattern:
+            return {"type": ["string", "number"]}  # a number is text too: `version: 1.0`
+        out = {"type": "string", "pattern": f"^{self.pattern}$"}
+        if re.fullmatch(self.pattern, "0"):  # a whole number written as such is a valid id
+            return {"anyOf": [out, {"type": "integer", "minimum": 0}]}
         return out
 
 
@@ -131,7 +140,8 @@ class Text(Option):
                       "write a string, or e.g. {en: Setup, ru: Подготовка}")
 
     def schema(self):
-        return {"anyOf": [{"type": "string"}, {"type": "object", "additionalProperties": {"type": "string"}}]}
+        return {"anyOf": [{"type": ["string", "number"]},
+                          {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}]}
 
 
 class Int(Option):
@@ -161,7 +171,11 @@ class Int(Option):
             out["minimum"] = self.min
         if self.max is not None:
             out["maximum"] = self.max
-        return out
+        return {"anyOf": [out, {"type": "string", "pattern": r"^\s*-?\d+\s*$"}]}  # check reads "3" as 3
+
+    def key_schema(self) -> dict:
+        """The JSON Schema of this option as a mapping key (JSON keys are always text)."""
+        return {"pattern": "^[0-9]+$" if self.min is not None and self.min >= 0 else "^-?[0-9]+$"}
 
 
 class Number(Int):
@@ -175,10 +189,15 @@ class Number(Int):
                 pass
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Invalid(f"expected a number, got {_kind(value)}; write digits, e.g. 2.5")
-        return self.bounded(value)
+        return self.bounded(finite(value))
 
     def schema(self):
-        return {**super().schema(), "type": "number"}
+        out = {"type": "number"}
+        if self.min is not None:
+            out["minimum"] = self.min
+        if self.max is not None:
+            out["maximum"] = self.max
+        return out
 
 
 class Bool(Option):
@@ -229,10 +248,11 @@ class Free(Option):
 
 
 class ListOf(Option):
-    def __init__(self, item: Option, doc: str, default: Any = REQUIRED, min_items: int = 0):
+    def __init__(self, item: Option, doc: str, default: Any = REQUIRED, min_items: int = 0,
+                 max_items: int | None = None):
         super().__init__(doc, default)
         self.item = item
-        self.min_items = min_items
+        self.min_items, self.max_items = min_items, max_items
 
     @property
     def type_name(self):
@@ -243,6 +263,8 @@ class ListOf(Option):
             raise Invalid(f"expected a list, got {_kind(value)}; write one `- item` per line")
         if len(value) < self.min_items:
             raise Invalid(f"needs at least {self.min_items} item(s); add `- ...` lines")
+        if self.max_items is not None and len(value) > self.max_items:
+            raise Invalid(f"{len(value)} items, more than the {self.max_items} allowed; remove some")
         wheres = getattr(value, "item_where", None) or [where] * len(value)
         return [self.item.validate(v, w, ctx) for v, w in zip(value, wheres)]
 
@@ -250,6 +272,8 @@ class ListOf(Option):
         out = {"type": "array", "items": self.item.json_schema()}
         if self.min_items:
             out["minItems"] = self.min_items
+        if self.max_items is not None:
+            out["maxItems"] = self.max_items
         return out
 
 
@@ -273,7 +297,11 @@ class MapOf(Option):
         return out
 
     def schema(self):
-        return {"type": "object", "additionalProperties": self.value.json_schema()}
+        out = {"type": "object", "additionalProperties": self.value.json_schema()}
+        key = self.key.key_schema() if isinstance(self.key, Int) else self.key.schema()
+        if key.get("pattern"):
+            out["propertyNames"] = {"pattern": key["pattern"]}
+        return out
 
 
 class Section(Option):
@@ -302,6 +330,7 @@ class Record:
     """
 
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    UNKNOWN_KEY_HINT: ClassVar[str] = ""  # what else an unknown key could mean, after the suggestion
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -326,7 +355,8 @@ class Record:
         for key in value:
             if key not in known:
                 ctx.error(value.key_where[key],
-                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}")
+                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}"
+                          f"{cls.UNKNOWN_KEY_HINT.format(key=key)}")
         for key, option in known.items():
             if key in value:
                 result = option.validate(value[key], value.at(key), ctx, key)
@@ -355,6 +385,13 @@ class Record:
             "required": [k for k, o in cls.OPTIONS.items() if o.required],
             "additionalProperties": False,
         }
+
+
+def finite(value: float) -> float:
+    """`value`, unless it is NaN or infinite (which no size, count or offset can be)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise Invalid(f"{value} is not a finite number; write an ordinary number such as 1.5")
+    return value
 
 
 def _kind(value: Any) -> str:

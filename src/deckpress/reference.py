@@ -9,8 +9,10 @@ from __future__ import annotations
 import inspect
 import json
 
+from . import expr, render, schema, source
 from .options import REQUIRED, Option, Record
-from .schema import CARD_SIZES, RECORDS
+from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+from .schema import CARD_SIZES, RECORDS, PrintProfile
 
 INTRO = """\
 # Deck format reference
@@ -43,15 +45,60 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def record_section(record: type[Record]) -> str:
+def record_section(record: type[Record], extra: dict[str, Option] | None = None) -> str:
+    """The record's table; `extra` are the keys a builder adds to it (the print builder's profile keys)."""
     doc = inspect.cleandoc(record.__doc__ or "")
     lines = [f"## {record.__name__}", "", doc, "", "| key | type | default | description |", "|---|---|---|---|"]
-    for key, option in record.OPTIONS.items():
+    for key, option in {**record.OPTIONS, **(extra or {})}.items():
         lines.append(f"| `{key}` | {_cell(option.type_name)} | {_cell(_default(option))} | {_cell(option.doc)} |")
+    return "\n".join(lines)
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1_000_000:g} MB"
+
+
+def limits() -> list[tuple[str, str]]:
+    """What deckpress refuses as too large, each with its limit: the Limits section of the reference."""
+    return [
+        ("A deck, template or print profile file", _mb(source.MAX_FILE_BYTES)),
+        ("Values in one file, aliases (`*name`) expanded", f"{source.MAX_VALUES}"),
+        ("Mappings and lists nested in one another", f"{source.MAX_DEPTH} levels"),
+        ("Characters of one text value", f"{source.MAX_TEXT_CHARS}"),
+        ("Copies of one card (`count`)", f"{schema.MAX_COUNT}"),
+        ("Copies of all the cards of one component", f"{schema.MAX_COMPONENT_COUNT}"),
+        ("Different cards in one component, families expanded", f"{schema.MAX_CARDS}"),
+        ("Different cards in one deck", f"{schema.MAX_DECK_CARDS}"),
+        ("Members of one family (`each`)", f"{schema.MAX_FAMILY}"),
+        ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
+        ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
+                                    "the pages of the deck's print profiles, which `deckpress check` checks"),
+        ("Side of a print profile's page", f"{schema.PAGE_LIMITS[0]} to {schema.PAGE_LIMITS[1]} mm"),
+        ("Shift of the back pages (`back_offset`, `--back-offset`)", f"{schema.MAX_BACK_OFFSET} mm either way"),
+        ("Steps of one jinja2 expression (loop turns and calls)", f"{expr.MAX_STEPS}"),
+        ("Text, list or number an expression makes", f"{expr.MAX_TEXT} characters or items; numbers of at most "
+                                                     f"{expr.MAX_BITS} bits"),
+        ("Pixels of an image a template draws (`src`)", f"{render.MAX_IMAGE_PIXELS}"),
+        ("Reach of an element's `x`, `y`, `w` and `h`", f"{render.MAX_BOX_MM} mm"),
+        ("Items of an element's `each` (copies drawn)", f"{render.MAX_EACH}"),
+        ("Font size of a text element (`size`, `min_size`)", f"{render.MIN_FONT_PT} to {render.MAX_FONT_PT} pt"),
+        ("Whole numbers, written or made by an expression in a family",
+         f"2^{source.MAX_INT.bit_length() - 1} either way (TTS's Lua holds numbers as doubles)"),
+    ]
+
+
+def limits_section() -> str:
+    lines = ["## Limits", "", "What deckpress refuses as too large, with one line naming the file, line and "
+             "column. A deck file holds plain data only: YAML tags (`!!python/...`, `!name`), merge keys (`<<`), "
+             "duplicate keys, a second document, a byte-order mark, control characters and tabs in text, and "
+             "numbers that are not finite (`.nan`, `.inf`) are refused too.", "", "| what | at most |", "|---|---|"]
+    lines += [f"| {_cell(what)} | {_cell(limit)} |" for what, limit in limits()]
     return "\n".join(lines)
 
 
 def markdown() -> str:
     sizes = ", ".join(f"`{name}` {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
-    parts = [INTRO.format(sizes=sizes)] + [record_section(r) for r in RECORDS]
+    builder_keys = {PrintProfile: PROFILE_OPTIONS}
+    parts = [INTRO.format(sizes=sizes)] + [record_section(r, builder_keys.get(r)) for r in RECORDS] + \
+        [limits_section()]
     return "\n\n".join(parts) + "\n"

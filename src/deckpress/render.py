@@ -11,6 +11,7 @@ tall as the text's size.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +24,7 @@ from .errors import DeckError, Where
 from .expr import render_text, render_value
 from .fonts import BadFont, missing_glyphs, truetype
 from .markup import IconRef, MarkupError, Run, Span, is_plain, parse, plain_text
-from .options import Invalid
+from .options import Invalid, finite
 from .paths import OutsideProject, confine, project_root
 from .schema import Element, Template
 
@@ -31,6 +32,10 @@ DPI = 300
 SUPERSAMPLE = 2
 PT_PER_INCH = 72
 SIZE_STEP_PT = 0.5
+MAX_IMAGE_PIXELS = 40_000_000  # of an image a template draws: 8000 x 5000, far more than a card needs
+MAX_BOX_MM = 1000  # farthest an element's x, y, w or h may reach
+MIN_FONT_PT, MAX_FONT_PT = 1, 500  # font sizes of a text element
+MAX_EACH = 1000  # copies of one element (its `each` list)
 LAYER_PAD_MM = 2.0  # room around a layered element's box for glyph overhang and outlines
 ICON_PAD_EM = 0.08  # room on each side of an inline icon, in ems of the text
 _TURNS = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
@@ -65,6 +70,7 @@ class FaceRenderer:
         self.images_read: set[Path] = set()  # image files the last `render` drew, for the build cache
         self.images_missing: set[Path] = set()  # placeholders the last `render` drew instead
         self.warnings: list[str] = []  # what the last `render` drew in place of what it was asked
+        self.shrunk: dict[str, float] = {}  # text elements the last `render` shrank: smallest size, by element
 
     def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
         ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
@@ -77,11 +83,14 @@ class FaceRenderer:
     def render(self, template_name: str, card: dict, component: dict, size_mm: tuple[float, float],
                where: Where, label: str) -> Image.Image:
         template = self.deck.templates[template_name]
-        self.images_read, self.images_missing, self.warnings = set(), set(), []
+        self.images_read, self.images_missing, self.warnings, self.shrunk = set(), set(), [], {}
         width, height = face_pixels(size_mm, self.bleed)
         scale = mm_to_px(1) * SUPERSAMPLE
         canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
-        ctx = self.context(template, card, component, size_mm)
+        try:
+            ctx = self.context(template, card, component, size_mm)
+        except Invalid as err:
+            raise DeckError.at(where, f"{label}, template {template_name!r} style_by: {err}") from None
         for index, element in enumerate(template.elements):
             name = element.name or f"{element.type} #{index + 1}"
             try:
@@ -103,6 +112,9 @@ def _each(element: Element, ctx: dict) -> list[dict]:
     if not isinstance(items, (list, tuple)):
         raise Invalid(f"`each` gave {items!r}, not a list; write an expression giving a list, e.g. "
                       "{{ [1, 2, 3] }}")
+    if len(items) > MAX_EACH:
+        raise Invalid(f"`each` gave {len(items)} items, more than the {MAX_EACH} an element may be drawn for; "
+                      "use a shorter list")
     return [{**ctx, "item": item, "index": i} for i, item in enumerate(items)]
 
 
@@ -129,7 +141,10 @@ class _Painter:
                 raise Invalid(f"expected a number, got {value!r}; write a number of mm or points") from None
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise Invalid(f"expected a number, got {value!r}; write a number of mm or points")
-        return float(value)
+        try:
+            return finite(float(value))
+        except OverflowError:
+            raise Invalid(f"{value} is too large; write a number of mm or points") from None
 
     def color(self, value: str | None):
         if value is None:
@@ -150,7 +165,11 @@ class _Painter:
             return Box(inset, inset, W - 2 * inset, H - 2 * inset)
         w = W if e.w is None else self.num(e.w)
         h = H if e.h is None else self.num(e.h)
-        return Box(self.num(e.x), self.num(e.y), w, h)
+        box = Box(self.num(e.x), self.num(e.y), w, h)
+        if max(abs(box.x), abs(box.y), abs(box.w), abs(box.h)) > MAX_BOX_MM:
+            raise Invalid(f"its box ({box.x:g}, {box.y:g}, {box.w:g} x {box.h:g} mm) reaches more than "
+                          f"{MAX_BOX_MM} mm from the card; keep x, y, w and h within the card")
+        return box
 
     def px(self, box: Box) -> tuple[float, float, float, float]:
         """The box in pixels of the surface being drawn on (the canvas, or a layer at `self.origin`)."""
@@ -174,7 +193,15 @@ class _Painter:
         pad = LAYER_PAD_MM * self.scale
         x0, y0, x1, y1 = self.px(box)
         left, top = math.floor(x0 - pad), math.floor(y0 - pad)
-        layer = Image.new("RGBA", (math.ceil(x1 + pad) - left, math.ceil(y1 + pad) - top), (0, 0, 0, 0))
+        right, bottom = math.ceil(x1 + pad), math.ceil(y1 + pad)
+        # Only the part that lands on the canvas once turned is drawn: the canvas itself, turned back.
+        cw, ch = self.canvas.size if e.rotate in (0, 180) else self.canvas.size[::-1]
+        cx, cy = self.canvas.size[0] / 2, self.canvas.size[1] / 2
+        left, top = max(left, math.floor(cx - cw / 2)), max(top, math.floor(cy - ch / 2))
+        right, bottom = min(right, math.ceil(cx + cw / 2)), min(bottom, math.ceil(cy + ch / 2))
+        if right <= left or bottom <= top:
+            return
+        layer = Image.new("RGBA", (right - left, bottom - top), (0, 0, 0, 0))
         self.origin = (left, top)
         draw(ImageDraw.Draw(layer), layer, box)
         self.origin = (0, 0)
@@ -245,6 +272,20 @@ class _Painter:
     def pt_to_px(self, pt: float) -> int:
         return max(1, round(pt / PT_PER_INCH * DPI * SUPERSAMPLE))
 
+    def text_sizes(self) -> tuple[float, float]:
+        """The text element's `size` and `min_size` in points, within bounds."""
+        size, floor = self.num(self.e.size), self.num(self.e.min_size)
+        if not MIN_FONT_PT <= floor <= size <= MAX_FONT_PT:
+            raise Invalid(f"size {size:g} and min_size {floor:g} must be between {MIN_FONT_PT:g} and "
+                          f"{MAX_FONT_PT:g} points, min_size the smaller; e.g. size: 10, min_size: 6")
+        return size, floor
+
+    def shrank(self, wanted: float, size: float) -> None:
+        """Record that the text was set at `size` instead of `wanted` points."""
+        if size < wanted and "min_size" not in self.e.source:  # a min_size of its own says shrinking is meant
+            key = f"{self.e.source.where}|{self.e.name or self.e.type}|{wanted:g}"
+            self.r.shrunk[key] = min(size, self.r.shrunk.get(key, size))
+
     def draw_text(self, draw, layer, box: Box) -> None:
         text = render_text(self.e.text, self.ctx).strip("\n")
         if not text.strip():
@@ -260,7 +301,8 @@ class _Painter:
         path = self.font_path()
         self.check_glyphs(text, path)
         x0, y0, x1, y1 = self.px(box)
-        size, floor = self.num(self.e.size), self.num(self.e.min_size)
+        size, floor = self.text_sizes()
+        wanted = size
         while True:
             font = truetype(path, self.pt_to_px(size))
             lines = wrap(text, font, x1 - x0)
@@ -274,6 +316,7 @@ class _Painter:
                 raise Invalid(f"text does not fit in {box.w:.1f} x {box.h:.1f} mm even at {floor:g} pt "
                               f"({text[:40]!r}...); shorten the text, enlarge the box or lower min_size")
             size -= SIZE_STEP_PT
+        self.shrank(wanted, size)
         top = {"top": y0, "middle": y0 + (y1 - y0 - height) / 2, "bottom": y1 - height}[self.e.valign]
         colour = self.color(self.e.color)
         for i, line in enumerate(lines):
@@ -476,7 +519,8 @@ class _RichText:
     def draw(self, draw, layer, box: Box) -> None:
         p, e = self.p, self.p.e
         x0, y0, x1, y1 = p.px(box)
-        size, floor = p.num(e.size), p.num(e.min_size)
+        size, floor = p.text_sizes()
+        wanted = size
         while True:
             fonts = {style: truetype(path, p.pt_to_px(size)) for style, path in self.paths.items()}
             regular = fonts[REGULAR]
@@ -492,6 +536,7 @@ class _RichText:
                 raise Invalid(f"text does not fit in {box.w:.1f} x {box.h:.1f} mm even at {floor:g} pt "
                               f"({text[:40]!r}...); shorten the text, enlarge the box or lower min_size")
             size -= SIZE_STEP_PT
+        p.shrank(wanted, size)
         top = {"top": y0, "middle": y0 + (y1 - y0 - height) / 2, "bottom": y1 - height}[e.valign]
         colour = p.color(e.color)
         em = regular.size
@@ -555,13 +600,23 @@ def _paragraphs(spans: list[Span]) -> list[tuple[list[_Word], list[Style]]]:
     return paragraphs
 
 
-def load_image(file: Path, rel: str) -> Image.Image:
-    """The image file as RGBA; one located problem when Pillow can't read it."""
+def load_image(file: Path, name: str) -> Image.Image:
+    """The image in `file` as RGBA; Invalid when it is not an image or has more than MAX_IMAGE_PIXELS
+    pixels (checked from its header, before it is decoded)."""
     try:
-        with Image.open(file) as img:
+        with warnings.catch_warnings():  # the size is checked below, with a clearer message
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            img = Image.open(file)
+        with img:
+            width, height = img.size
+            if width * height > MAX_IMAGE_PIXELS:
+                raise Invalid(f"image {name!r} is {width} x {height} pixels, more than the {MAX_IMAGE_PIXELS} "
+                              "an image may have; scale it down (300 pixels per inch of card is plenty)")
             return img.convert("RGBA")
-    except (OSError, ValueError, Image.DecompressionBombError) as err:
-        raise Invalid(f"{rel!r} is not an image deckpress can read ({err}); save it as PNG or JPEG") from None
+    except Image.DecompressionBombError:
+        raise Invalid(f"image {name!r} has more pixels than Pillow will open; scale it down") from None
+    except (OSError, ValueError, SyntaxError, EOFError):  # what Pillow raises for a broken file
+        raise Invalid(f"{name!r} is not an image Pillow can read; save it as PNG or JPEG") from None
 
 
 def composite(base: Image.Image, layer: Image.Image, left: int, top: int) -> None:

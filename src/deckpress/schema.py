@@ -8,6 +8,7 @@ This module is the single definition of a deck file. The reference page
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from .markup import ICON_NAME
 from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .paths import OutsideProject, confine, project_root
-from .source import Map, Seq
+from .source import Map, Seq, not_plain
 from .tables import load_cards
 
 # Card sizes in millimetres (trim), from the print notes: width x height.
@@ -30,7 +31,16 @@ CARD_SIZES: dict[str, tuple[float, float]] = {
     "square": (63.5, 63.5),
 }
 
-CARD_LIMITS = (10, 400)  # smallest and largest side of a card or token, mm
+# Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
+# the shortest side of a letter or A4 page turned either way.
+CARD_LIMITS = (10, 270)
+PAGE_LIMITS = (50, 1200)  # smallest and largest side of a print profile's page, mm (A0 is 841 x 1189)
+MAX_COUNT = 1000  # copies of one card
+MAX_COMPONENT_COUNT = 10_000  # copies of all the cards of one component together
+MAX_FAMILY = 1000  # members of one family (`each`)
+MAX_CARDS = 1000  # different cards (faces) in one component, families expanded
+MAX_DECK_CARDS = 2000  # different cards in the whole deck
+MAX_ELEMENTS = 500  # elements of one template
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
 
@@ -57,6 +67,10 @@ class Localized(Option):
 
     def check(self, value, where, ctx):
         if isinstance(value, dict) and value and all(re.fullmatch(LANGUAGE, str(k)) for k in value):
+            missing = [lang for lang in ctx.languages if lang not in value]
+            if missing:
+                raise Invalid(f"no text in {', '.join(missing)}, a language the deck declares in "
+                              f"game.languages; add `{missing[0]}:`")
             for lang in (ctx.lang, ctx.fallback_lang):
                 if lang in value:
                     at = value.at(lang) if isinstance(value, Map) else where
@@ -107,20 +121,33 @@ class Size(Option):
         return self.presets[value] if isinstance(value, str) else value
 
     def schema(self):
+        low, high = self.limits
+        side = {"type": "number", "minimum": low, "maximum": high}
         return {"anyOf": [{"enum": list(self.presets)},
                           {"type": "object", "required": ["width", "height"], "additionalProperties": False,
-                           "properties": {"width": {"type": "number"}, "height": {"type": "number"}}}]}
+                           "properties": {"width": side, "height": side}}]}
+
+
+MAX_PLAYERS = 100  # far above any table (TTS seats ten), low enough to list for the JSON Schema
 
 
 class Players(Record):
     """How many players a game or mode is for."""
 
-    min = Int("Fewest players.", min=1)
-    max = Int("Most players.", min=1)
+    min = Int("Fewest players.", min=1, max=MAX_PLAYERS)
+    max = Int("Most players.", min=1, max=MAX_PLAYERS)
 
     def validate(self, ctx):
         if None not in (self.min, self.max) and self.max < self.min:
             ctx.error(self.source.at("max"), f"max ({self.max}) is below min ({self.min}); swap them")
+
+    @classmethod
+    def json_schema(cls) -> dict:
+        out = super().json_schema()
+        # JSON Schema cannot compare two values, so "min is at most max" is one case per max.
+        out["anyOf"] = [{"properties": {"max": {"const": n}, "min": {"maximum": n}}}
+                        for n in range(1, MAX_PLAYERS + 1)]
+        return out
 
 
 class Game(Record):
@@ -155,7 +182,7 @@ class FieldSpec(Record):
         kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
                  "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
                  "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
-        return kinds[self.type]
+        return kinds.get(self.type) or Free(self.doc, default)  # an unknown type is reported already
 
 
 class Card(Record):
@@ -164,10 +191,13 @@ class Card(Record):
     Besides these keys a card holds the fields its component declares under `fields`.
     """
 
+    UNKNOWN_KEY_HINT = (" (or declare a new field under the component's `fields:`, e.g. `{key}: {{type: "
+                        "integer, doc: What it means.}}`)")
+
     name = Localized(Text("The card's name, shown on the card and as its TTS nickname."))
     id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3).",
             default=None)
-    count = Int("How many copies are in the deck.", default=1, min=0)
+    count = Int("How many copies are in the deck.", default=1, min=0, max=MAX_COUNT)
     template = Str("Template of the face; default: the component's.", default=None)
     back = Str("Template of this card's back; default: the component's back.", default=None)
     each = Free("Makes this entry a family: a mapping of name to list of values (every combination) or a "
@@ -191,20 +221,28 @@ class CardsOption(Option):
             raise Invalid("expected a non-empty list of cards; write one `- name: ...` per card")
         return value
 
-    def schema(self):
-        out = Card.json_schema()
-        out["additionalProperties"] = True  # the fields the component declares
-        # In a family (`each`) any value may be an expression such as "{{ n }}".
+    def schema(self, fields: dict[str, Option] | None = None):
+        """Cards with the keys of Card and, when known (a schema for one deck), the component's declared
+        `fields`; otherwise any further key. Only in a family (`each`) may a value be an expression."""
+        card = Card.json_schema()
+        if fields is None:
+            card["additionalProperties"] = True
+        else:
+            card["properties"].update({name: option.json_schema() for name, option in fields.items()})
+            card["required"] += [name for name, option in fields.items() if option.required]
         expression = {"type": "string", "pattern": r"\{\{|\{%"}
-        out["properties"] = {key: {"anyOf": [prop, expression]} if key not in ("each", "only") else prop
-                             for key, prop in out["properties"].items()}
-        return {"type": "array", "items": out, "minItems": 1}
+        family = {**card, "required": ["each"],
+                  "properties": {key: {"anyOf": [prop, expression]} if key not in ("each", "only") else prop
+                                 for key, prop in card["properties"].items()}}
+        plain = {**card, "properties": {k: v for k, v in card["properties"].items() if k not in ("each", "only")}}
+        return {"type": "array", "items": {"if": {"required": ["each"]}, "then": family, "else": plain},
+                "minItems": 1}
 
 
 class TokenOptions(Record):
     """How a token component is made in TTS."""
 
-    thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05)
+    thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05, max=5)
 
 
 class Component(Record):
@@ -238,11 +276,12 @@ class Component(Record):
         entries = list(zip(self.cards or [], getattr(self.cards, "item_where", [])))
         if self.cards_from is not None:
             entries += self._spreadsheet(ctx)
-        elif self.cards is None:
+        elif self.cards is None and "cards" not in self.source:  # a bad `cards` has its own line
             ctx.error(self.where, f"component {self.id!r} has no cards; add `cards:` (a list) or `cards_from:` "
                                   "(a .csv or .xlsx file)")
         extra = {name: spec.option() for name, spec in self.fields.items() if spec is not None}
         cards: list[Card] = []
+        at = self.source.at("cards")
         for raw, where in entries:
             for member in _expand(raw, where, ctx):
                 try:
@@ -255,7 +294,15 @@ class Component(Record):
                 card.template = card.template or self.template
                 card.back = card.back or self.back
                 cards.append(card)
+            if len(cards) > MAX_CARDS:  # checked after each entry, so a long list stops early
+                ctx.error(at, f"more than {MAX_CARDS} different cards, the most a component may have; split the "
+                              "component or give cards a `count`")
+                break
         self.cards = cards
+        total = sum(card.count for card in cards if isinstance(card.count, int))
+        if total > MAX_COMPONENT_COUNT and len(cards) <= MAX_CARDS:
+            ctx.error(at, f"{total} cards in all, more than the {MAX_COMPONENT_COUNT} a component may hold; "
+                          "lower the counts or split the component")
 
     def _spreadsheet(self, ctx) -> list[tuple[Any, Where]]:
         """The rows of `cards_from`, located at FILE:ROW:COLUMN; its path is kept as `cards_file`."""
@@ -288,9 +335,18 @@ def _expand(raw: Any, where: Where, ctx: Context) -> list[Any]:
         return [raw]
     each, at = raw["each"], raw.at("each")
     if isinstance(each, dict) and each and all(isinstance(v, list) for v in each.values()):
+        size = math.prod(len(v) for v in each.values())
+        if size > MAX_FAMILY:
+            ctx.error(at, f"`each` makes {size} cards ({' x '.join(str(len(v)) for v in each.values())}), more "
+                          f"than the {MAX_FAMILY} a family may have; use shorter lists or several families")
+            return []
         names = list(each)
         members = [dict(zip(names, combo)) for combo in itertools.product(*each.values())]
     elif isinstance(each, list) and each and all(isinstance(m, dict) for m in each):
+        if len(each) > MAX_FAMILY:
+            ctx.error(at, f"`each` lists {len(each)} members, more than the {MAX_FAMILY} a family may have; "
+                          "split it into several families")
+            return []
         members = [dict(m) for m in each]
     else:
         ctx.error(at, "`each` needs a mapping of name to list of values, or a list of mappings; "
@@ -317,7 +373,13 @@ def _fill(value: Any, variables: dict) -> Any:
         out = Seq(_fill(v, variables) for v in value)
         out.where, out.item_where = value.where, value.item_where
         return out
-    return render_value(value, variables) if is_expression(value) else value
+    if not is_expression(value):
+        return value
+    result = render_value(value, variables)
+    problem = not_plain(result)
+    if problem:
+        raise Invalid(f"expression {value!r}: {problem}")
+    return result
 
 
 class TableBlock(Record):
@@ -430,6 +492,8 @@ class PrintOptions(Record):
                       default=lambda: ["a4", "letter"])
 
 
+MAX_BACK_OFFSET = 20  # mm a print profile or --back-offset may shift the back pages, either way
+
 # Paper sizes in millimetres, portrait: width x height.
 PAGE_SIZES: dict[str, tuple[float, float]] = {
     "a4": (210.0, 297.0),
@@ -444,7 +508,7 @@ class PrintProfile(Record):
     """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
 
     description = Str("What the profile is for (one line).", default="")
-    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, (50, 2000),
+    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, PAGE_LIMITS,
                 "page size", default="a4")
     orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
     layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
@@ -464,9 +528,9 @@ class PrintProfile(Record):
                        ["solid", "dashed", "none"], default="solid")
     cut_line_width = Number("Width of the cut lines in mm.", default=0.2, min=0.05, max=2)
     cut_line_color = Color("Colour of the cut lines.", default="#000000")
-    back_offset = ListOf(Number("Millimetres."), "Shift `[x, y]` in mm of the back pages, measured with the "
-                         "calibration sheet (x to the right, y up, as you look at the back); added to "
-                         "`--back-offset`.", default=lambda: [0, 0])
+    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
+                         "Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x to the "
+                         "right, y up, as you look at the back); added to `--back-offset`.", default=lambda: [0, 0])
     rules = Bool("Print the rules reminder pages after the cards.", default=True)
     rules_columns = Int("Columns of the rules reminder pages.", default=2, min=1, max=4)
     font_size = Number("Size in points of the rules reminder text.", default=8.5, min=5, max=16)
@@ -543,8 +607,14 @@ class Deck(Record):
                     ctx.error(card.where, f"card id {card.id!r} is used twice in {component.id}; "
                                           "give the card an `id:` of its own")
                 ids.add(card.id)
+        different = sum(len(c.cards) for c in self.components or [] if c is not None and c.cards)
+        if different > MAX_DECK_CARDS:
+            ctx.error(self.source.at("components"), f"{different} different cards, more than the {MAX_DECK_CARDS} "
+                                                    "a deck may have; split it into several decks")
         if self.setup is None:
             self.setup = Setup.load(None, self.where, ctx)
+        else:
+            self._check_deal(ctx)
         if self.tts is None:
             self.tts = TTSOptions.load(None, self.where, ctx)
         if self.print is None:
@@ -552,6 +622,33 @@ class Deck(Record):
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
+
+    def _check_deal(self, ctx) -> None:
+        """setup.deal and setup.remove name player counts the game is for, and deal no more than the deck
+        (its first component of playing cards) holds."""
+        players = self.game.players if self.game is not None else None
+        if players is None or None in (players.min, players.max) or self.setup.deal is None or ctx.problems.items:
+            return  # with a mistake in the cards, what the deck holds is not known
+        source = self.setup.source
+        deck = next((c for c in self.components or [] if c is not None and c.type == "cards" and
+                     c.role == "play" and not c.optional and c.cards), None)
+        held = sum(card.count for card in deck.cards if isinstance(card, Card)) if deck else 0
+        for key in ("deal", "remove"):
+            table = getattr(self.setup, key) or {}
+            at = source[key] if isinstance(source, Map) and key in source else None
+            for count in table:
+                where = at.key_where.get(count, at.where) if isinstance(at, Map) else self.setup.where
+                if not players.min <= count <= players.max:
+                    ctx.error(where, f"{key} for {count} players, but the game is for {players.min} to "
+                                     f"{players.max}; remove it or change game.players")
+        at = source["deal"] if isinstance(source, Map) and "deal" in source else None
+        for count, each in (self.setup.deal or {}).items():
+            removed = len((self.setup.remove or {}).get(count, []))
+            if deck is not None and count * each > held - removed:
+                where = at.value_where.get(count, at.where) if isinstance(at, Map) else self.setup.where
+                ctx.error(where, f"dealing {each} cards to each of {count} players takes {count * each}, but "
+                                 f"{deck.id!r} holds {held - removed}" + (f" after removing {removed}" if removed
+                                 else "") + f"; deal at most {(held - removed) // count}")
 
 
 # --- Templates: files in templates/, one card layout each --------------------------------------------
@@ -607,6 +704,15 @@ class Element(Record):
     placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
                        "warn, instead of failing the build.", default=False)
 
+    def validate(self, ctx):
+        if self.box is not None:
+            ignored = [key for key in ("x", "y", "w", "h") if key in self.source]
+            if ignored:
+                ctx.warn(self.source.key_where[ignored[0]],
+                         f"`box: {self.box}` sets the whole box, so {', '.join(ignored)} "
+                         f"{'is' if len(ignored) == 1 else 'are'} ignored; remove `box` or "
+                         f"{'it' if len(ignored) == 1 else 'them'}")
+
 
 class Template(Record):
     """A card layout: a file templates/NAME.yaml."""
@@ -617,7 +723,15 @@ class Template(Record):
                    default=dict)
     style_by = Str("Expression naming the card's style, e.g. `{{ card.kind }}`; falls back to `default`.",
                    default=None)
-    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1)
+    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1,
+                      max_items=MAX_ELEMENTS)
+
+    @classmethod
+    def load(cls, value, where, ctx, extra=None):
+        if value is not None and not isinstance(value, Map):
+            raise DeckError.at(where, "a template file is a mapping, not a list or a value; start it with "
+                                      "`elements:` (see docs/templates.md)")
+        return super().load(value, where, ctx, extra)
 
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
@@ -625,9 +739,22 @@ RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, 
                                Template, Element]
 
 
-def json_schema() -> dict:
-    """The deck format as JSON Schema (draft 2020-12), for YAML editors."""
+def json_schema(deck: Deck | None = None) -> dict:
+    """The deck format as JSON Schema (draft 2020-12), for YAML editors. With a deck, its cards are held to
+    the fields each of its components declares, as `deckpress check` holds them."""
     out = Deck.json_schema()
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    out["title"] = "deckpress deck file"
+    out["title"] = "deckpress deck file" if deck is None else f"deckpress deck file: {deck.game.name}"
+    if deck is not None:
+        rules = []
+        for component in deck.components:
+            fields = {name: spec.option() for name, spec in component.fields.items() if spec is not None}
+            rules.append({"if": {"properties": {"id": {"const": component.id}}, "required": ["id"]},
+                          "then": {"properties": {"cards": Component.OPTIONS["cards"].schema(fields)}}})
+        out["properties"]["components"]["items"] = {"allOf": [out["properties"]["components"]["items"], *rules]}
     return out
+
+
+def record_schema(record: type[Record], title: str) -> dict:
+    """A template or print profile file as JSON Schema."""
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **record.json_schema()}

@@ -9,11 +9,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import DeckError, Where
 from .options import did_you_mean
-from .source import Map, Seq
+from .source import Map, Seq, not_plain, parse_yaml
 
 MAX_ROWS = 10_000  # cards of one spreadsheet: far more than any deck, small enough to stay fast
 TRUE, FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
@@ -27,10 +25,12 @@ def _cell(value: Any, kind: str | None, where: Where) -> Any:
             return text in TRUE
     if kind in ("list", "map") and isinstance(value, str):
         try:
-            return yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise DeckError.at(where, f"{value!r} is not a YAML {kind}; write e.g. "
-                                      f"{'[1, 2]' if kind == 'list' else '{a: 1}'}") from None
+            return parse_yaml(value, where.path)
+        except DeckError as err:
+            problem = err.problems[0].message
+            if problem.startswith("YAML syntax error"):
+                problem = f"{value!r} is not a YAML {kind}; write e.g. {'[1, 2]' if kind == 'list' else '{a: 1}'}"
+            raise DeckError.at(where, problem) from None
     if kind in ("integer", None) and isinstance(value, float) and value.is_integer():
         return int(value)  # spreadsheets store whole numbers as floats
     if kind in ("text", "id") and isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -115,6 +115,9 @@ def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str]) 
                 raise DeckError.at(where, "a value in a column without a name; name the column in the first row "
                                           "or empty the cell")
             card[key] = _cell(value, kinds.get(key, "integer" if key == "count" else "text"), where)
+            problem = not_plain(card[key])  # as in a YAML file: finite numbers, no control characters
+            if problem:
+                raise DeckError.at(where, problem)
             card.key_where[key] = card.value_where[key] = where
         cards.append(card)
         cards.item_where.append(card.where)

@@ -56,8 +56,11 @@ def build(ctx: BuildContext) -> None:
 
 
 def check(deck: LoadedDeck) -> None:
-    """The deck's print profiles load and validate (a DeckError otherwise)."""
-    deck_profiles(deck)
+    """The deck's print profiles load and validate, and every component fits on their pages (a DeckError
+    otherwise)."""
+    for profile in deck_profiles(deck):
+        for component in deck.model.components:
+            sheet_for(profile, component)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:

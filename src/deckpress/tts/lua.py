@@ -110,6 +110,14 @@ def lua_literal(value: Any, indent: int = 0, width: int = 100) -> str:
     return "{\n" + "".join(f"{pad}{item},\n" for item in items) + "  " * indent + "}"
 
 
+def xml_comment(text: str) -> str:
+    """`text` safe inside an XML comment, which may not hold `--` nor end with `-`: dashes are spaced.
+    (Autoescaping still turns `<` and `&` into entities, which a comment shows as they are.)"""
+    while "--" in text:
+        text = text.replace("--", "- -")
+    return text + " " if text.endswith("-") else text
+
+
 # --- The MoonSharp sandbox check -------------------------------------------------------------------
 
 _TOKEN = re.compile(r"""
@@ -264,6 +272,7 @@ def environment(deck_path: Path) -> jinja2.Environment:
                                         autoescape=jinja2.select_autoescape(enabled_extensions=("xml", "xml.j2")),
                                         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["lua"] = lambda value: jinja2.filters.Markup(lua_literal(value))
+    env.filters["xml_comment"] = xml_comment
     return env
 
 

@@ -1,0 +1,425 @@
+"""The bad-input corpus: one row per mistake a user (or an attacker) can make, run by test_bad_input.py.
+
+A row is `Case(id, change, expect)`: `change` is one edit or a list of them (`edit` replaces text that
+occurs once in a file of the tiny project, `write` writes a whole file), `expect` a piece of the one
+error line. The line must name `where` (default: the file and line of the first edit; `line=None` for
+a file-level line). `bomb=True` runs the case in a subprocess limited to 1 GB of address space; `args`
+are the command's arguments (default `build tiny`), and `status` its exit status (default 1).
+
+To add a case, add a row; the categories follow issue 9.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass, field
+
+from bad_input.project import FILES
+
+DECK, CARD, PROFILE = "decks/tiny.yaml", "templates/tiny-card.yaml", "print/tiny.yaml"
+
+
+@dataclass(frozen=True)
+class Edit:
+    file: str
+    old: str | None  # None: write `new` as the whole file
+    new: str | bytes
+
+    def line(self) -> int:
+        if self.old is None:
+            return 1
+        text = FILES[self.file]
+        assert text.count(self.old) == 1, f"{self.old!r} must occur once in {self.file}"
+        return text[: text.index(self.old)].count("\n") + 1
+
+
+def edit(file: str, old: str, new: str | bytes) -> Edit:
+    return Edit(file, old, new)
+
+
+def write(file: str, new: str | bytes) -> Edit:
+    return Edit(file, None, new)
+
+
+UNSET = object()
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    change: Edit | list[Edit]
+    expect: str
+    line: int | None | object = UNSET  # UNSET: the line of the first edit; None: a file-level line
+    file: str | None = None  # default: the file of the first edit
+    bomb: bool = False
+    args: tuple[str, ...] = ("build", "tiny", "--quiet")
+    status: int = 1
+    edits: list[Edit] = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "edits", self.change if isinstance(self.change, list) else [self.change])
+
+    def where(self) -> tuple[str, int | None]:
+        first = self.edits[0]
+        line = first.line() if self.line is UNSET else self.line
+        return (self.file or first.file), line
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG file that claims `width` x `height` pixels (its data is one empty row; Pillow checks the
+    size from the header)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b"")
+
+
+def _element(extra: str) -> Edit:
+    """Lines added after the last key of the card template's title element: more keys of it, or a new
+    element after it (lines starting `  - `)."""
+    return edit(CARD, "    color: \"{{ style.ink }}\"\n", "    color: \"{{ style.ink }}\"\n" + extra)
+
+
+def _text(expr: str) -> Edit:
+    """The card template's title text replaced by `expr` (written in double quotes)."""
+    return edit(CARD, 'text: "{{ card.name }}"', f'text: "{expr}"')
+
+
+NAME = "  name: Tiny\n"
+LAUGHS = "lol: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"lol{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, "
+    f"*a{i - 1}, *a{i - 1}]\n" for i in range(1, 9))
+
+def _sheet(rows: str) -> list[Edit]:
+    """The chips read from decks/chips.csv (header `name,count,weight,marks`, then `rows`)."""
+    return [write("decks/chips.csv", "name,count,weight,marks\n" + rows),
+            edit(DECK, "    cards:\n      - name: Chip\n        count: 3",
+                 "    fields:\n      weight: {type: number, doc: W., default: 1}\n"
+                 "      marks: {type: list, doc: M., default: []}\n    cards_from: chips.csv")]
+
+
+SHEET = "decks/chips.csv"
+FLOW_LAUGHS = "[&a0 [x, x, x, x, x, x, x, x, x, x], " + ", ".join(
+    f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)) + "]"
+
+CASES: list[Case] = [
+    # --- 5. YAML: tags --------------------------------------------------------------------------------
+    Case("tag-python-apply-on-list", edit(DECK, "profiles: [tiny]",
+                                          "profiles: !!python/object/apply:os.system [echo pwned]"), "YAML tag"),
+    Case("tag-python-apply-on-map", edit(DECK, "  options: {hand: 3}",
+                                         "  options: !!python/object/apply:os.system {args: [echo]}"), "YAML tag"),
+    Case("tag-python-name", edit(DECK, "  author: Tester", "  author: !!python/name:os.system"), "YAML tag"),
+    Case("tag-python-object-new", edit(DECK, "  author: Tester", "  author: !!python/object/new:str [x]"),
+         "YAML tag"),
+    Case("tag-binary", edit(DECK, "  author: Tester", "  author: !!binary aGVsbG8="), "YAML tag"),
+    Case("tag-set", edit(DECK, "  options: {hand: 3}", "  options: !!set {a, b}"), "YAML tag"),
+    Case("tag-omap", edit(DECK, "  options: {hand: 3}", "  options: !!omap [a: 1]"), "YAML tag"),
+    Case("tag-local", edit(DECK, "  author: Tester", "  author: !secret Tester"), "YAML tag"),
+    Case("tag-verbatim", edit(DECK, "  author: Tester", "  author: !<tag:example.com,2000:x> Tester"), "YAML tag"),
+    Case("tag-str-explicit", edit(DECK, "  author: Tester", "  author: !!str Tester"), "YAML tag"),
+    Case("tag-in-template", edit(CARD, "    x: 5\n", "    x: !!python/object/apply:os.getcwd []\n"), "YAML tag"),
+    Case("tag-in-profile", edit(PROFILE, "margin: 5", "margin: !!float 5"), "YAML tag"),
+    Case("tag-on-document", write(DECK, "--- !!python/object/apply:os.system\n- echo\n"), "YAML tag"),
+    # --- 5. YAML: characters and encodings ----------------------------------------------------------
+    Case("nul-byte", edit(DECK, "  author: Tester", "  author: Tes\0ter"), "U+0000"),
+    Case("control-bell", edit(DECK, "  author: Tester", "  author: Tes\x07ter"), "U+0007"),
+    Case("control-escape", edit(DECK, "  author: Tester", "  author: \x1b[31mTester"), "U+001B"),
+    Case("control-del", edit(DECK, "  author: Tester", "  author: Test\x7fer"), "U+007F"),
+    Case("control-c1", edit(DECK, "  author: Tester", "  author: Test\x9ber"), "U+009B"),
+    Case("control-nel", edit(DECK, "  author: Tester", "  author: Test\x85er"), "U+0085"),
+    Case("line-separator", edit(DECK, "  author: Tester", "  author: Test\u2028er"), "U+2028"),
+    Case("control-in-template", edit(CARD, "    x: 5\n", "    x: 5\x0c\n"), "U+000C"),
+    Case("escaped-nul", edit(DECK, "  author: Tester", '  author: "Tes\\0ter"'), "U+0000"),
+    Case("escaped-x00", edit(DECK, "  name: Tiny\n", '  name: "Ti\\x00ny"\n'), "U+0000"),
+    Case("escaped-escape", edit(DECK, "  name: Tiny\n", '  name: "\\e[31mTiny"\n'), "U+001B"),
+    Case("escaped-bell-u", edit(DECK, "      - name: Two", '      - name: "T\\u0007wo"'), "U+0007"),
+    Case("escaped-carriage-return", edit(DECK, "  author: Tester", '  author: "Tes\\rter"'), "U+000D"),
+    Case("escaped-tab-in-name", edit(DECK, "      - name: Two", '      - name: "T\\two"'), "a tab"),
+    Case("quoted-tab-in-rule", edit(DECK, "      - Play a card.", '      - "Play\ta card."'), "a tab"),
+    Case("escaped-surrogate", edit(DECK, "  author: Tester", '  author: "\\ud800"'), "U+D800"),
+    Case("escaped-bom-in-text", edit(DECK, "  author: Tester", '  author: "\\ufeffTester"'), "U+FEFF"),
+    Case("bom-at-start", write(DECK, "\ufeff" + FILES[DECK]), "byte-order mark"),
+    Case("bom-in-middle", edit(DECK, "  author: Tester", "  author: \ufeffTester"), "byte-order mark"),
+    Case("latin1-byte", edit(DECK, "  author: Tester", b"  author: Ren\xe9"), "not UTF-8"),
+    Case("invalid-start-byte", write(DECK, b"\xff\xfe" + FILES[DECK].encode()), "0xff is not UTF-8"),
+    Case("utf16-file", write(DECK, FILES[DECK].encode("utf-16")), "not UTF-8"),
+    Case("truncated-utf8", edit(DECK, "  author: Tester", b"  author: Tester\xd0"), "not UTF-8"),
+    Case("latin1-in-template", edit(CARD, "description: The front", b"description: Th\xe9 front"), "not UTF-8"),
+    Case("latin1-in-profile", edit(PROFILE, "description: A4", b"description: A4 \xa9"), "not UTF-8"),
+    # --- 5. YAML: keys, merges, documents, structure ------------------------------------------------
+    Case("duplicate-top-key", edit(DECK, "card_size: mini\n", "card_size: mini\ncard_size: poker\n"),
+         "duplicate key 'card_size'", line=7),
+    Case("duplicate-nested-key", edit(DECK, "  version: \"1.0\"\n", "  version: \"1.0\"\n  version: \"2.0\"\n"),
+         "duplicate key 'version'", line=4),
+    Case("duplicate-card-field", edit(DECK, "        value: 1\n", "        value: 1\n        value: 3\n"),
+         "duplicate key 'value'", line=19),
+    Case("duplicate-flow-key", edit(DECK, "{min: 2, max: 4}", "{min: 2, max: 4, min: 3}"), "duplicate key 'min'"),
+    Case("duplicate-template-key", edit(CARD, "    x: 5\n", "    x: 5\n    x: 6\n"), "duplicate key 'x'", line=11),
+    Case("duplicate-profile-key", edit(PROFILE, "margin: 5\n", "margin: 5\nmargin: 6\n"), "duplicate key 'margin'",
+         line=5),
+    Case("merge-key", edit(DECK, "  players: {min: 2, max: 4}", "  players: &p {min: 2, max: 4}\n  <<: *p"),
+         "merge keys", line=5),
+    Case("merge-key-in-template", edit(CARD, "    x: 5\n", "    <<: {x: 5}\n"), "merge keys"),
+    Case("second-document", write(DECK, FILES[DECK] + "---\ngame: {}\n"), "second YAML document", line=None),
+    Case("deck-is-a-list", write(DECK, "- game\n- components\n"), "a deck file is a mapping"),
+    Case("deck-is-a-scalar", write(DECK, "just text\n"), "a deck file is a mapping"),
+    Case("template-is-a-list", write(CARD, "- type: rect\n"), "a template file is a mapping"),
+    Case("template-is-a-scalar", write(CARD, "rect\n"), "a template file is a mapping"),
+    Case("profile-is-a-list", write(PROFILE, "- a4\n"), "a print profile is a mapping"),
+    Case("complex-key", edit(DECK, "  author: Tester", "  ? [a, b]\n  : Tester"), "a key must be a plain value"),
+    Case("deep-nesting", edit(DECK, "  options: {hand: 3}", "  options: " + "[" * 60 + "]" * 60),
+         "nested more than 50 levels", bomb=True),
+    Case("huge-integer-literal", edit(DECK, "        count: 2", "        count: " + "9" * 5000), "not a value"),
+    Case("yaml-syntax-bracket", edit(DECK, "profiles: [tiny]", "profiles: [tiny"), "YAML syntax error", line=None),
+    Case("yaml-syntax-indent", edit(DECK, "  version: \"1.0\"", "   version: \"1.0\""), "YAML syntax error",
+         line=None),
+    Case("yaml-tab-indent", edit(DECK, "  author: Tester", "\tauthor: Tester"), "not tabs"),
+    Case("yaml-unclosed-quote", edit(DECK, "  author: Tester", "  author: \"Tester"), "YAML syntax error",
+         line=None),
+    Case("unknown-alias", edit(DECK, "  author: Tester", "  author: *nowhere"), "YAML syntax error"),
+    # --- 3. Bounded resources: YAML ------------------------------------------------------------------
+    Case("alias-bomb", edit(DECK, "  options: {hand: 3}", "  options: {hand: 3}\n" + "".join(
+        "  " + line + "\n" for line in LAUGHS.splitlines())), "expands to more than", line=None, bomb=True),
+    Case("alias-self-sequence", edit(DECK, "  options: {hand: 3}", "  options: &me [1, *me]"),
+         "refers to the value that holds it", bomb=True),
+    Case("alias-self-mapping", edit(DECK, "  options: {hand: 3}", "  options: &me {a: *me}"),
+         "refers to the value that holds it"),
+    Case("alias-self-deep", edit(DECK, "    options: {target: 10}", "    options: &m {a: [{b: *m}]}"),
+         "refers to the value that holds it", line=None),
+    Case("too-many-values", edit(DECK, "  options: {hand: 3}", "  options: [" + "1," * 900_000 + "1]"),
+         "holds more than 100000 values", line=None, bomb=True),
+    Case("text-too-long", edit(DECK, "  author: Tester", "  author: " + "abc " * 12_600), "more than 50000"),
+    Case("file-too-large", edit(DECK, "  author: Tester", "  author: Tester\n  description: \"" + "x" * 2_100_000 +
+                                "\""), "more than the 2000000", line=None, bomb=True),
+    # --- 3. Bounded resources: counts and families ----------------------------------------------------
+    Case("count-hundred-million", edit(DECK, "        count: 2", "        count: 100000000"), "at most 1000",
+         bomb=True),
+    Case("count-just-over", edit(DECK, "        count: 2", "        count: 1001"), "at most 1000"),
+    Case("count-expression-huge", edit(DECK, "      - name: Two\n        value: 2",
+                                       "      - name: \"Two {{ n }}\"\n        value: 2\n"
+                                       "        count: \"{{ n * 100000 }}\"\n"
+                                       "        each: {n: [1]}"), "at most 1000", line=None),
+    Case("component-total", edit(DECK, "      - name: Two\n        value: 2",
+                                 "      - name: \"Two {{ n }}\"\n        value: 2\n        count: 1000\n"
+                                 "        each: {n: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}"), "cards in all, more than",
+         line=17),
+    Case("family-million", edit(DECK, "      - name: Two\n        value: 2",
+                                "      - name: \"{{ a }}-{{ b }}\"\n        value: 2\n        each: {a: "
+                                + str(list(range(1000))) + ", b: " + str(list(range(1000))) + "}"),
+         "makes 1000000 cards", line=22, bomb=True),
+    Case("family-list-too-long", edit(DECK, "      - name: Two\n        value: 2",
+                                      "      - name: \"C{{ n }}\"\n        value: 2\n        each: ["
+                                      + ", ".join(f"{{n: {i}}}" for i in range(1001)) + "]"), "lists 1001 members",
+         line=22),
+    Case("too-many-cards", edit(DECK, "      - name: Two\n        value: 2",
+                                "      - name: \"A{{ n }}\"\n        each: {n: " + str(list(range(600))) + "}\n"
+                                "      - name: \"B{{ n }}\"\n        each: {n: " + str(list(range(600))) + "}"),
+         "more than 1000 different cards", line=17),
+    Case("too-many-cards-in-deck", edit(DECK, "  - id: chips\n    name: Chips\n", "".join(
+        f"  - id: more{i}\n    name: More\n    template: tiny-card\n    cards:\n      - name: \"M{{{{ n }}}}\"\n"
+        f"        each: {{n: {list(range(700))}}}\n" for i in range(3)) + "  - id: chips\n    name: Chips\n"),
+         "2103 different cards, more than the 2000", line=9),
+    Case("too-many-elements", edit(CARD, "elements:\n", "elements:\n" + "  - {type: rect, box: trim}\n" * 499),
+         "501 items, more than the 500", line=6),
+    Case("family-not-a-mapping", edit(DECK, "      - name: Two\n        value: 2",
+                                      "      - name: Two\n        value: 2\n        each: 3"), "`each` needs", line=22),
+    Case("family-only-bomb", edit(DECK, "      - name: Two\n        value: 2",
+                                  "      - name: \"T{{ n }}\"\n        each: {n: [1]}\n"
+                                  "        only: \"{{ 'x' * 10**9 }}\""),
+         "goes past a limit"),
+    # --- 3. Bounded resources: jinja2 -----------------------------------------------------------------
+    Case("jinja-string-times-billion", _text("{{ 'x' * 10**9 }}"), "goes past a limit", file=DECK, line=None,
+         bomb=True),
+    Case("jinja-power-tower", _text("{{ 9 ** (9 ** 9) }}"), "more than 4096 bits", file=DECK, line=None, bomb=True),
+    Case("jinja-nested-ranges", _text("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}"
+                                      "{% endfor %}"), "loop turns and calls", file=DECK, line=None, bomb=True),
+    Case("jinja-center", _text("{{ card.name.center(10**9) }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-center-filter", _text("{{ card.name|center(10**9) }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-format-width", _text("{{ '{:999999999}'.format(1) }}"), "format width", file=DECK, line=None),
+    Case("jinja-percent-width", _text("{{ '%0999999999d' % 1 }}"), "format width", file=DECK, line=None),
+    Case("jinja-format-filter-width", _text("{{ '%999999999s'|format(1) }}"), "goes past a limit", file=DECK,
+         line=None),
+    Case("jinja-list-times", _text("{{ [card.name] * 10**8 }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-list-of-big-strings", _text("{{ ['x' * 100000] * 100000 }}"), "goes past a limit", file=DECK,
+         line=None),
+    Case("jinja-replace-blowup", _text("{{ ('x' * 90000)|replace('x', 'yy') }}"), "goes past a limit", file=DECK,
+         line=None),
+    Case("jinja-namespace-doubling", _text("{% set ns = namespace(s='x') %}{% for i in range(60) %}"
+                                           "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s }}"),
+         "goes past a limit", file=DECK, line=None),
+    Case("jinja-recursive-macro", _text("{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}"), "too deeply",
+         file=DECK, line=None),
+    Case("jinja-exponential-macro", _text("{% macro f(n) %}{% if n %}{{ f(n - 1) }}{{ f(n - 1) }}{% endif %}"
+                                          "{% endmacro %}{{ f(40) }}"), "loop turns and calls", file=DECK, line=None,
+         bomb=True),
+    Case("jinja-lipsum", _text("{{ lipsum(10**6) }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-join-range", _text("{{ range(100000)|join(', ') }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-big-range", _text("{{ range(10**9)|list }}"), "goes past a limit", file=DECK, line=None),
+    Case("jinja-each-bomb", _element("    each: \"{{ range(100000) | list }}\"\n"), "more than the 1000", file=DECK,
+         line=None, bomb=True),
+    Case("jinja-when-bomb", _element("    when: \"{{ 'x' * 10**9 }}\"\n"), "goes past a limit", file=DECK,
+         line=None),
+    Case("jinja-style-by-bomb", edit(CARD, "style_by: \"{{ 'default' }}\"", "style_by: \"{{ 'd' * 10**9 }}\""),
+         "goes past a limit", file=DECK, line=None),
+    Case("jinja-family-name-bomb", edit(DECK, "      - name: Two\n        value: 2",
+                                        "      - name: \"{{ 'x' * n }}\"\n        each: {n: [1000000000]}"),
+         "goes past a limit", line=20),
+    Case("jinja-sandbox-escape", _text("{{ ''.__class__.__mro__ }}"), "unsafe", file=DECK, line=None),
+    Case("jinja-sandbox-globals", _text("{{ cycler.__init__.__globals__ }}"), "unsafe", file=DECK, line=None),
+    Case("jinja-syntax", _text("{{ card.name "), "in expression", file=DECK, line=None),
+    Case("jinja-undefined", _text("{{ card.nme }}"), "in expression", file=DECK, line=None),
+    Case("jinja-divide-by-zero", _element("    min_size: \"{{ 1 / 0 }}\"\n"), "division by zero", file=DECK, line=None),
+    # --- 3. Bounded resources: images, cards, pages, elements -----------------------------------------
+    Case("image-pixel-bomb", [write("decks/art/bomb.png", png_header(100_000, 100_000)),
+                              _element("  - {type: image, name: art, src: art/bomb.png, x: 5, y: 20, w: 20, h: 20}\n")],
+         "more pixels than Pillow will open", file=DECK, line=None,
+         bomb=True),
+    Case("image-over-limit", [write("decks/art/big.png", png_header(8000, 6000)),
+                              _element("  - {type: image, name: art, src: art/big.png, x: 5, y: 20, w: 20, h: 20}\n")],
+         "8000 x 6000 pixels", file=DECK, line=None),
+    Case("image-not-an-image", [write("decks/art/fake.png", b"not a png at all"),
+                                _element("  - {type: image, name: art, src: art/fake.png, x: 5, y: 20, w: 20, "
+                                         "h: 20}\n")],
+         "not an image", file=DECK, line=None),
+    Case("image-truncated", [write("decks/art/cut.png", png_header(10, 10)[:30]),
+                             _element("  - {type: image, name: art, src: art/cut.png, x: 5, y: 20, w: 20, h: 20}\n")],
+         "not an image", file=DECK, line=None),
+    Case("image-outside-project", _element("  - {type: image, name: art, src: ../../etc/passwd, x: 5, y: 20, "
+                                           "w: 20, h: 20}\n"), "leads outside the project", file=DECK, line=None),
+    Case("image-missing", _element("  - {type: image, name: art, src: art/none.png, x: 5, y: 20, w: 20, h: 20}\n"),
+         "not found", file=DECK, line=None),
+    Case("card-400mm", edit(DECK, "card_size: mini", "card_size: {width: 400, height: 400}"),
+         "between 10 and 270", bomb=True),
+    Case("card-too-small", edit(DECK, "card_size: mini", "card_size: {width: 5, height: 40}"), "between 10 and 270"),
+    Case("card-zero", edit(DECK, "card_size: mini", "card_size: {width: 0, height: 0}"), "between 10 and 270"),
+    Case("card-larger-than-page", edit(DECK, "card_size: mini", "card_size: {width: 250, height: 250}"),
+         "do not fit on a page", line=None),
+    Case("token-larger-than-page", edit(DECK, "    size: {width: 20, height: 20}",
+                                        "    size: {width: 260, height: 260}"), "do not fit on a page"),
+    Case("card-size-text", edit(DECK, "card_size: mini", "card_size: {width: big, height: 40}"),
+         "between 10 and 270"),
+    Case("page-too-large", edit(PROFILE, "page: a4", "page: {width: 5000, height: 5000}"), "between 50 and 1200"),
+    Case("page-too-small", edit(PROFILE, "page: a4", "page: {width: 10, height: 10}"), "between 50 and 1200"),
+    Case("element-far-away", edit(CARD, "    x: 5\n", "    x: 100000\n"), "more than 1000 mm", file=DECK, line=None),
+    Case("font-size-huge", edit(CARD, "    size: 10\n", "    size: 100000\n"), "between 1 and 500", file=DECK,
+         line=None),
+    Case("font-min-size-negative", _element("    min_size: -1000000\n"), "between 1 and 500", file=DECK, line=None),
+    Case("unknown-size-preset", edit(DECK, "card_size: mini", "card_size: minni"), "did you mean 'mini'"),
+    # --- 4. Every number finite -----------------------------------------------------------------------
+    Case("nan-bleed", edit(DECK, "bleed: 2", "bleed: .nan"), "not a finite number"),
+    Case("inf-bleed", edit(DECK, "bleed: 2", "bleed: .inf"), "not a finite number"),
+    Case("minus-inf-bleed", edit(DECK, "bleed: 2", "bleed: -.inf"), "not a finite number"),
+    Case("inf-thickness", edit(DECK, "    token: {thickness: 0.2}", "    token: {thickness: .inf}"),
+         "not a finite number"),
+    Case("nan-thickness-text", edit(DECK, "    token: {thickness: 0.2}", "    token: {thickness: \"nan\"}"),
+         "not a finite number"),
+    Case("huge-thickness", edit(DECK, "    token: {thickness: 0.2}", "    token: {thickness: 1.0e300}"),
+         "at most 5"),
+    Case("overflow-float-literal", edit(DECK, "bleed: 2", "bleed: 1.0e999"), "not a finite number"),
+    Case("nan-card-width", edit(DECK, "card_size: mini", "card_size: {width: .nan, height: 40}"),
+         "not a finite number"),
+    Case("inf-card-height", edit(DECK, "card_size: mini", "card_size: {width: 40, height: .inf}"),
+         "not a finite number"),
+    Case("nan-count", edit(DECK, "        count: 2", "        count: .nan"), "not a finite number"),
+    Case("nan-field-number", edit(DECK, "        value: 1\n", "        value: 1\n        power: .nan\n"),
+         "not a finite number", line=19),
+    Case("inf-field-number-text", edit(DECK, "        value: 1\n", "        value: 1\n        power: \"-inf\"\n"),
+         "not a finite number", line=None),
+    Case("huge-field-integer", edit(DECK, "        value: 1\n", "        value: 99999999999999999999\n"),
+         "beyond 2^53"),
+    Case("huge-field-integer-expression", edit(DECK, "      - name: Two\n        value: 2",
+                                               "      - name: \"T{{ n }}\"\n        value: \"{{ n * 10**17 }}\"\n"
+                                               "        each: {n: [1]}"), "beyond 2^53", line=20),
+    Case("inf-from-family-list-field", [edit(DECK, "      power: {type: number, doc: The power., default: 1.5}",
+                                             "      power: {type: number, doc: The power., default: 1.5}\n"
+                                             "      marks: {type: list, doc: Marks., default: []}"),
+                                        edit(DECK, "      - name: Two\n        value: 2",
+                                             "      - name: \"T{{ n }}\"\n        marks: \"{{ [n * 1e308 * 10] }}\"\n"
+                                             "        each: {n: [1]}")], "not a finite number", line=20),
+    Case("huge-mode-option", edit(DECK, "    options: {target: 10}", "    options: {target: 99999999999999999999}"),
+         "beyond 2^53"),
+    Case("huge-player-count", edit(DECK, "{min: 2, max: 4}", "{min: 2, max: -99999999999999999999}"),
+         "beyond 2^53"),
+    Case("nan-field-default", edit(DECK, "default: 1.5}", "default: .nan}"), "not a finite number"),
+    Case("nan-mode-option", edit(DECK, "    options: {target: 10}", "    options: {target: .nan}"),
+         "not a finite number"),
+    Case("inf-setup-option", edit(DECK, "  options: {hand: 3}", "  options: {hand: .inf}"), "not a finite number"),
+    Case("nan-in-family", edit(DECK, "      - name: Two\n        value: 2",
+                               "      - name: \"T{{ n }}\"\n        power: \"{{ n }}\"\n        each: {n: [.nan]}"),
+         "not a finite number", line=22),
+    Case("nan-template-x", edit(CARD, "    x: 5\n", "    x: .nan\n"), "not a finite number"),
+    Case("nan-template-x-text", edit(CARD, "    x: 5\n", "    x: nan\n"), "not a finite number", file=DECK,
+         line=None),
+    Case("inf-template-size-text", edit(CARD, "    size: 10\n", "    size: \"inf\"\n"), "not a finite number",
+         file=DECK, line=None),
+    Case("inf-template-expression", edit(CARD, "    y: 5\n", "    y: \"{{ 1e308 * 10 }}\"\n"),
+         "not a finite number", file=DECK, line=None),
+    Case("nan-line-spacing", _element("    line_spacing: .nan\n"), "not a finite number", line=16),
+    Case("nan-style-value", edit(CARD, "{ink: \"#202020\"}", "{ink: \"#202020\", w: .nan}"), "not a finite number"),
+    Case("nan-profile-margin", edit(PROFILE, "margin: 5", "margin: .nan"), "not a finite number"),
+    Case("inf-profile-back-offset", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [.inf, 0]"),
+         "not a finite number"),
+    Case("nan-profile-back-offset-text", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [\"nan\", 0]"),
+         "not a finite number"),
+    Case("profile-back-offset-far", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 500]"), "at most 20"),
+    Case("cli-back-offset-nan-inf", [], "--back-offset", args=("build", "tiny", "--back-offset", "nan,inf"),
+         status=2),
+    Case("cli-back-offset-inf", [], "--back-offset", args=("build", "tiny", "--back-offset", "inf,0"), status=2),
+    Case("cli-back-offset-huge", [], "--back-offset", args=("build", "tiny", "--back-offset", "1e9,0"), status=2),
+    Case("cli-back-offset-words", [], "--back-offset", args=("build", "tiny", "--back-offset", "left,up"),
+         status=2),
+    Case("cli-back-offset-one-number", [], "--back-offset", args=("build", "tiny", "--back-offset", "1"), status=2),
+    # --- Cards from a spreadsheet: the same rules as YAML -----------------------------------------------
+    Case("sheet-control-character", _sheet("Ch\x07ip,3,1,\n"), "U+0007", file=SHEET, line=2),
+    Case("sheet-count-huge", _sheet("Chip,100000000,1,\n"), "at most 1000", file=SHEET, line=2),
+    Case("sheet-nan-number", _sheet("Chip,3,nan,\n"), "not a finite number", file=SHEET, line=2),
+    Case("sheet-inf-number", _sheet("Chip,3,-inf,\n"), "not a finite number", file=SHEET, line=2),
+    Case("sheet-huge-integer", _sheet("Chip,3,1,[99999999999999999999]\n"), "beyond 2^53", file=SHEET,
+         line=2),
+    Case("sheet-yaml-tag", _sheet("Chip,3,1,\"!!python/object/apply:os.system [echo]\"\n"), "YAML tag",
+         file=SHEET, line=2),
+    Case("sheet-alias-bomb", _sheet(f"Chip,3,1,\"{FLOW_LAUGHS}\"\n"), "expands to more than", file=SHEET,
+         line=2, bomb=True),
+    Case("sheet-bad-list", _sheet("Chip,3,1,\"[1, 2\"\n"), "is not a YAML list", file=SHEET, line=2),
+    # --- 7. User text stays data: control characters reach nothing --------------------------------------
+    Case("control-in-game-name", edit(DECK, NAME, '  name: "Tiny\\x0b"\n'), "U+000B"),
+    Case("control-in-rules-heading", edit(DECK, "  - heading: Play", '  - heading: "Pl\\x1fay"'), "U+001F"),
+    Case("control-in-mode-name", edit(DECK, "    name: Basic", '    name: "Ba\\x08sic"'), "U+0008"),
+    Case("control-in-component-name", edit(DECK, "    name: Chips", '    name: "Chips\\x00"'), "U+0000"),
+    Case("control-in-language-text", edit(DECK, "  author: Tester", '  description: {en: "A\\x01"}'), "U+0001"),
+    Case("control-from-expression", edit(DECK, "      - name: Two\n        value: 2",
+                                         "      - name: \"T{{ '\\\\x07' }}{{ n }}\"\n        each: {n: [1]}"),
+         "U+0007", line=20),
+    Case("control-in-mode-option-text", edit(DECK, "    options: {target: 10}", '    options: {target: "\\x1b"}'),
+         "U+001B"),
+    Case("control-in-card-field-key", edit(DECK, "        value: 1\n", '        "va\\x00lue": 1\n'), "U+0000"),
+    # --- Located mistakes of every kind: what the schema checks -----------------------------------------
+    Case("unknown-key", edit(DECK, "        count: 2", "        cuont: 2"), "did you mean 'count'"),
+    Case("wrong-type", edit(DECK, "{min: 2, max: 4}", "{min: two, max: 4}"), "expected a whole number"),
+    Case("negative-count", edit(DECK, "        count: 2", "        count: -2"), "at least 0"),
+    Case("missing-template", edit(DECK, "    template: tiny-card", "    template: tiny-crad"), "not found"),
+    Case("misspelt-card-field", edit(DECK, "        value: 2", "        valeu: 2"), "did you mean 'value'"),
+    Case("players-swapped", edit(DECK, "{min: 2, max: 4}", "{min: 4, max: 2}"), "swap them"),
+    Case("duplicate-card-id", edit(DECK, "      - name: Two", "      - name: One"), "used twice"),
+    Case("duplicate-component-id", edit(DECK, "  - id: chips", "  - id: deck"), "used twice"),
+    Case("bad-colour", edit(CARD, "fill: \"#ffffff\"", "fill: \"#fffff\""), "not a colour", file=DECK, line=None),
+    Case("bad-id", edit(DECK, "  - id: chips", "  - id: Chips!"), "lower-case letters"),
+    Case("unknown-profile", edit(DECK, "profiles: [tiny]", "profiles: [tinny]"), "not found"),
+    Case("unknown-font", edit(CARD, "    size: 10\n", "    size: 10\n    font: comic\n"), "unknown font", line=15),
+    Case("unknown-element-type", edit(CARD, "type: rect", "type: rectangle"), "did you mean 'rect'"),
+    Case("unknown-shape", edit(DECK, "    shape: circle", "    shape: circel"), "did you mean 'circle'"),
+    Case("bad-language", edit(DECK, "  author: Tester", "  language: english"), "language code"),
+    Case("yes-as-text", edit(DECK, "  author: Tester", "  author: no"), "put the word in quotes"),
+    Case("text-does-not-fit", edit(DECK, "      - name: Two\n", "      - name: " + "Very long name " * 20 + "\n"),
+         "does not fit", line=20),
+    Case("outside-safe-zone", edit(CARD, "    x: 5\n", "    x: 0\n"), "safe zone", file=DECK, line=None),
+    Case("empty-cards", edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards: []"),
+         "non-empty list"),
+    Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),
+         "needs two numbers"),
+]
+
+for _number, _case in enumerate(CASES):
+    assert _case.id, f"case {_number} has no id"
+assert len({c.id for c in CASES}) == len(CASES), "case ids must be unique"
