@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pypdf
 import pytest
 from PIL import Image, ImageChops
@@ -19,6 +20,8 @@ from deckpress.errors import DeckError, Where
 from deckpress.fonts import FONT_DIR
 from deckpress.markup import IconRef, Run, parse
 from deckpress.render import DPI, FaceRenderer
+from deckpress.schema import json_schema
+from test_schema_agreement import load_12
 
 DECK = """\
 game: {name: Rich, players: {min: 2, max: 4}}
@@ -252,6 +255,21 @@ def test_a_bad_icon_of_the_template_docs_is_located_on_their_page(tmp_path):
         docs.pictures.draw(docs.pictures.read_page(text), tmp_path / "project")
     assert [(p.where.path, p.where.line) for p in err.value.problems] == [(str(docs.pictures.PAGE), line)]
     assert "icon image '../art/none.png' not found" in str(err.value)
+
+
+@pytest.mark.parametrize("icon, valid", [
+    ('{glyph: "★", color: "#00c000"}', True), ("{image: ../art/coin.png}", True),
+    ('{glyph: "★", image: ../art/coin.png}', False), ("{font: sans}", False), ('{glyph: "★", size: 3}', False),
+])
+def test_the_editor_schema_agrees_on_icons(tmp_path, icon, valid):
+    deck = DECK.replace("{image: ../art/coin.png}", icon)
+    errors = list(jsonschema.Draft202012Validator(json_schema()).iter_errors(load_12(deck)))
+    assert (not errors) == valid
+    if valid:
+        load_deck(project(tmp_path, deck))
+    else:
+        with pytest.raises(DeckError):
+            load_deck(project(tmp_path, deck))
 
 
 def test_an_icon_name_is_a_word(tmp_path):

@@ -568,6 +568,12 @@ class Icon(Record):
                 ctx.error(where, f"icon image {self.image!r} not found; put the image there or fix the path "
                                  "(relative to the deck file)")
 
+    @classmethod
+    def json_schema(cls) -> dict:
+        out = super().json_schema()
+        out["oneOf"] = [{"required": ["glyph"]}, {"required": ["image"]}]  # exactly one of them
+        return out
+
 
 class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
