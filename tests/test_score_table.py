@@ -14,11 +14,10 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT, run_cli
-from deckpress.deck import load_deck
-from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
+from score_lua import ScoreLua
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 FACE_DOWN = 180
@@ -87,14 +86,8 @@ def select_mode(table, name):
     raise AssertionError(f"mode {name} not offered")
 
 
-def card_dicts():
-    deck = load_deck(ROOT / "decks" / "score.yaml")
-    cards = next(c for c in deck.model.components if c.id == "deck").cards
-    return {c.name: {"id": c.id, "name": c.name, "priority": c.extra["priority"], "effect": c.extra["effect"]}
-            for c in cards}
-
-
-CARDS = card_dicts()
+ENGINE = ScoreLua()  # tts/score/engine.lua through lupa, with the deck's data
+CARDS = {c["name"]: c for c in ENGINE.cards.values()}
 
 
 # --- the pieces -------------------------------------------------------------------------------------------
@@ -197,7 +190,7 @@ def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_co
         assert table.hand("White") == [] and table.hand("Red") == []
         copies = [o for o in decks if o.hasTag("score:copy")]
         assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
-    assert len([o for o in table.objects() if o.type == "Deck"]) == 3
+    assert len([o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]) == 3
 
 
 def test_team_modes_alternate_teams_round_the_table(save):
@@ -262,7 +255,7 @@ def test_a_full_round_of_three_action_turns_saves_the_scores(save):
         table.click("scoreScore", "White")
     # 1: White 5 - 2 = 3. 2: Score! 3 (4) then Double! (5): White 6, Red 3. 3: Bomb! 1 (6), Score! 2 (8): White 7.
     assert (pad(table, "White"), pad(table, "Red")) == (7, 3)
-    expected = engine.resolve_round(
+    expected = ENGINE.resolve_round(
         {"totals": [0, 0]},
         [[{"card": CARDS["Score! 5"], "target": None}, {"card": CARDS["Double!"], "target": 0},
           {"card": CARDS["Score! 2"], "target": None}],
@@ -443,7 +436,7 @@ def test_new_order_rolls_dice_and_resolves_by_them(save):
     dice = dice_of(table)
     table.click("scoreScore", "White")
     assert dice_of(table) == dice  # SCORE! uses the dice Reveal rolled
-    expected = engine.resolve_action_turn(
+    expected = ENGINE.resolve_action_turn(
         {"scores": [0, 0, 0], "dice": dice},
         [{"card": CARDS[cards[0]], "target": 0} for cards in rosters.values()], {"order": "dice"})
     assert [int(table.ui_value(f"score_run_{c}")) for c in rosters] == expected["scores"]
@@ -461,7 +454,7 @@ def test_randomness_dice_pick_the_cards_which_stay(save):
         dice = dice_of(table)
         assert all(1 <= d <= 6 for d in dice)
         for color, die in zip(rosters, dice):
-            totals[color] += CARDS[rosters[color][die - 1]]["effect"]["amount"]
+            totals[color] += CARDS[rosters[color][die - 1]]["effect"][0]["add"]
         if turn == 0:  # the whole roster turned face up, nothing discarded
             assert all(o.getRotation().z == 0 for objs in placed.values() for o in objs)
     assert (pad(table, "White"), pad(table, "Red")) == (totals["White"], totals["Red"])
@@ -526,7 +519,7 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
     names = sorted(CARDS)
     rng = random.Random(6)
     for mode in ("classic", "brutal", "duel", "teamwork", "teamscore"):
-        options = next(m.options for m in load_deck(ROOT / "decks" / "score.yaml").model.modes if m.id == mode)
+        options = mode
         for trial in range(25):
             n = 2 if mode == "duel" else rng.randint(2, 6)
             players = SEATS[:n]
@@ -545,9 +538,9 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
                      enumerate(cards)] + [False] * (3 - size))
                 py_rosters.append([{"card": CARDS[c], "target": targets[s]} for c in cards])
             teams = [s % 2 for s in range(n)]
-            opts = engine.mode_options(options)
+            opts = ENGINE.mode_options(options)
             start = totals if opts["teams"] != "pooled" else [0, 0]
-            expected = engine.resolve_round({"totals": start, "teams": teams}, py_rosters, options)
+            expected = ENGINE.resolve_round({"totals": start, "teams": teams}, py_rosters, options)
             seated = table.lua.table_from(players)
             out = None
             for turn in range(3):
@@ -567,48 +560,104 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
                 assert [got[c] for c in players] == expected["totals"], (mode, trial)
 
 
-# --- data-driven: a new card needs no Lua ---------------------------------------------------------------------
+# --- data-driven: every game fact comes from the YAML; a new card needs no Lua ------------------------------
 
-STEAL = """\
+CHANGES = [  # (what decks/score.yaml says, what the copy says)
+    ("deal: {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}", "deal: {2: 15, 3: 10, 4: 9, 5: 8, 6: 7}"),
+    ("        priority: 5\n        target: true\n        effect: [{who: target, multiply: 2}]",
+     "        priority: 9\n        target: true\n        effect: [{who: target, multiply: 3}]"),
+    ("    bug_penalty: 20", "    bug_penalty: 5"),
+    ("    fields:\n      kind:", "    fields: &fields\n      kind:"),
+    ("  - id: reminders\n", """\
+  - id: extras
+    name: SCORE! extra cards
+    optional: true   # a separate deck beside the 42 cards; lay one in a roster to play it
+    template: score-card
+    back: score-back
+    fields: *fields
+    cards:
       - name: Steal! 2
-        count: 2
-        kind: bomb
+        kind: steal
         value: 2
         priority: 6.5
-        effect: {action: adversaries_lose, amount: 2}
-        text: Every adversary loses 2 points.
-"""
+        target: true
+        effect: [{take: 2, from: target, to: you}]
+        text: Target a player. The target loses 2 points and you score 2.
+      - name: Swap!
+        kind: swap
+        priority: 5.5
+        target: true
+        effect: [{who: you, set: {score_of: target}}, {who: target, set: {score_of: you}}]
+        text: Target a player. You and the target swap your round scores.
+
+  - id: reminders
+"""),
+]
 
 
 @pytest.fixture(scope="module")
-def steal_save(tmp_path_factory) -> dict:
-    """The SCORE! deck with one more card, Steal! 2, added in the YAML only; built once."""
-    project = tmp_path_factory.mktemp("steal")
+def changed_save(tmp_path_factory) -> dict:
+    """A copy of the SCORE! project whose deck changes a few numbers and adds two cards, Steal! 2 and Swap!
+    (CHANGES, YAML only); built once. Returns the save and the build folder."""
+    project = tmp_path_factory.mktemp("changed")
     yaml = (ROOT / "decks" / "score.yaml").read_text(encoding="utf-8")
-    anchor = "      - name: Deny!\n"
-    assert anchor in yaml
+    for old, new in CHANGES:
+        assert yaml.count(old) == 1, old
+        yaml = yaml.replace(old, new)
     (project / "decks").mkdir()
-    (project / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
+    (project / "decks" / "score.yaml").write_text(yaml, encoding="utf-8")
     shutil.copytree(ROOT / "templates", project / "templates")
     shutil.copytree(ROOT / "tts", project / "tts")
     result = run_cli("build", "score", "--quiet", cwd=project)
     assert result.exit_code == 0, result.stderr
-    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8"))
+    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8")), project / "build/score"
 
 
-def test_a_new_card_from_the_yaml_works_without_lua(steal_save):
-    table = FakeTTS(steal_save, seated=["White", "Red", "Blue"])
+def test_the_table_follows_the_numbers_of_the_yaml(changed_save):
+    table = FakeTTS(changed_save[0], seated=["White", "Red", "Blue"])
     table.click("uiGetReady", "White")
-    assert len(table.hand("White")) == 12
-    # Steal! 2 (6.5) after Score! 6 (4) and Bomb! 1 (6), before Fire! 1 (7)
+    assert [len(table.hand(c)) for c in ("White", "Red", "Blue")] == [10, 10, 10]   # setup.deal: 3 -> 10
+    assert any("10 cards to each of 3 players" in b for b in table.broadcasts)
+    for color in ("White", "Red", "Blue"):
+        for obj in [o for o in table.objects() if o.type == "Card" and inner(o).hand == color]:
+            obj.setPosition(table.lua.table_from([0, 3, -30]))  # hands back, out of the way
+    table.settle()
+    place(table, "White", ["Score! 2", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Double!", "Score! 4", "Score! 4"])
+    place(table, "Blue", ["Score! 1", "Score! 5", "Score! 5"])
+    target(table, "Red", "White")
+    table.click("scoreScore", "White")
+    # Double! now triples at priority 9, after Score! 2 (8): White (0 + 2) x 3 = 6 (the shipped deck: 2)
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["6", "0", "1"]
+    table.click("scoreScore", "White")
+    take(table, "Score! 6").setPosition(table.globals.GAME.slot_position("Blue", 1))
+    table.settle()
+    table.click("scoreScore", "White")   # Blue's roster is long: a Bug! costing 5 (bug_penalty), not 20
+    assert any("Bug!" in b and "Blue score -5" in b for b in table.broadcasts), table.broadcasts
+
+
+def test_steal_and_swap_come_from_the_yaml_and_play_at_the_table(changed_save):
+    """Steal! 2 and Swap!, extra cards made in the YAML only, from their own deck into rosters."""
+    extras = [o for o in FakeTTS(changed_save[0], seated=["White"]).objects() if o.hasTag("extras")]
+    assert [o.getQuantity() for o in extras] == [2]
+    table = FakeTTS(changed_save[0], seated=["White", "Red", "Blue"])
     place(table, "White", ["Steal! 2", "Score! 3", "Score! 3"])
     place(table, "Red", ["Score! 6", "Score! 4", "Score! 4"])
-    place(table, "Blue", ["Fire! 1", "Score! 5", "Score! 5"])
+    place(table, "Blue", ["Swap!", "Score! 5", "Score! 5"])
+    target(table, "White", "Red")
     target(table, "Blue", "Red")
     table.click("scoreScore", "White")
-    # Red: 6 - 2 (Steal!) - 1 x 2 (Fire! 1, Blue has two adversaries) = 2; Blue: -2; White 0
-    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["0", "2", "-2"]
-    assert any("White: Steal! 2" in b for b in table.broadcasts)
+    # Score! 6 (4): Red 6; Swap! (5.5): Blue 6, Red 0; Steal! 2 (6.5) from Red: Red -2, White 2
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["2", "-2", "6"]
+    assert any("White: Steal! 2 on Red" in b and "Blue: Swap! on Red" in b for b in table.broadcasts)
+
+
+def test_the_extra_cards_are_rendered_like_the_others(changed_save):
+    from PIL import Image
+    built = changed_save[1]
+    faces = [built / "faces" / f for f in ("extras/steal-2.png", "extras/swap.png", "deck/fire-2.png")]
+    assert len({Image.open(f).size for f in faces}) == 1   # same card size and bleed as the deck's
+
 
 
 # --- solo -------------------------------------------------------------------------------------------------------
@@ -619,7 +668,7 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     table.click("uiGetReady", "White")
     cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     assert len(cards) == 42 and all(o.getRotation().z == FACE_DOWN for o in cards)
-    assert not [o for o in table.objects() if o.type == "Deck"]
+    assert not [o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]
 
     def flip(name):
         obj = next(o for o in table.objects()
@@ -694,7 +743,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
             depths.append(d)
         assert depths[0] > depths[1] > depths[2] > slot_d + 3  # above the roster, row 1 farthest
     assert len(table.hand("White")) == 8                     # the first draw of 8
-    [deck] = [o for o in table.objects() if o.type == "Deck"]
+    [deck] = [o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]
     assert deck.getQuantity() == 42 - 9 - 8 and deck.getRotation().z == FACE_DOWN
     assert any("virtual roster" in b for b in table.broadcasts)
 
@@ -708,7 +757,7 @@ def test_score_against_score_resolves_with_the_engine(save):
     virtual = place_virtual(table, "White", columns)
     table.click("scoreScore", "White")
     # Fire! 3 in your roster (class 2, 3) beats Bomb! 2 (class 2, 2) and the Score! cards: +3
-    expected = engine.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
+    expected = ENGINE.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
     assert expected["delta"] == 3 and expected["applied"] == {"card": CARDS["Fire! 3"]["id"], "source": "roster"}
     assert table.ui_value("score_run_White") == str(expected["score"]) == "3" and pad(table, "White") == 0
     assert any("your Fire! 3 applies, +3 (round score 3)" in b for b in table.broadcasts)
@@ -725,7 +774,7 @@ def test_score_against_score_resolves_with_the_engine(save):
     table.click("scoreScore", "White")
     # No! in the virtual column: nothing happens; the round ends at 1, saved
     assert pad(table, "White") == 1 and state(table)["rounds"] == 1 and state(table)["round"] is False
-    want = engine.score_against_round(0, [CARDS[n] for n in roster], [[CARDS[n] for n in columns[c]] for c in (3, 2, 1)],
+    want = ENGINE.score_against_round(0, [CARDS[n] for n in roster], [[CARDS[n] for n in columns[c]] for c in (3, 2, 1)],
                                       {"solo": "score-against"})
     assert want["total"] == pad(table, "White") == 1 and [t["delta"] for t in want["turns"]] == [3, -2, 0]
     assert any("virtual No! applies, nothing happens" in b for b in table.broadcasts)

@@ -22,7 +22,6 @@ R.SLOT_DEPTH = 5.8               -- slot centres: this far from the hand zone ce
 R.SLOT_SIZE = {2.4, 3.3}         -- outline drawn around a slot (width, length)
 R.SLOT_RADIUS = 1.8              -- a card lies in a slot when its centre is this close (and nearest)
 R.DISCARD = {-4.0, 1.5, 0.0}     -- the discard pile, left of the deck
-R.DICE_SIDES = 6                 -- New order!'s dice
 R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Decking!, Score Against!)
 R.AUTO = "Auto"
 
@@ -37,22 +36,32 @@ R.copy = copy
 
 -- --- Cards and modes --------------------------------------------------------------------------------
 
--- The main component's cards as engine cards, by id: {id, name, priority, effect, count}.
--- Returns the table and a list of problems (cards the engine refuses).
+-- The play cards of the deck (the main deck and optional sets such as the extra cards) as engine
+-- cards, by id: {id, name, count, priority, target, effect}. Returns the table and a list of problems
+-- (cards the engine refuses).
 function R.cards(data)
   local out, problems = {}, {}
   for _, component in ipairs(data.components) do
-    if component.id == data.main then
+    if component.type == "cards" and component.role == "play" then
       for _, card in ipairs(component.cards) do
         local fields = card.fields or {}
         local entry = {id = card.id, name = card.name, count = card.count, priority = fields.priority,
-                       effect = copy(fields.effect)}
+                       target = fields.target == true, effect = copy(fields.effect)}
         local ok, message = pcall(Engine.validate_card, entry)
         if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
       end
     end
   end
   return out, problems
+end
+
+-- The tags of the play card components: what table_cards() looks for.
+function R.card_tags(data)
+  local out = {}
+  for _, component in ipairs(data.components) do
+    if component.type == "cards" and component.role == "play" then out[#out + 1] = component.id end
+  end
+  return out
 end
 
 -- The mode record of DATA.modes with this id (nil when unknown).
@@ -66,14 +75,14 @@ end
 -- Full engine options of a mode id (errors are the engine's).
 function R.options(data, id)
   local mode = R.mode(data, id)
-  return Engine.mode_options(mode and mode.options or {})
+  return Engine.mode_options(data.setup.options, mode and mode.options or {})
 end
 
 -- The mode ids playable with `count` seated players (all modes when nobody is seated).
 function R.modes_for(data, count)
   local out = {}
   for _, mode in ipairs(data.modes) do
-    local opts = Engine.mode_options(mode.options)
+    local opts = R.options(data, mode.id)
     local fits = count >= opts.players_min and (not opts.players_max or count <= opts.players_max)
     if count == 0 or fits then out[#out + 1] = mode.id end
   end
@@ -317,7 +326,7 @@ function R.plan_ready(data, state, seated, deck_size)
       .. " cards, put 1 at the right end of your roster, the rest on your graveyard"
     return plan
   end
-  local each_ok, each = pcall(Engine.hand_size, opts, #players)
+  local each_ok, each = pcall(Engine.hand_size, opts, #players, data.setup.deal)
   if not each_ok then return nil, name .. ": " .. tostring(each) end
   plan.each = each
   if deck_size ~= nil then
@@ -356,10 +365,26 @@ function R.next_target(state, color, seated_players)
   return state.targets[color]
 end
 
--- Auto target of round seat s (0-based) for a card of `action`: Double! on yourself; anything else on
--- the adversary with the best standing (ties: the first clockwise), skipping No! players and team-mates.
-local function auto_target(action, s, ctx)
-  if action == "double" then return s end
+-- True when a targeted card's steps only help their target (a multiply, a positive add, a take to it).
+function R.helps_target(card)
+  local helps = false
+  for _, step in ipairs(card.effect) do
+    if step.who == "target" then
+      if step.multiply or (step.add and step.add > 0) then helps = true else return false end
+    elseif step.from == "target" then
+      return false
+    elseif step.to == "target" then
+      helps = true
+    end
+  end
+  return helps
+end
+
+-- Auto target of round seat s (0-based) for `card` (nil: no card): yourself for a card that helps its
+-- target (Double!); anything else on the adversary with the best standing (ties: the first clockwise),
+-- skipping No! players and team-mates.
+local function auto_target(card, s, ctx)
+  if card and card.target and R.helps_target(card) then return s end
   local best, best_v = nil, nil
   local n = #ctx.players
   for step = 1, n - 1 do
@@ -405,7 +430,7 @@ function R.turn_dice(data, state, players)
   local opts = R.options(data, state.mode)
   if opts.order ~= "dice" and opts.pick ~= "dice" then return nil end
   if state.pending and state.pending.dice then return state.pending.dice end
-  local sides = opts.pick == "dice" and opts.roster_size or R.DICE_SIDES
+  local sides = opts.pick == "dice" and opts.roster_size or opts.dice_sides
   local dice = {}
   for s = 1, #players do dice[s] = R.roll(state, sides) end
   state.pending = {dice = dice}
@@ -500,7 +525,7 @@ function R.score(data, state, seated, rosters, pad)
         unknown[#unknown + 1] = color .. "'s slot " .. slot[s]
       else
         own[s] = {card = card, guid = obj.guid}
-        protected[s] = card.effect.action == "protect"
+        protected[s] = Engine.has(card, "protect")
       end
     end
   end
@@ -530,7 +555,7 @@ function R.score(data, state, seated, rosters, pad)
       targets[s] = at - 1
     else
       auto[s] = true
-      targets[s] = auto_target(own[s] and own[s].card.effect.action or "none", s - 1, ctx)
+      targets[s] = auto_target(own[s] and own[s].card, s - 1, ctx)
     end
   end
   local function build_plays()
@@ -549,9 +574,8 @@ function R.score(data, state, seated, rosters, pad)
     local holder = report.holder + 1
     if report.holder ~= report.seat and auto[holder] then
       local card = cards[report.card]
-      local action = card and card.effect.action
-      if action == "double" or action == "lose_per_adversary" or action == "deny" then
-        local t = auto_target(action, holder - 1, ctx)
+      if card and card.target then
+        local t = auto_target(card, holder - 1, ctx)
         if t ~= targets[holder] then targets[holder], changed = t, true end
       end
     end
@@ -578,11 +602,9 @@ function R.score(data, state, seated, rosters, pad)
   for _, report in ipairs(result.cards) do
     local card = cards[report.card]
     local line = players[report.seat + 1] .. ": " .. card.name
-    local action = card.effect.action
     local holder = report.holder + 1
     if report.holder ~= report.seat then line = line .. " -> " .. players[holder] end
-    if (action == "double" or action == "lose_per_adversary" or action == "deny") and targets[holder] ~= nil
-      and report.status == "effect" then
+    if card.target and targets[holder] ~= nil and report.status == "effect" then
       line = line .. " on " .. players[targets[holder] + 1]
     end
     if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
@@ -919,8 +941,8 @@ function R.against_score(data, state, color, roster, grid, total)
   local applied = cards[turn.applied.card]
   local where = turn.applied.source == "roster" and "your " or "the virtual "
   local effect
-  if turn.delta == 0 and (applied.effect.action == "protect" or applied.effect.action == "deny"
-      or applied.effect.action == "pass") then
+  local reading = Engine.solo_reading(applied)
+  if turn.delta == 0 and (reading == "lost" or reading == "block" or reading == "reshuffle") then
     effect = "nothing happens"
   else
     effect = (turn.delta >= 0 and "+" or "") .. turn.delta
@@ -937,8 +959,7 @@ function R.against_score(data, state, color, roster, grid, total)
     columns[i] = {}
     for j, id in ipairs(entry.column) do columns[i][j] = cards[id] end
   end
-  local mode = R.mode(data, state.mode)
-  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, mode.options)
+  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, opts)
   if not ok_round then return nil, "the rules engine refused this round: " .. tostring(result) end
   state.rounds = state.rounds + 1
   state.round = false

@@ -30,7 +30,9 @@ local function table_cards()
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
   end
-  for _, tag in ipairs({DATA.main, Referee.COPY_TAG}) do
+  local tags = Referee.card_tags(DATA)
+  tags[#tags + 1] = Referee.COPY_TAG
+  for _, tag in ipairs(tags) do
     for _, obj in ipairs(Table.tagged(tag)) do
       local guid = obj.getGUID()
       if not in_hand[guid] and not seen[guid] then
