@@ -102,7 +102,8 @@ def test_panel_parses_and_its_handlers_exist(save):
     panel = root.find(".//Panel[@id='score_referee']")
     assert panel is not None
     handlers = {re.match(r"\w+", e.get("onClick")).group() for e in panel.iter() if e.get("onClick")}
-    assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame"}
+    assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame",
+                        "scoreTeam"}
     assert {e.get("id") for e in panel.iter()} >= {f"score_target_{c}" for c in SEATS}
     table = FakeTTS(save, seated=["White"])
     for name in handlers:
@@ -199,6 +200,60 @@ def test_team_modes_alternate_teams_round_the_table(save):
     table.click("uiGetReady", "White")
     assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
     assert table.ui_value("score_team_Red") == "T2"
+
+
+def test_players_choose_the_teams_and_get_ready_keeps_team_mates_apart(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+    select_mode(table, "Teamwork!")
+    table.click("scoreTeam", "Red", "Red")
+    table.click("scoreTeam", "Yellow", "Yellow")    # White T1, Red T1, Yellow T2, Green T2: side by side
+    assert [table.ui_value(f"score_team_{c}") for c in ("White", "Red", "Yellow", "Green")] == ["T1", "T1", "T2", "T2"]
+    table.click("uiGetReady", "White")
+    assert any("side by side" in b for b in table.broadcasts) and table.hand("White") == []
+    table.click("scoreTeam", "Red", "Red")
+    table.click("scoreTeam", "Green", "Green")      # White T1, Red T2, Yellow T2, Green T1: still two pairs
+    table.click("uiGetReady", "White")
+    assert table.hand("White") == []
+    table.click("scoreTeam", "Yellow", "Yellow")
+    table.click("scoreTeam", "Green", "Green")      # back to alternating: dealt
+    table.click("uiGetReady", "White")
+    assert len(table.hand("White")) == 9
+    assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
+    table.click("scoreTeam", "Red", "Red")          # fixed once the game runs
+    place(table, "White", ["Score! 3"] * 3)
+    for color, card in (("Red", "Score! 4"), ("Yellow", "Score! 5"), ("Green", "Score! 6")):
+        place(table, color, [card] * 3)
+    table.click("scoreScore", "White")
+    table.click("scoreTeam", "Red", "Red")
+    assert "the teams are fixed during a game" in table.broadcasts[-1]
+
+
+@pytest.mark.parametrize("lineup,ok", [(["T1", "T2", "T2"], True), (["T1", "T1", "T1"], False),
+                                       (["T1", "T2", "T1", "T2", "T2"], True), (["T1", "T1", "T2", "T2", "T2"], False),
+                                       (["T2", "T1", "T1", "T2", "T1"], True)])
+def test_clause_21_odd_team_splits_allow_the_forced_pair(save, lineup, ok):
+    seated = SEATS[:len(lineup)]
+    table = FakeTTS(save, seated=seated)
+    select_mode(table, "Teamscore!")
+    for color, team in zip(seated, lineup):
+        if table.ui_value(f"score_team_{color}") != team:
+            table.click("scoreTeam", color, color)
+    assert [table.ui_value(f"score_team_{c}") for c in seated] == lineup
+    table.click("uiGetReady", seated[0])
+    assert (len(table.hand(seated[0])) > 0) == ok, table.broadcasts[-3:]
+
+
+def test_reveal_warns_of_a_target_that_cannot_be_targeted(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Fire! 2", "Score! 3", "Score! 3"])
+    place(table, "Red", ["No!", "Score! 4", "Score! 4"])
+    place(table, "Blue", ["Double!", "Score! 5", "Score! 5"])
+    target(table, "White", "Red")
+    target(table, "Blue", "Blue")
+    table.click("scoreReveal", "White")
+    warnings = [b for b in table.broadcasts if "cannot be targeted" in b]
+    assert warnings == ["White's Fire! 2 targets Red, who plays No! and cannot be targeted: it will have no "
+                        "effect; choose another target"]
 
 
 def test_mode_cannot_change_during_a_game(save):

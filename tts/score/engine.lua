@@ -157,6 +157,9 @@ function ScoreEngine.validate_setup(opts, n_players, teams)
     if t ~= 0 and t ~= 1 then error("team modes need a team (0 or 1) for every seat") end
     sizes[t] = sizes[t] + 1
   end
+  if n_players > 1 and (sizes[0] == 0 or sizes[1] == 0) then
+    error("both teams need a player; move someone to the other team")
+  end
   if opts.separate_teams then
     local adjacent = 0
     for s = 1, n_players do

@@ -240,6 +240,28 @@ function R.default_teams(players)
   return teams
 end
 
+-- The teams of `players`: each player's choice (R.toggle_team), else alternating round the table.
+function R.chosen_teams(state, players)
+  local teams, chosen = R.default_teams(players), state.chosen_teams or {}
+  for _, color in ipairs(players) do
+    if chosen[color] ~= nil then teams[color] = chosen[color] end
+  end
+  return teams
+end
+
+-- A player switches `color` to the other team before the game starts (C21: any line-up that keeps
+-- team-mates apart, Get ready! checks it). Returns the new team (0 or 1), or nil and a message.
+function R.toggle_team(data, state, color, seated)
+  if R.in_progress(state) then return nil, "the teams are fixed during a game: press New game to change them" end
+  local players = Setup.order_seated(data.seats, seated)
+  local current = R.chosen_teams(state, players)[color]
+  if current == nil then return nil, color .. " is not seated" end
+  state.chosen_teams = state.chosen_teams or {}
+  state.chosen_teams[color] = 1 - current
+  state.teams = R.chosen_teams(state, players)
+  return state.chosen_teams[color]
+end
+
 local function team_list(state, players)
   local out = {}
   for s, color in ipairs(players) do out[s] = state.teams[color] or 0 end
@@ -274,7 +296,7 @@ end
 function R.start_game(data, state, seated)
   if #state.players > 0 and R.in_progress(state) then return end
   state.players = Setup.order_seated(data.seats, seated)
-  state.teams = R.default_teams(state.players)
+  state.teams = R.chosen_teams(state, state.players)
   state.team_totals = {0, 0}
 end
 
@@ -289,7 +311,7 @@ function R.plan_ready(data, state, seated, deck_size)
   if #game_players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
   local teams = nil
   if opts.teams then
-    local t = starting and R.default_teams(game_players) or state.teams
+    local t = starting and R.chosen_teams(state, game_players) or state.teams
     teams = team_list({teams = t}, game_players)
   end
   local n = #game_players
@@ -482,6 +504,30 @@ function R.reveal(data, state, seated, rosters)
       end
     elseif slot[s] then
       out.flip[#out.flip + 1] = roster[slot[s]].guid
+    end
+  end
+  out.warnings = R.target_warnings(data, state, players, rosters, slot)
+  return out
+end
+
+-- Warnings for the chosen targets this action turn cannot reach (C4): a player who plays No! (a protect
+-- step), or a player who is not in this round. Auto targets never aim there.
+function R.target_warnings(data, state, players, rosters, slot)
+  local cards, acting, out = R.cards(data), {}, {}
+  for s, color in ipairs(players) do
+    local obj = slot[s] and rosters[color][slot[s]]
+    acting[color] = obj and cards[obj.id or ""] or false
+  end
+  for _, color in ipairs(players) do
+    local card, chosen = acting[color], state.targets[color]
+    if card and card.target and chosen and chosen ~= R.AUTO then
+      if acting[chosen] == nil then
+        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who is not playing this round: "
+          .. "it will have no effect; choose another target"
+      elseif acting[chosen] and Engine.has(acting[chosen], "protect") then
+        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who plays " .. acting[chosen].name
+          .. " and cannot be targeted: it will have no effect; choose another target"
+      end
     end
   end
   return out

@@ -170,6 +170,7 @@ function T.refresh()
   UI.setValue("score_status", status)
   local playing = {}
   for _, color in ipairs(seated()) do playing[color] = true end
+  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, seated())
   for _, color in ipairs(DATA.seats) do
     UI.setAttribute("score_seat_" .. color, "active", playing[color] and "true" or "false")
     UI.setValue("score_target_" .. color, s.targets[color] or Referee.AUTO)
@@ -184,7 +185,7 @@ function T.refresh()
     end
     UI.setValue("score_run_" .. color, running)
     local team = ""
-    if opts.teams and s.teams[color] ~= nil then team = "T" .. (s.teams[color] + 1) end
+    if opts.teams and teams[color] ~= nil then team = "T" .. (teams[color] + 1) end
     UI.setValue("score_team_" .. color, team)
   end
 end
@@ -429,6 +430,15 @@ function scoreTarget(player, value, id)
   broadcastToColor(value .. "'s target: " .. target, player.color, {1, 1, 1})
 end
 
+function scoreTeam(player, value, id)
+  ensure_state()
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
+  local team, message = Referee.toggle_team(DATA, state, value, getSeatedPlayers())
+  if team == nil then warn(message) return end
+  T.refresh()
+  say(value .. " joins team " .. (team + 1))
+end
+
 function scoreReveal(player, value, id)
   ensure_state()
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
@@ -448,6 +458,7 @@ function scoreReveal(player, value, id)
   if out == nil then warn(message) return end
   turn_up(objects, owner, out.flip)
   for _, line in ipairs(out.messages) do say(line) end
+  for _, line in ipairs(out.warnings) do warn(line) end
 end
 
 local function score(player, finish)
