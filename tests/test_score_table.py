@@ -744,6 +744,84 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     assert any("No! was flipped" in b for b in table.broadcasts) and state(table)["over"] is True
 
 
+def solo_table(save, mode):
+    table = FakeTTS(save, seated=["White"])
+    select_mode(table, mode)
+    table.click("uiGetReady", "White")
+    referee = table.globals.use("score.referee")
+    spots = [to_py(p) for p in referee.solo_layout(table.globals.DATA, "White", 42).values()]
+    return table, spots
+
+
+def at_spot(table, spot):
+    """The face-down card lying on layout spot `spot` (a position)."""
+    for o in table.objects():
+        if o.type == "Card" and o.getRotation().z == FACE_DOWN and near(o, spot, 0.3):
+            return o
+    return None
+
+
+def flip_at(table, spot):
+    obj = at_spot(table, spot)
+    obj.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    return obj
+
+
+def harmless(table, spots, indices):
+    """Make the cards on these spots Score! cards (swap a Score! card in from elsewhere on the layout)."""
+    for i in indices:
+        obj = at_spot(table, spots[i])
+        if obj.getName().startswith("Score!"):
+            continue
+        other = next(o for o in table.objects() if o.type == "Card" and o.getName().startswith("Score!")
+                     and o.getRotation().z == FACE_DOWN
+                     and not any(near(o, spots[j], 0.3) for j in indices))
+        p, q = obj.getPosition(), other.getPosition()
+        obj.setPosition(table.lua.table_from([q.x, q.y, q.z]))
+        other.setPosition(table.lua.table_from([p.x, p.y, p.z]))
+
+
+def test_scorliroad_refuses_a_flip_not_next_to_the_previous_one(save):
+    table, spots = solo_table(save, "Scorliroad!")
+    harmless(table, spots, [8, 9, 20, 16])
+    first = flip_at(table, spots[8])                # row 2, column 2
+    score = pad(table, "White")
+    assert score > 0 and state(table)["solo"]["spot"] == 9
+    far = flip_at(table, spots[20])                 # row 3, column 7: not next to it
+    assert "Scorliroad!: flip a card next to the one you flipped before" in table.broadcasts[-1]
+    assert far.getRotation().z == FACE_DOWN and pad(table, "White") == score   # turned back, nothing applied
+    flip_at(table, spots[16])                       # row 3, column 3: corner to corner
+    assert pad(table, "White") > score and first.getRotation().z == 0
+
+
+def test_scorlitaire_deny_covers_a_card_and_no_legal_flip_loses(save):
+    table, spots = solo_table(save, "Scorlitaire!")
+    deny = next(o for o in table.objects() if o.type == "Card" and o.getName() == "Deny!")
+    deny.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert any("Deny!: put it on a face-down card" in b for b in table.broadcasts)
+    covered_spot = next(p for p in spots if at_spot(table, p) is not None)
+    harmless(table, spots, [spots.index(covered_spot)])
+    covered = at_spot(table, covered_spot)
+    table.click("scoreScore", "White")              # the Deny! lies on no card yet
+    assert "put your Deny! on a face-down card" in table.broadcasts[-1]
+    deny.setPosition(table.lua.table_from([covered_spot[0], 2.0, covered_spot[2]]))
+    covered.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert "covered by Deny!" in table.broadcasts[-1] and covered.getRotation().z == FACE_DOWN
+    # every other face-down card leaves the layout: only the covered one is left, so no legal flip remains
+    free = [o for o in table.objects() if o.type == "Card" and o.getRotation().z == FACE_DOWN
+            and o.getGUID() != covered.getGUID() and o.getName().startswith("Score!")]
+    for o in [o for o in table.objects() if o.type == "Card" and o.getRotation().z == FACE_DOWN
+              and o.getGUID() != covered.getGUID() and o not in free[:1]]:
+        o.setPosition(table.lua.table_from([11.0, 2.0, -10.0]))   # the solo discard pile
+    flip = free[0]
+    flip.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert "Game over: no legal flip remains" in table.broadcasts and state(table)["over"] is True
+
+
 # --- Score Against! ---------------------------------------------------------------------------------------------
 
 def place_virtual(table, color, columns):

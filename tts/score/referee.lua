@@ -817,43 +817,131 @@ function R.solo_kind(data, state)
   return solo or nil
 end
 
--- Scorlitaire!/Scorliroad! SCORE!: apply each newly face-up card (C26). `flipped`: {guid, id} of the
--- face-up cards not applied yet; `total`: the player's score. Returns {discard (guids), reshuffle
--- (guid of a CW!/CCW! card or nil), messages, score, over} or nil and a message.
-function R.solo_score(data, state, flipped, total)
-  if state.over then return nil, "the game is over: press New game" end
-  if #flipped == 0 then return nil, "flip a face-down card of your layout first, then press SCORE!" end
-  local opts = R.options(data, state.mode)
-  local cards = R.cards(data)
-  state.solo = state.solo or {last = 0, applied = {}}
-  local out = {discard = {}, messages = {}, score = total}
-  for _, obj in ipairs(flipped) do
-    local card = cards[obj.id or ""]
-    if card == nil then return nil, "not a SCORE! card" end
-    local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
-    out.score, state.solo.last = result.score, result.last_score
-    state.solo.applied[obj.guid] = true
-    local line = card.name .. ": "
-    if result.outcome == "block" then
-      line = line .. "cover a card of your choice with it; that card stays out until the next shuffle"
-    elseif result.outcome == "reshuffle" then
-      line = line .. "the layout and the discard pile are shuffled and laid out again"
-      out.reshuffle = obj.guid
-    elseif result.outcome == "lost" then
-      line = line .. "you lose!"
-    else
-      line = line .. (result.delta >= 0 and "+" or "") .. result.delta
-    end
-    if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
-    out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
-    if result.status ~= "playing" then
-      state.over, out.over = true, result.status
-      out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
-        or "Game over: No! was flipped"
-      break
+-- The layout spot (1-based index of solo_layout) a card at (x, z) lies on, or nil (off the layout).
+function R.solo_spot(data, color, x, z, count)
+  local best, best_d = nil, nil
+  for c, p in ipairs(R.solo_layout(data, color, count)) do
+    local d = (x - p[1]) * (x - p[1]) + (z - p[3]) * (z - p[3])
+    if d <= R.SLOT_RADIUS * R.SLOT_RADIUS and (best_d == nil or d < best_d) then best, best_d = c, d end
+  end
+  return best
+end
+
+-- Scorliroad!: spots a and b touch (side by side, one above the other, or corner to corner).
+function R.next_to(a, b)
+  local ra, ca = math.floor((a - 1) / R.SOLO_COLUMNS), (a - 1) % R.SOLO_COLUMNS
+  local rb, cb = math.floor((b - 1) / R.SOLO_COLUMNS), (b - 1) % R.SOLO_COLUMNS
+  return a ~= b and math.abs(ra - rb) <= 1 and math.abs(ca - cb) <= 1
+end
+
+-- The layout as the referee sees it: `cards` = the loose cards {guid, id, x, z, up} not on the discard pile.
+-- Returns spot -> {down = face-down card, deny = applied Deny! lying there, under = any other card there} and
+-- the spot of each guid.
+local function solo_board(data, state, color, cards, count)
+  local board, spot_of = {}, {}
+  for _, card in ipairs(cards) do
+    local spot = R.solo_spot(data, color, card.x, card.z, count)
+    spot_of[card.guid] = spot
+    if spot then
+      board[spot] = board[spot] or {}
+      if not card.up then board[spot].down = card end
+      if card.up and state.solo.denies[card.guid] then board[spot].deny = card else board[spot].under = card end
     end
   end
-  if out.reshuffle then state.solo.applied = {} end
+  return board, spot_of
+end
+
+-- The face-down cards the player may flip next: not covered by a Deny!, and in Scorliroad! next to the
+-- previous flip.
+local function legal_flips(state, board, road)
+  local out = {}
+  for spot, place in pairs(board) do
+    if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(spot, state.solo.spot)) then
+      out[#out + 1] = spot
+    end
+  end
+  return out
+end
+
+-- Scorlitaire!/Scorliroad! SCORE! (C26, C28): apply each newly face-up card. `cards`: every loose card
+-- of the layout {guid, id, x, z, up} (not the discard pile); `total`: the player's score; `count`: the
+-- number of layout spots. Returns {discard (guids), reshuffle (guid of a CW!/CCW! card or nil), messages,
+-- score, over} or nil, a message and the guids to turn face down again (a refused flip).
+function R.solo_score(data, state, color, cards, total, count)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local road = opts.solo == "scorliroad"
+  local known = R.cards(data)
+  state.solo = state.solo or {}
+  state.solo.last = state.solo.last or 0
+  state.solo.applied = state.solo.applied or {}
+  state.solo.denies = state.solo.denies or {}
+  local board, spot_of = solo_board(data, state, color, cards, count)
+  for guid, _ in pairs(state.solo.denies) do  -- a Deny! must cover a card before the next flip
+    local spot = spot_of[guid]
+    if spot == nil or board[spot].under == nil then
+      return nil, "put your Deny! on a face-down card of the layout first: that card stays out of play until "
+        .. "the next shuffle", {}
+    end
+  end
+  local flipped = {}
+  for _, card in ipairs(cards) do
+    if card.up and not state.solo.applied[card.guid] then flipped[#flipped + 1] = card end
+  end
+  table.sort(flipped, function(a, b) return a.guid < b.guid end)
+  if #flipped == 0 then
+    if #legal_flips(state, board, road) == 0 then
+      state.over = true
+      return {discard = {}, messages = {"Game over: no legal flip remains"}, score = total, over = "lost"}
+    end
+    return nil, "flip a face-down card of your layout first, then press SCORE!", {}
+  end
+  if #flipped > 1 then
+    local back = {}
+    for i, card in ipairs(flipped) do back[i] = card.guid end
+    return nil, "flip one card at a time, then press SCORE!", back
+  end
+  local obj = flipped[1]
+  local spot = spot_of[obj.guid]
+  if spot and board[spot].deny then
+    return nil, "that card is covered by Deny!: it stays out of play until the next shuffle; flip another", {obj.guid}
+  end
+  if road and state.solo.spot and not (spot and R.next_to(spot, state.solo.spot)) then
+    return nil, "Scorliroad!: flip a card next to the one you flipped before", {obj.guid}
+  end
+  local card = known[obj.id or ""]
+  if card == nil then return nil, "not a SCORE! card", {} end
+  local out = {discard = {}, messages = {}, score = total}
+  local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
+  out.score, state.solo.last = result.score, result.last_score
+  state.solo.applied[obj.guid] = true
+  state.solo.spot = spot
+  local line = card.name .. ": "
+  if result.outcome == "block" then
+    line = line .. "put it on a face-down card of your choice; that card stays out until the next shuffle"
+    state.solo.denies[obj.guid] = true
+  elseif result.outcome == "reshuffle" then
+    line = line .. "the layout and the discard pile are shuffled and laid out again"
+    out.reshuffle = obj.guid
+  elseif result.outcome == "lost" then
+    line = line .. "you lose!"
+  else
+    line = line .. (result.delta >= 0 and "+" or "") .. result.delta
+  end
+  if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
+  out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
+  if result.status ~= "playing" then
+    state.over, out.over = true, result.status
+    out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
+      or "Game over: No! was flipped"
+  elseif out.reshuffle then
+    state.solo.applied, state.solo.denies, state.solo.spot = {}, {}, nil
+  else
+    if #legal_flips(state, board, road) == 0 and result.outcome ~= "block" then  -- C28
+      state.over, out.over = true, "lost"
+      out.messages[#out.messages + 1] = "Game over: no legal flip remains"
+    end
+  end
   return out
 end
 

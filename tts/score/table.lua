@@ -51,6 +51,17 @@ local function table_cards()
   return out
 end
 
+-- The number of cards of the main deck (the spots of a solo layout).
+local function main_count()
+  local n = 0
+  for _, component in ipairs(DATA.components) do
+    if component.id == DATA.main then
+      for _, card in ipairs(component.cards) do n = n + card.count end
+    end
+  end
+  return n
+end
+
 -- The loose cards of table_cards() (what the solo layouts flip and gather).
 local function loose_cards()
   local out = {}
@@ -258,16 +269,22 @@ end
 -- Scorlitaire!/Scorliroad! SCORE!: apply the cards the player turned face up on the layout.
 local function solo_score(player, finish)
   local color = seated()[1] or player.color
-  local flipped, objects = {}, {}
-  local applied = state.solo and state.solo.applied or {}
+  local layout, objects = {}, {}
   for _, card in ipairs(loose_cards()) do
     objects[card.guid] = card.obj
-    if face_up(card.obj) and not applied[card.guid] and not near(card, Referee.SOLO_DISCARD, 2) then
-      flipped[#flipped + 1] = card
+    if not near(card, Referee.SOLO_DISCARD, 2) then
+      layout[#layout + 1] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
     end
   end
-  local out, message = Referee.solo_score(DATA, state, flipped, Scores.get(scores, color))
-  if out == nil then warn(message) return finish() end
+  local out, message, back = Referee.solo_score(DATA, state, color, layout, Scores.get(scores, color), main_count())
+  if out == nil then
+    warn(message)
+    for _, guid in ipairs(back or {}) do  -- a refused flip is turned face down again
+      local rotation = objects[guid].getRotation()
+      objects[guid].setRotation({rotation.x, rotation.y, 180})
+    end
+    return finish()
+  end
   local pile = Referee.SOLO_DISCARD
   local moved = {}
   local function to_pile(obj, i)
