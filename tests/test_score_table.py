@@ -103,7 +103,7 @@ def test_panel_parses_and_its_handlers_exist(save):
     assert panel is not None
     handlers = {re.match(r"\w+", e.get("onClick")).group() for e in panel.iter() if e.get("onClick")}
     assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame",
-                        "scoreTeam"}
+                        "scoreTeam", "scoreKeep"}
     assert {e.get("id") for e in panel.iter()} >= {f"score_target_{c}" for c in SEATS}
     table = FakeTTS(save, seated=["White"])
     for name in handlers:
@@ -186,12 +186,72 @@ def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_co
     select_mode(table, "Decking!")
     for _ in range(2):
         table.click("uiGetReady", "White")
-        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42]
+        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42 - 8]
         assert len(decks) == 3
-        assert table.hand("White") == [] and table.hand("Red") == []
+        assert [len(table.hand(c)) for c in ("White", "Red", "Blue")] == [8, 8, 8]   # the first draw of 8
         copies = [o for o in decks if o.hasTag("score:copy")]
         assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
-    assert len([o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]) == 3
+    assert len([o for o in table.objects() if o.type == "Deck"]) == 3
+
+
+def hand_objects(table, color):
+    return sorted((o for o in table.objects() if o.type == "Card" and inner(o).hand == color), key=lambda o: o.getGUID())
+
+
+def keep(table, color, slot, settle=True):
+    """Lay the first card of color's hand face down in roster slot `slot`, then press Keep."""
+    card = hand_objects(table, color)[0]
+    card.setPosition(table.globals.GAME.slot_position(color, slot))
+    card.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
+    table.click("scoreKeep", color, settle=settle)
+    return card
+
+
+def own_cards(table, color):
+    """Cards of color's own deck wherever they are (a copy's tag, or the main deck's for the first player)."""
+    tag = "deck" if color == "White" else "score:copy"
+    return sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag(tag))
+
+
+def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Decking!")
+    table.click("uiGetReady", "White")
+    wrong = hand_objects(table, "Red")[0]
+    wrong.setPosition(table.globals.GAME.slot_position("Red", 1))
+    table.click("scoreKeep", "Red")                 # the right end first
+    assert "put one card of your draw face down in roster slot 3" in table.broadcasts[-1]
+    wrong.setPosition(table.globals.GAME.slot_position("Red", 3))
+    table.click("scoreKeep", "Red")
+    assert len(table.hand("Red")) == 8 and len(table.hand("White")) == 8
+    referee = table.globals.use("score.referee")
+    grave = to_py(referee.graveyard_position(table.globals.DATA, "Red", 3))
+    graveyard = [o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]
+    assert len(graveyard) == 7 and all(o.getRotation().z == 0 for o in graveyard)   # face up
+    keep(table, "Red", 2)
+    keep(table, "Red", 1)
+    assert table.hand("Red") == [] and any("roster full" in b for b in table.broadcasts)
+    assert len([o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]) == 21
+    assert own_cards(table, "Red") == 42 and own_cards(table, "White") == 42        # no card created or lost
+    [deck] = [o for o in table.objects() if o.type == "Deck" and o.hasTag("score:copy")]
+    assert deck.getQuantity() == 42 - 24
+    table.click("scoreKeep", "Red")
+    assert "your roster is full" in table.broadcasts[-1]
+    for slot in (3, 2, 1):
+        keep(table, "White", slot)
+    table.click("scoreScore", "White")              # both rosters full: an action turn, no Bug!
+    assert not any("Bug!" in b for b in table.broadcasts) and state(table)["round"]["turn"] == 1
+
+
+def test_keep_pressed_twice_at_once_keeps_once(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Decking!")
+    table.click("uiGetReady", "White")
+    keep(table, "White", 3, settle=False)
+    table.click("scoreKeep", "White", settle=False)
+    assert "Keep is still under way" in table.broadcasts[-1]
+    table.settle()
+    assert len(table.hand("White")) == 8 and to_py(state(table)["kept"]) == {"White": 1}
 
 
 def test_team_modes_alternate_teams_round_the_table(save):
@@ -349,8 +409,8 @@ def test_get_ready_twice_in_every_mode_keeps_every_card(save, mode):
         assert main_cards(table) == 42
         assert state(table)["players"] == seated
     assert not [b for b in table.broadcasts if "did not finish" in b or "still under way" in b]
-    copies = [o for o in table.objects() if o.hasTag("score:copy")]
-    assert len(copies) == (len(seated) - 1 if mode == "Decking!" else 0)
+    copies = sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag("score:copy"))
+    assert copies == (42 * (len(seated) - 1) if mode == "Decking!" else 0)   # every player's whole deck
 
 
 def test_a_short_roster_is_a_bug(save):
@@ -938,6 +998,25 @@ def test_score_against_is_lost_after_eight_rounds(save):
     table.click("scoreScore", "White")
     assert pad(table, "White") == 35 and state(table)["over"] is True
     assert any("35 points after 8 rounds; Score Against! is lost" in b for b in table.broadcasts)
+
+
+def test_score_against_three_draws_of_eight_and_the_graveyard(save):
+    table = against_table(save)
+    table.click("uiGetReady", "White")
+    for slot in (3, 2, 1):
+        assert len(table.hand("White")) == 8
+        keep(table, "White", slot)
+    assert table.hand("White") == []
+    [deck] = [o for o in table.objects() if o.type == "Deck"]
+    assert deck.getQuantity() == 42 - 9 - 24
+    referee = table.globals.use("score.referee")
+    grave = to_py(referee.graveyard_position(table.globals.DATA, "White", 3))
+    assert len([o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]) == 21
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert state(table)["rounds"] == 1
+    table.click("uiGetReady", "White")               # the graveyard is gathered again
+    assert main_cards(table) == 42 and len(table.hand("White")) == 8
 
 
 def test_score_against_state_survives_save_and_load(save):

@@ -171,6 +171,39 @@ function R.own_deck_position(data, color, size)
   return Seating.place(data, color, ((size + 1) / 2) * step_for(size) + 1.6, R.SLOT_DEPTH)
 end
 
+-- A player's graveyard (Decking!, Score Against!): right of their own deck.
+function R.graveyard_position(data, color, size)
+  return Seating.place(data, color, ((size + 1) / 2) * step_for(size) + 4.4, R.SLOT_DEPTH)
+end
+
+-- Decking!/Score Against! Keep (C29): the player laid one card of their draw in the rightmost empty slot of
+-- `roster` (their slots, as read_rosters reads them); the rest of the draw goes to the graveyard and, while
+-- slots are empty, they draw again. Returns {slot, draw (cards to draw now, 0 once the roster is full),
+-- message} or nil and a message. The state counts the keeps of each player this round.
+function R.keep(data, state, color, roster)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  if not (opts.deck_per_player and opts.draw_per_slot) then
+    return nil, "Keep is for the modes where you draw your roster from your own deck (Decking!, Score Against!)"
+  end
+  if not index_of(state.players, color) then return nil, color .. " is not playing: press Get ready! first" end
+  state.kept = state.kept or {}
+  local kept, size = state.kept[color] or 0, opts.roster_size
+  if kept >= size then return nil, "your roster is full: press SCORE!" end
+  local slot = size - kept
+  for k = 1, size do
+    if (roster[k] and true or false) ~= (k >= slot) or (roster[k] and (roster[k].count or 1) > 1) then
+      return nil, color .. ": put one card of your draw face down in roster slot " .. slot
+        .. " (the rightmost empty one), then press Keep"
+    end
+  end
+  state.kept[color] = kept + 1
+  local draw = kept + 1 < size and opts.draw_per_slot or 0
+  local message = color .. " keeps a card in slot " .. slot .. "; the rest of the draw goes to the graveyard"
+  if draw > 0 then message = message .. "; " .. color .. " draws " .. draw else message = message .. "; roster full" end
+  return {slot = slot, draw = draw, message = message}
+end
+
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
 -- the object in centre i (the highest when several lie there, its `count` then the number of cards
 -- there: each object counts `count` cards, 1 by default; a deck is one object) and a list of problems.
@@ -336,16 +369,18 @@ function R.plan_ready(data, state, seated, deck_size)
   if opts.solo == "score-against" then
     plan.against = true
     plan.virtual = opts.roster_size * (opts.virtual_rows or 0)
-    plan.draw = opts.draw_per_slot or 8
+    plan.draw = opts.draw_per_slot or 0
     plan.message = name .. " Get ready! Your own deck lies right of your roster and the virtual roster ("
       .. opts.roster_size .. " columns of " .. (opts.virtual_rows or 0) .. " cards) face down above it; you hold "
-      .. plan.draw .. " cards: put 1 face down at the right end of your roster, the rest on your graveyard, "
-      .. "draw " .. plan.draw .. " again for each empty slot, then press SCORE!"
+      .. plan.draw .. " cards: put 1 face down at the right end of your roster and press Keep (the rest goes to "
+      .. "your graveyard, and you draw " .. plan.draw .. " again), until your roster is full; then press SCORE!"
     return plan
   end
   if opts.deck_per_player then
-    plan.message = name .. " Get ready! Each player has their own deck: draw " .. (opts.draw_per_slot or 8)
-      .. " cards, put 1 at the right end of your roster, the rest on your graveyard"
+    plan.draw = opts.draw_per_slot or 0
+    plan.message = name .. " Get ready! Each player has their own deck and holds " .. plan.draw .. " cards of it: "
+      .. "put 1 face down at the right end of your roster and press Keep (the rest goes to your graveyard, "
+      .. "and you draw " .. plan.draw .. " again), until your roster is full"
     return plan
   end
   local each_ok, each = pcall(Engine.hand_size, opts, #players, data.setup.deal)
@@ -370,6 +405,7 @@ end
 -- Record a Get ready!: the game starts if it had not, and a new round waits for its first action turn.
 function R.ready(data, state, seated, plan)
   R.start_game(data, state, seated)
+  state.kept = {}
   state.round = false
   state.pending = false
   state.solo = false

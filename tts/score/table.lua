@@ -387,17 +387,32 @@ function T.deal_ready(deck, seated_now, finish)
   if plan.layout then
     T.lay_out(deck, plan.players[1], j.add())
   elseif plan.own_decks then
+    local copies = {}  -- every copy is the whole shuffled deck, taken before the first player draws from it
+    for i = 2, #plan.players do copies[i] = retag(deck.getData()) end
     for i, color in ipairs(plan.players) do
       local position = Referee.own_deck_position(DATA, color, plan.roster_size)
       local rotation = {0, Referee.rotation_y(DATA, color), 180}
       if i == 1 then
         deck.setPosition(position)
         deck.setRotation(rotation)
-        if plan.against then deal_against(deck, color, plan, j.add()) end
+        if plan.against then
+          deal_against(deck, color, plan, j.add())
+        elseif plan.draw > 0 then  -- Decking!: the first draw of each player, from their own deck
+          Table.deal(deck, plan.draw, color)
+          Table.when_dealt({[color] = plan.draw}, j.add(), "Get ready!")
+        end
       else
         local spawned = j.add()
-        spawnObjectData({data = retag(deck.getData()), position = position, rotation = rotation,
-                         callback_function = function(copy) copy.shuffle() spawned() end})
+        spawnObjectData({data = copies[i], position = position, rotation = rotation,
+                         callback_function = function(copy)
+                           copy.shuffle()
+                           if plan.draw > 0 then
+                             Table.deal(copy, plan.draw, color)
+                             Table.when_dealt({[color] = plan.draw}, spawned, "Get ready!")
+                           else
+                             spawned()
+                           end
+                         end})
       end
     end
   else
@@ -476,6 +491,43 @@ function scoreReveal(player, value, id)
   turn_up(objects, owner, out.flip)
   for _, line in ipairs(out.messages) do say(line) end
   for _, line in ipairs(out.warnings) do warn(line) end
+end
+
+-- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil.
+local function own_deck(color, size)
+  local spot = Referee.own_deck_position(DATA, color, size)
+  for _, card in ipairs(table_cards()) do
+    if card.obj.type == "Deck" and near(card, spot, 1.0) then return card.obj end
+  end
+  return nil
+end
+
+-- Keep (Decking!, Score Against!): the rest of `color`'s draw to their graveyard, face up, then the next draw.
+local function keep(color, finish)
+  ensure_state()
+  local rosters = read_rosters()
+  local out, message = Referee.keep(DATA, state, color, rosters[color] or {})
+  if out == nil then warn(message) return finish() end
+  local size = Referee.roster_size(DATA, state)
+  local grave, ry = Referee.graveyard_position(DATA, color, size), Referee.rotation_y(DATA, color)
+  local moved = {}
+  for i, obj in ipairs(Table.by_guid(Player[color].getHandObjects() or {})) do
+    obj.setRotation({0, ry, 0})
+    obj.setPositionSmooth({grave[1], grave[2] + 0.1 * i, grave[3]})
+    moved[#moved + 1] = obj
+  end
+  say(out.message)
+  Table.when_still(moved, function()
+    if out.draw == 0 then return finish() end
+    local deck = own_deck(color, size)
+    if deck == nil then warn(color .. "'s own deck is not on its spot, right of the roster: put it back") return finish() end
+    Table.deal(deck, out.draw, color)
+    Table.when_dealt({[color] = out.draw}, finish, "Keep")
+  end, "Keep")
+end
+
+function scoreKeep(player, value, id)
+  Table.flow("Keep", function(finish) keep(player.color, finish) end)
 end
 
 local function score(player, finish)
