@@ -4,8 +4,8 @@
 -- which card lies in which slot, the Get ready! plan of each mode, the engine input of an action
 -- turn (cards, targets, dice, roster sizes) and what its result means on the table (cards to turn
 -- and discard, score changes, messages, the end of a round and of the game). Cards come from DATA
--- (decks/score.yaml: fields priority and effect), modes from DATA.modes[].options: a new card or
--- mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
+-- (decks/score.yaml: fields priority, target and effect, the steps), modes from DATA.setup.options and
+-- DATA.modes[].options, the deal from DATA.setup.deal: a new card or mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
 -- No goto, no bitwise operators, no io/load/require (the MoonSharp sandbox).
 
 local Engine = use("score.engine")
