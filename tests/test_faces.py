@@ -43,7 +43,7 @@ def test_score_deck_data_for_the_rules(score):
                                              "New order!", "Randomness!", "Decking!", "Scorlitaire!",
                                              "Scorliroad!", "Score Against!"]
     fire = score.card("deck", "fire-3")
-    assert fire.extra["effect"] == {"action": "lose_per_adversary", "amount": 3}
+    assert fire.extra["effect"] == [{"who": "target", "add": -3, "per": "adversary"}] and fire.extra["target"]
     reminders = next(c for c in model.components if c.id == "reminders")
     assert reminders.role == "reminder" and [c.name for c in reminders.cards] == ["Effect order", "Game modes"]
 
@@ -128,7 +128,7 @@ def test_a_new_card_needs_only_yaml(tmp_path):
     shutil.copytree(ROOT / "templates", tmp_path / "templates")
     text = (ROOT / "decks" / "score.yaml").read_text()
     block = ("      - name: Steal! 2\n        kind: bomb\n        value: 2\n        priority: 6.5\n"
-             "        effect: {action: adversaries_lose, amount: 2}\n"
+             "        effect: [{who: adversaries, add: -2}]\n"
              "        text: Every adversary loses 2 points.\n")
     text = text.replace("  - id: reminders", block + "\n  - id: reminders")
     (tmp_path / "decks" / "score.yaml").write_text(text)

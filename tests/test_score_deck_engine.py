@@ -1,21 +1,18 @@
-"""decks/score.yaml drives the rules engine: its cards and modes are valid engine input."""
+"""decks/score.yaml drives the rules engine: its cards and modes, as the table gets them, are valid engine
+input (tts/score/engine.lua through lupa)."""
 
 from __future__ import annotations
 
-from conftest import ROOT
-from deckpress.deck import load_deck
-from deckpress.engines import score as engine
+from score_lua import ScoreLua
 
 
 def test_every_card_and_mode_of_the_deck_is_valid_engine_data():
-    deck = load_deck(ROOT / "decks" / "score.yaml")
-    cards = next(c for c in deck.model.components if c.id == "deck").cards
-    for card in cards:
-        engine.validate_card({"id": card.id, "name": card.name, "priority": card.extra["priority"],
-                              "effect": card.extra["effect"]})
-    ids = {m.id: engine.mode_options(m.options) for m in deck.model.modes}
+    E = ScoreLua()
+    for card in E.cards.values():
+        assert E.validate_card(card)["id"] == card["id"]
+    ids = {mode: E.options(mode) for mode in E.modes}
     assert set(ids) == {"classic", "brutal", "duel", "teamwork", "teamscore", "new-order", "randomness",
                         "decking", "scorlitaire", "scorliroad", "score-against"}
-    duel_removed = set(ids["duel"]["deck_remove"])
-    assert sum(c.count for c in cards if c.id not in duel_removed) == 19
+    deck = E.build_deck([E.card(i) for i in E.cards if i not in ("steal-2", "swap")], "duel")
+    assert len(deck) == 19
     assert ids["brutal"]["carry_over"] is True

@@ -14,11 +14,10 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT, run_cli
-from deckpress.deck import load_deck
-from deckpress.engines import score as engine
 from deckpress.tts.lua import sandbox_problems
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
+from score_lua import ScoreLua
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 FACE_DOWN = 180
@@ -87,14 +86,8 @@ def select_mode(table, name):
     raise AssertionError(f"mode {name} not offered")
 
 
-def card_dicts():
-    deck = load_deck(ROOT / "decks" / "score.yaml")
-    cards = next(c for c in deck.model.components if c.id == "deck").cards
-    return {c.name: {"id": c.id, "name": c.name, "priority": c.extra["priority"], "effect": c.extra["effect"]}
-            for c in cards}
-
-
-CARDS = card_dicts()
+ENGINE = ScoreLua()  # tts/score/engine.lua through lupa, with the deck's data
+CARDS = {c["name"]: c for c in ENGINE.cards.values()}
 
 
 # --- the pieces -------------------------------------------------------------------------------------------
@@ -109,7 +102,8 @@ def test_panel_parses_and_its_handlers_exist(save):
     panel = root.find(".//Panel[@id='score_referee']")
     assert panel is not None
     handlers = {re.match(r"\w+", e.get("onClick")).group() for e in panel.iter() if e.get("onClick")}
-    assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame"}
+    assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame",
+                        "scoreTeam", "scoreKeep"}
     assert {e.get("id") for e in panel.iter()} >= {f"score_target_{c}" for c in SEATS}
     table = FakeTTS(save, seated=["White"])
     for name in handlers:
@@ -192,12 +186,72 @@ def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_co
     select_mode(table, "Decking!")
     for _ in range(2):
         table.click("uiGetReady", "White")
-        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42]
+        decks = [o for o in table.objects() if o.type == "Deck" and o.getQuantity() == 42 - 8]
         assert len(decks) == 3
-        assert table.hand("White") == [] and table.hand("Red") == []
+        assert [len(table.hand(c)) for c in ("White", "Red", "Blue")] == [8, 8, 8]   # the first draw of 8
         copies = [o for o in decks if o.hasTag("score:copy")]
         assert len(copies) == 2 and not any(o.hasTag("deck") for o in copies)
     assert len([o for o in table.objects() if o.type == "Deck"]) == 3
+
+
+def hand_objects(table, color):
+    return sorted((o for o in table.objects() if o.type == "Card" and inner(o).hand == color), key=lambda o: o.getGUID())
+
+
+def keep(table, color, slot, settle=True):
+    """Lay the first card of color's hand face down in roster slot `slot`, then press Keep."""
+    card = hand_objects(table, color)[0]
+    card.setPosition(table.globals.GAME.slot_position(color, slot))
+    card.setRotation(table.lua.table_from([0, 0, FACE_DOWN]))
+    table.click("scoreKeep", color, settle=settle)
+    return card
+
+
+def own_cards(table, color):
+    """Cards of color's own deck wherever they are (a copy's tag, or the main deck's for the first player)."""
+    tag = "deck" if color == "White" else "score:copy"
+    return sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag(tag))
+
+
+def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Decking!")
+    table.click("uiGetReady", "White")
+    wrong = hand_objects(table, "Red")[0]
+    wrong.setPosition(table.globals.GAME.slot_position("Red", 1))
+    table.click("scoreKeep", "Red")                 # the right end first
+    assert "put one card of your draw face down in roster slot 3" in table.broadcasts[-1]
+    wrong.setPosition(table.globals.GAME.slot_position("Red", 3))
+    table.click("scoreKeep", "Red")
+    assert len(table.hand("Red")) == 8 and len(table.hand("White")) == 8
+    referee = table.globals.use("score.referee")
+    grave = to_py(referee.graveyard_position(table.globals.DATA, "Red", 3))
+    graveyard = [o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]
+    assert len(graveyard) == 7 and all(o.getRotation().z == 0 for o in graveyard)   # face up
+    keep(table, "Red", 2)
+    keep(table, "Red", 1)
+    assert table.hand("Red") == [] and any("roster full" in b for b in table.broadcasts)
+    assert len([o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]) == 21
+    assert own_cards(table, "Red") == 42 and own_cards(table, "White") == 42        # no card created or lost
+    [deck] = [o for o in table.objects() if o.type == "Deck" and o.hasTag("score:copy")]
+    assert deck.getQuantity() == 42 - 24
+    table.click("scoreKeep", "Red")
+    assert "your roster is full" in table.broadcasts[-1]
+    for slot in (3, 2, 1):
+        keep(table, "White", slot)
+    table.click("scoreScore", "White")              # both rosters full: an action turn, no Bug!
+    assert not any("Bug!" in b for b in table.broadcasts) and state(table)["round"]["turn"] == 1
+
+
+def test_keep_pressed_twice_at_once_keeps_once(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    select_mode(table, "Decking!")
+    table.click("uiGetReady", "White")
+    keep(table, "White", 3, settle=False)
+    table.click("scoreKeep", "White", settle=False)
+    assert "Keep is still under way" in table.broadcasts[-1]
+    table.settle()
+    assert len(table.hand("White")) == 8 and to_py(state(table)["kept"]) == {"White": 1}
 
 
 def test_team_modes_alternate_teams_round_the_table(save):
@@ -206,6 +260,60 @@ def test_team_modes_alternate_teams_round_the_table(save):
     table.click("uiGetReady", "White")
     assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
     assert table.ui_value("score_team_Red") == "T2"
+
+
+def test_players_choose_the_teams_and_get_ready_keeps_team_mates_apart(save):
+    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+    select_mode(table, "Teamwork!")
+    table.click("scoreTeam", "Red", "Red")
+    table.click("scoreTeam", "Yellow", "Yellow")    # White T1, Red T1, Yellow T2, Green T2: side by side
+    assert [table.ui_value(f"score_team_{c}") for c in ("White", "Red", "Yellow", "Green")] == ["T1", "T1", "T2", "T2"]
+    table.click("uiGetReady", "White")
+    assert any("side by side" in b for b in table.broadcasts) and table.hand("White") == []
+    table.click("scoreTeam", "Red", "Red")
+    table.click("scoreTeam", "Green", "Green")      # White T1, Red T2, Yellow T2, Green T1: still two pairs
+    table.click("uiGetReady", "White")
+    assert table.hand("White") == []
+    table.click("scoreTeam", "Yellow", "Yellow")
+    table.click("scoreTeam", "Green", "Green")      # back to alternating: dealt
+    table.click("uiGetReady", "White")
+    assert len(table.hand("White")) == 9
+    assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
+    table.click("scoreTeam", "Red", "Red")          # fixed once the game runs
+    place(table, "White", ["Score! 3"] * 3)
+    for color, card in (("Red", "Score! 4"), ("Yellow", "Score! 5"), ("Green", "Score! 6")):
+        place(table, color, [card] * 3)
+    table.click("scoreScore", "White")
+    table.click("scoreTeam", "Red", "Red")
+    assert "the teams are fixed during a game" in table.broadcasts[-1]
+
+
+@pytest.mark.parametrize("lineup,ok", [(["T1", "T2", "T2"], True), (["T1", "T1", "T1"], False),
+                                       (["T1", "T2", "T1", "T2", "T2"], True), (["T1", "T1", "T2", "T2", "T2"], False),
+                                       (["T2", "T1", "T1", "T2", "T1"], True)])
+def test_clause_21_odd_team_splits_allow_the_forced_pair(save, lineup, ok):
+    seated = SEATS[:len(lineup)]
+    table = FakeTTS(save, seated=seated)
+    select_mode(table, "Teamscore!")
+    for color, team in zip(seated, lineup):
+        if table.ui_value(f"score_team_{color}") != team:
+            table.click("scoreTeam", color, color)
+    assert [table.ui_value(f"score_team_{c}") for c in seated] == lineup
+    table.click("uiGetReady", seated[0])
+    assert (len(table.hand(seated[0])) > 0) == ok, table.broadcasts[-3:]
+
+
+def test_reveal_warns_of_a_target_that_cannot_be_targeted(save):
+    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    place(table, "White", ["Fire! 2", "Score! 3", "Score! 3"])
+    place(table, "Red", ["No!", "Score! 4", "Score! 4"])
+    place(table, "Blue", ["Double!", "Score! 5", "Score! 5"])
+    target(table, "White", "Red")
+    target(table, "Blue", "Blue")
+    table.click("scoreReveal", "White")
+    warnings = [b for b in table.broadcasts if "cannot be targeted" in b]
+    assert warnings == ["White's Fire! 2 targets Red, who plays No! and cannot be targeted: it will have no "
+                        "effect; choose another target"]
 
 
 def test_mode_cannot_change_during_a_game(save):
@@ -262,7 +370,7 @@ def test_a_full_round_of_three_action_turns_saves_the_scores(save):
         table.click("scoreScore", "White")
     # 1: White 5 - 2 = 3. 2: Score! 3 (4) then Double! (5): White 6, Red 3. 3: Bomb! 1 (6), Score! 2 (8): White 7.
     assert (pad(table, "White"), pad(table, "Red")) == (7, 3)
-    expected = engine.resolve_round(
+    expected = ENGINE.resolve_round(
         {"totals": [0, 0]},
         [[{"card": CARDS["Score! 5"], "target": None}, {"card": CARDS["Double!"], "target": 0},
           {"card": CARDS["Score! 2"], "target": None}],
@@ -301,8 +409,8 @@ def test_get_ready_twice_in_every_mode_keeps_every_card(save, mode):
         assert main_cards(table) == 42
         assert state(table)["players"] == seated
     assert not [b for b in table.broadcasts if "did not finish" in b or "still under way" in b]
-    copies = [o for o in table.objects() if o.hasTag("score:copy")]
-    assert len(copies) == (len(seated) - 1 if mode == "Decking!" else 0)
+    copies = sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag("score:copy"))
+    assert copies == (42 * (len(seated) - 1) if mode == "Decking!" else 0)   # every player's whole deck
 
 
 def test_a_short_roster_is_a_bug(save):
@@ -443,7 +551,7 @@ def test_new_order_rolls_dice_and_resolves_by_them(save):
     dice = dice_of(table)
     table.click("scoreScore", "White")
     assert dice_of(table) == dice  # SCORE! uses the dice Reveal rolled
-    expected = engine.resolve_action_turn(
+    expected = ENGINE.resolve_action_turn(
         {"scores": [0, 0, 0], "dice": dice},
         [{"card": CARDS[cards[0]], "target": 0} for cards in rosters.values()], {"order": "dice"})
     assert [int(table.ui_value(f"score_run_{c}")) for c in rosters] == expected["scores"]
@@ -461,7 +569,7 @@ def test_randomness_dice_pick_the_cards_which_stay(save):
         dice = dice_of(table)
         assert all(1 <= d <= 6 for d in dice)
         for color, die in zip(rosters, dice):
-            totals[color] += CARDS[rosters[color][die - 1]]["effect"]["amount"]
+            totals[color] += CARDS[rosters[color][die - 1]]["effect"][0]["add"]
         if turn == 0:  # the whole roster turned face up, nothing discarded
             assert all(o.getRotation().z == 0 for objs in placed.values() for o in objs)
     assert (pad(table, "White"), pad(table, "Red")) == (totals["White"], totals["Red"])
@@ -526,7 +634,7 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
     names = sorted(CARDS)
     rng = random.Random(6)
     for mode in ("classic", "brutal", "duel", "teamwork", "teamscore"):
-        options = next(m.options for m in load_deck(ROOT / "decks" / "score.yaml").model.modes if m.id == mode)
+        options = mode
         for trial in range(25):
             n = 2 if mode == "duel" else rng.randint(2, 6)
             players = SEATS[:n]
@@ -545,9 +653,9 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
                      enumerate(cards)] + [False] * (3 - size))
                 py_rosters.append([{"card": CARDS[c], "target": targets[s]} for c in cards])
             teams = [s % 2 for s in range(n)]
-            opts = engine.mode_options(options)
+            opts = ENGINE.mode_options(options)
             start = totals if opts["teams"] != "pooled" else [0, 0]
-            expected = engine.resolve_round({"totals": start, "teams": teams}, py_rosters, options)
+            expected = ENGINE.resolve_round({"totals": start, "teams": teams}, py_rosters, options)
             seated = table.lua.table_from(players)
             out = None
             for turn in range(3):
@@ -567,48 +675,104 @@ def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
                 assert [got[c] for c in players] == expected["totals"], (mode, trial)
 
 
-# --- data-driven: a new card needs no Lua ---------------------------------------------------------------------
+# --- data-driven: every game fact comes from the YAML; a new card needs no Lua ------------------------------
 
-STEAL = """\
+CHANGES = [  # (what decks/score.yaml says, what the copy says)
+    ("deal: {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}", "deal: {2: 15, 3: 10, 4: 9, 5: 8, 6: 7}"),
+    ("        priority: 5\n        target: true\n        effect: [{who: target, multiply: 2}]",
+     "        priority: 9\n        target: true\n        effect: [{who: target, multiply: 3}]"),
+    ("    bug_penalty: 20", "    bug_penalty: 5"),
+    ("    fields:\n      kind:", "    fields: &fields\n      kind:"),
+    ("  - id: reminders\n", """\
+  - id: extras
+    name: SCORE! extra cards
+    optional: true   # a separate deck beside the 42 cards; lay one in a roster to play it
+    template: score-card
+    back: score-back
+    fields: *fields
+    cards:
       - name: Steal! 2
-        count: 2
-        kind: bomb
+        kind: steal
         value: 2
         priority: 6.5
-        effect: {action: adversaries_lose, amount: 2}
-        text: Every adversary loses 2 points.
-"""
+        target: true
+        effect: [{take: 2, from: target, to: you}]
+        text: Target a player. The target loses 2 points and you score 2.
+      - name: Swap!
+        kind: swap
+        priority: 5.5
+        target: true
+        effect: [{who: you, set: {score_of: target}}, {who: target, set: {score_of: you}}]
+        text: Target a player. You and the target swap your round scores.
+
+  - id: reminders
+"""),
+]
 
 
 @pytest.fixture(scope="module")
-def steal_save(tmp_path_factory) -> dict:
-    """The SCORE! deck with one more card, Steal! 2, added in the YAML only; built once."""
-    project = tmp_path_factory.mktemp("steal")
+def changed_save(tmp_path_factory) -> dict:
+    """A copy of the SCORE! project whose deck changes a few numbers and adds two cards, Steal! 2 and Swap!
+    (CHANGES, YAML only); built once. Returns the save and the build folder."""
+    project = tmp_path_factory.mktemp("changed")
     yaml = (ROOT / "decks" / "score.yaml").read_text(encoding="utf-8")
-    anchor = "      - name: Deny!\n"
-    assert anchor in yaml
+    for old, new in CHANGES:
+        assert yaml.count(old) == 1, old
+        yaml = yaml.replace(old, new)
     (project / "decks").mkdir()
-    (project / "decks" / "score.yaml").write_text(yaml.replace(anchor, STEAL + anchor), encoding="utf-8")
+    (project / "decks" / "score.yaml").write_text(yaml, encoding="utf-8")
     shutil.copytree(ROOT / "templates", project / "templates")
     shutil.copytree(ROOT / "tts", project / "tts")
     result = run_cli("build", "score", "--quiet", cwd=project)
     assert result.exit_code == 0, result.stderr
-    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8"))
+    return json.loads((project / "build/score/tts/score.json").read_text(encoding="utf-8")), project / "build/score"
 
 
-def test_a_new_card_from_the_yaml_works_without_lua(steal_save):
-    table = FakeTTS(steal_save, seated=["White", "Red", "Blue"])
+def test_the_table_follows_the_numbers_of_the_yaml(changed_save):
+    table = FakeTTS(changed_save[0], seated=["White", "Red", "Blue"])
     table.click("uiGetReady", "White")
-    assert len(table.hand("White")) == 12
-    # Steal! 2 (6.5) after Score! 6 (4) and Bomb! 1 (6), before Fire! 1 (7)
+    assert [len(table.hand(c)) for c in ("White", "Red", "Blue")] == [10, 10, 10]   # setup.deal: 3 -> 10
+    assert any("10 cards to each of 3 players" in b for b in table.broadcasts)
+    for color in ("White", "Red", "Blue"):
+        for obj in [o for o in table.objects() if o.type == "Card" and inner(o).hand == color]:
+            obj.setPosition(table.lua.table_from([0, 3, -30]))  # hands back, out of the way
+    table.settle()
+    place(table, "White", ["Score! 2", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Double!", "Score! 4", "Score! 4"])
+    place(table, "Blue", ["Score! 1", "Score! 5", "Score! 5"])
+    target(table, "Red", "White")
+    table.click("scoreScore", "White")
+    # Double! now triples at priority 9, after Score! 2 (8): White (0 + 2) x 3 = 6 (the shipped deck: 2)
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["6", "0", "1"]
+    table.click("scoreScore", "White")
+    take(table, "Score! 6").setPosition(table.globals.GAME.slot_position("Blue", 1))
+    table.settle()
+    table.click("scoreScore", "White")   # Blue's roster is long: a Bug! costing 5 (bug_penalty), not 20
+    assert any("Bug!" in b and "Blue score -5" in b for b in table.broadcasts), table.broadcasts
+
+
+def test_steal_and_swap_come_from_the_yaml_and_play_at_the_table(changed_save):
+    """Steal! 2 and Swap!, extra cards made in the YAML only, from their own deck into rosters."""
+    extras = [o for o in FakeTTS(changed_save[0], seated=["White"]).objects() if o.hasTag("extras")]
+    assert [o.getQuantity() for o in extras] == [2]
+    table = FakeTTS(changed_save[0], seated=["White", "Red", "Blue"])
     place(table, "White", ["Steal! 2", "Score! 3", "Score! 3"])
     place(table, "Red", ["Score! 6", "Score! 4", "Score! 4"])
-    place(table, "Blue", ["Fire! 1", "Score! 5", "Score! 5"])
+    place(table, "Blue", ["Swap!", "Score! 5", "Score! 5"])
+    target(table, "White", "Red")
     target(table, "Blue", "Red")
     table.click("scoreScore", "White")
-    # Red: 6 - 2 (Steal!) - 1 x 2 (Fire! 1, Blue has two adversaries) = 2; Blue: -2; White 0
-    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["0", "2", "-2"]
-    assert any("White: Steal! 2" in b for b in table.broadcasts)
+    # Score! 6 (4): Red 6; Swap! (5.5): Blue 6, Red 0; Steal! 2 (6.5) from Red: Red -2, White 2
+    assert [table.ui_value(f"score_run_{c}") for c in ("White", "Red", "Blue")] == ["2", "-2", "6"]
+    assert any("White: Steal! 2 on Red" in b and "Blue: Swap! on Red" in b for b in table.broadcasts)
+
+
+def test_the_extra_cards_are_rendered_like_the_others(changed_save):
+    from PIL import Image
+    built = changed_save[1]
+    faces = [built / "faces" / f for f in ("extras/steal-2.png", "extras/swap.png", "deck/fire-2.png")]
+    assert len({Image.open(f).size for f in faces}) == 1   # same card size and bleed as the deck's
+
 
 
 # --- solo -------------------------------------------------------------------------------------------------------
@@ -619,7 +783,7 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     table.click("uiGetReady", "White")
     cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
     assert len(cards) == 42 and all(o.getRotation().z == FACE_DOWN for o in cards)
-    assert not [o for o in table.objects() if o.type == "Deck"]
+    assert not [o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]
 
     def flip(name):
         obj = next(o for o in table.objects()
@@ -638,6 +802,84 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     assert len(down) == 41 and cw not in down and round(cw.getPosition().x, 3) == 11.0
     flip("No!")
     assert any("No! was flipped" in b for b in table.broadcasts) and state(table)["over"] is True
+
+
+def solo_table(save, mode):
+    table = FakeTTS(save, seated=["White"])
+    select_mode(table, mode)
+    table.click("uiGetReady", "White")
+    referee = table.globals.use("score.referee")
+    spots = [to_py(p) for p in referee.solo_layout(table.globals.DATA, "White", 42).values()]
+    return table, spots
+
+
+def at_spot(table, spot):
+    """The face-down card lying on layout spot `spot` (a position)."""
+    for o in table.objects():
+        if o.type == "Card" and o.getRotation().z == FACE_DOWN and near(o, spot, 0.3):
+            return o
+    return None
+
+
+def flip_at(table, spot):
+    obj = at_spot(table, spot)
+    obj.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    return obj
+
+
+def harmless(table, spots, indices):
+    """Make the cards on these spots Score! cards (swap a Score! card in from elsewhere on the layout)."""
+    for i in indices:
+        obj = at_spot(table, spots[i])
+        if obj.getName().startswith("Score!"):
+            continue
+        other = next(o for o in table.objects() if o.type == "Card" and o.getName().startswith("Score!")
+                     and o.getRotation().z == FACE_DOWN
+                     and not any(near(o, spots[j], 0.3) for j in indices))
+        p, q = obj.getPosition(), other.getPosition()
+        obj.setPosition(table.lua.table_from([q.x, q.y, q.z]))
+        other.setPosition(table.lua.table_from([p.x, p.y, p.z]))
+
+
+def test_scorliroad_refuses_a_flip_not_next_to_the_previous_one(save):
+    table, spots = solo_table(save, "Scorliroad!")
+    harmless(table, spots, [8, 9, 20, 16])
+    first = flip_at(table, spots[8])                # row 2, column 2
+    score = pad(table, "White")
+    assert score > 0 and state(table)["solo"]["spot"] == 9
+    far = flip_at(table, spots[20])                 # row 3, column 7: not next to it
+    assert "Scorliroad!: flip a card next to the one you flipped before" in table.broadcasts[-1]
+    assert far.getRotation().z == FACE_DOWN and pad(table, "White") == score   # turned back, nothing applied
+    flip_at(table, spots[16])                       # row 3, column 3: corner to corner
+    assert pad(table, "White") > score and first.getRotation().z == 0
+
+
+def test_scorlitaire_deny_covers_a_card_and_no_legal_flip_loses(save):
+    table, spots = solo_table(save, "Scorlitaire!")
+    deny = next(o for o in table.objects() if o.type == "Card" and o.getName() == "Deny!")
+    deny.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert any("Deny!: put it on a face-down card" in b for b in table.broadcasts)
+    covered_spot = next(p for p in spots if at_spot(table, p) is not None)
+    harmless(table, spots, [spots.index(covered_spot)])
+    covered = at_spot(table, covered_spot)
+    table.click("scoreScore", "White")              # the Deny! lies on no card yet
+    assert "put your Deny! on a face-down card" in table.broadcasts[-1]
+    deny.setPosition(table.lua.table_from([covered_spot[0], 2.0, covered_spot[2]]))
+    covered.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert "covered by Deny!" in table.broadcasts[-1] and covered.getRotation().z == FACE_DOWN
+    # every other face-down card leaves the layout: only the covered one is left, so no legal flip remains
+    free = [o for o in table.objects() if o.type == "Card" and o.getRotation().z == FACE_DOWN
+            and o.getGUID() != covered.getGUID() and o.getName().startswith("Score!")]
+    for o in [o for o in table.objects() if o.type == "Card" and o.getRotation().z == FACE_DOWN
+              and o.getGUID() != covered.getGUID() and o not in free[:1]]:
+        o.setPosition(table.lua.table_from([11.0, 2.0, -10.0]))   # the solo discard pile
+    flip = free[0]
+    flip.setRotation(table.lua.table_from([0, 0, 0]))
+    table.click("scoreScore", "White")
+    assert "Game over: no legal flip remains" in table.broadcasts and state(table)["over"] is True
 
 
 # --- Score Against! ---------------------------------------------------------------------------------------------
@@ -694,7 +936,7 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
             depths.append(d)
         assert depths[0] > depths[1] > depths[2] > slot_d + 3  # above the roster, row 1 farthest
     assert len(table.hand("White")) == 8                     # the first draw of 8
-    [deck] = [o for o in table.objects() if o.type == "Deck"]
+    [deck] = [o for o in table.objects() if o.type == "Deck" and not o.hasTag("extras")]
     assert deck.getQuantity() == 42 - 9 - 8 and deck.getRotation().z == FACE_DOWN
     assert any("virtual roster" in b for b in table.broadcasts)
 
@@ -708,7 +950,7 @@ def test_score_against_score_resolves_with_the_engine(save):
     virtual = place_virtual(table, "White", columns)
     table.click("scoreScore", "White")
     # Fire! 3 in your roster (class 2, 3) beats Bomb! 2 (class 2, 2) and the Score! cards: +3
-    expected = engine.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
+    expected = ENGINE.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
     assert expected["delta"] == 3 and expected["applied"] == {"card": CARDS["Fire! 3"]["id"], "source": "roster"}
     assert table.ui_value("score_run_White") == str(expected["score"]) == "3" and pad(table, "White") == 0
     assert any("your Fire! 3 applies, +3 (round score 3)" in b for b in table.broadcasts)
@@ -725,7 +967,7 @@ def test_score_against_score_resolves_with_the_engine(save):
     table.click("scoreScore", "White")
     # No! in the virtual column: nothing happens; the round ends at 1, saved
     assert pad(table, "White") == 1 and state(table)["rounds"] == 1 and state(table)["round"] is False
-    want = engine.score_against_round(0, [CARDS[n] for n in roster], [[CARDS[n] for n in columns[c]] for c in (3, 2, 1)],
+    want = ENGINE.score_against_round(0, [CARDS[n] for n in roster], [[CARDS[n] for n in columns[c]] for c in (3, 2, 1)],
                                       {"solo": "score-against"})
     assert want["total"] == pad(table, "White") == 1 and [t["delta"] for t in want["turns"]] == [3, -2, 0]
     assert any("virtual No! applies, nothing happens" in b for b in table.broadcasts)
@@ -756,6 +998,25 @@ def test_score_against_is_lost_after_eight_rounds(save):
     table.click("scoreScore", "White")
     assert pad(table, "White") == 35 and state(table)["over"] is True
     assert any("35 points after 8 rounds; Score Against! is lost" in b for b in table.broadcasts)
+
+
+def test_score_against_three_draws_of_eight_and_the_graveyard(save):
+    table = against_table(save)
+    table.click("uiGetReady", "White")
+    for slot in (3, 2, 1):
+        assert len(table.hand("White")) == 8
+        keep(table, "White", slot)
+    assert table.hand("White") == []
+    [deck] = [o for o in table.objects() if o.type == "Deck"]
+    assert deck.getQuantity() == 42 - 9 - 24
+    referee = table.globals.use("score.referee")
+    grave = to_py(referee.graveyard_position(table.globals.DATA, "White", 3))
+    assert len([o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]) == 21
+    for _ in range(3):
+        table.click("scoreScore", "White")
+    assert state(table)["rounds"] == 1
+    table.click("uiGetReady", "White")               # the graveyard is gathered again
+    assert main_cards(table) == 42 and len(table.hand("White")) == 8
 
 
 def test_score_against_state_survives_save_and_load(save):

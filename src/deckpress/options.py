@@ -95,8 +95,8 @@ class Str(Option):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = str(value)
         if isinstance(value, bool):
-            raise Invalid(f"expected text, got {_kind(value)}; YAML reads yes/no/on/off as true/false, "
-                          "so put the word in quotes, e.g. \"no\"")
+            raise Invalid(f"expected text, got {_kind(value)}; YAML reads true and false as booleans, "
+                          "so put the word in quotes, e.g. \"true\"")
         if not isinstance(value, str):
             raise Invalid(f"expected text, got {_kind(value)}; write a plain string")
         if self.pattern and not re.fullmatch(self.pattern, value):

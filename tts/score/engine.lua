@@ -1,16 +1,18 @@
--- SCORE! (Not So Simple) rules engine, Lua port for Tabletop Simulator (MoonSharp, Lua 5.2).
+-- SCORE! (Not So Simple) rules engine for Tabletop Simulator (MoonSharp, Lua 5.2): the one
+-- implementation of the rules, run by the table (tts/score/referee.lua) and by the tests (lupa).
 --
--- A pure port of src/deckpress/engines/score.py: same functions, same data shapes (Lua
--- tables for dicts and lists), same results (tests/test_score_differential.py checks it).
 -- The rules interpretations are the numbered clauses of docs/rules/score.md ("C<n>").
+-- Every game fact comes in as data from decks/score.yaml (bundled into the save as DATA): a
+-- card's priority, whether it takes a target and its effect (a list of steps, the vocabulary of
+-- docs/rules/score.md), the deal table and every mode option (the deck's setup.options overlaid
+-- with the mode's options). This file holds no number of the game.
 -- No TTS calls, no goto, no bitwise operators, no io/load/require: the file defines one
 -- local table and returns it; deckpress's bundler wraps it in a function (use("score.engine")).
 --
 -- Lua specifics: lists are 1-based sequences, but seat and team numbers stored in them
--- are 0-based like in Python.  An empty roster slot in `plays` is `false` (nil would
--- break the sequence); absent values (no target, no bug, no winner) are nil, except in
--- mode options, where null is `false` (see MODE_OPTIONS).
--- Errors are raised with error("...") where Python raises ValueError.
+-- are 0-based. An empty roster slot in `plays` is `false` (nil would break the sequence);
+-- absent values (no target, no bug, no winner) are nil, except in mode options, where YAML
+-- null is `false`. Errors are raised with error("...").
 
 local Util = use("lib.util")
 local is_int, contains, copy_list = Util.is_int, Util.contains, Util.copy_list
@@ -18,46 +20,9 @@ local Random = use("lib.random")
 
 local ScoreEngine = {}
 
-local ACTIONS = {
-  "score", "double", "lose_per_adversary", "adversaries_lose", "deny", "pass", "protect",
-}
-local TARGETED = { double = true, lose_per_adversary = true, deny = true }
-local AMOUNT_ACTIONS = { score = true, lose_per_adversary = true, adversaries_lose = true }
-
-ScoreEngine.HAND_SIZES = { [2] = 15, [3] = 12, [4] = 9, [5] = 8, [6] = 7 }
-
--- Mode options in the same order as MODE_OPTIONS in score.py; defaults are Classic!.
--- kind: "int", "int?", "bool", "ids", "priorities" or an enum list (nullable = null allowed).
--- YAML null (Python None) is `false` here: nil means "not given" and takes the default,
--- so a full options table keeps false and stays valid when validated again.
-local MODE_OPTIONS = {
-  { key = "players_min", kind = "int", default = 2 },
-  { key = "players_max", kind = "int?", default = 6 },
-  { key = "deck_remove", kind = "ids", default = {} },
-  { key = "deck_per_player", kind = "bool", default = false },
-  { key = "hand_size", kind = "int?", default = false },
-  { key = "draw_per_slot", kind = "int?", default = false },
-  { key = "roster_size", kind = "int", default = 3 },
-  { key = "action_turns", kind = "int?", default = false },
-  { key = "pick", kind = "enum", values = { "leftmost", "dice" }, default = "leftmost" },
-  { key = "order", kind = "enum", values = { "priority", "dice" }, default = "priority" },
-  { key = "priority_override", kind = "priorities", default = {} },
-  { key = "discard", kind = "bool", default = true },
-  { key = "deny_discards", kind = "bool", default = true },
-  { key = "teams", kind = "enum", values = { "individual", "pooled" }, nullable = true,
-    default = false },
-  { key = "separate_teams", kind = "bool", default = false },
-  { key = "carry_over", kind = "bool", default = false },
-  { key = "floor", kind = "int?", default = 0 },
-  { key = "floor_applies", kind = "enum", values = { "round_end", "always" }, default = "round_end" },
-  { key = "bug_penalty", kind = "int", default = 20 },
-  { key = "target", kind = "int", default = 50 },
-  { key = "target_per_player", kind = "int?", default = false },
-  { key = "max_rounds", kind = "int?", default = 8 },
-  { key = "solo", kind = "enum", values = { "scorlitaire", "scorliroad", "score-against" },
-    nullable = true, default = false },
-  { key = "virtual_rows", kind = "int", default = 0 },
-}
+-- The step vocabulary (docs/rules/score.md, "Card effects"): each step has exactly one of these.
+local WHAT = { "add", "multiply", "set", "take", "protect", "deny", "pass" }
+ScoreEngine.WHAT = WHAT
 
 -- ---------------------------------------------------------------------------
 -- Small helpers
@@ -80,122 +45,107 @@ local function seat_list(values)
   return table.concat(parts, ", ")
 end
 
--- ---------------------------------------------------------------------------
--- Data validation
-
-local function check_option(opt, value)
-  local kind, ok = opt.kind, false
-  if kind == "enum" then
-    ok = (value == false and opt.nullable == true) or contains(opt.values, value)
-  elseif kind == "int" then
-    ok = is_int(value)
-  elseif kind == "int?" then
-    ok = value == false or is_int(value)
-  elseif kind == "bool" then
-    ok = type(value) == "boolean"
-  elseif kind == "ids" then
-    ok = type(value) == "table"
-    if ok then
-      for k, v in pairs(value) do
-        if not is_int(k) or type(v) ~= "string" then ok = false end
-      end
-    end
-  else -- priorities
-    ok = type(value) == "table"
-    if ok then
-      for k, v in pairs(value) do
-        if type(k) ~= "string" or type(v) ~= "number" then ok = false end
-      end
-    end
-  end
-  if not ok then
-    error("mode option '" .. opt.key .. "': invalid value " .. tostring(value) .. " (expected " .. kind .. ")")
-  end
+local function copy(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = copy(v) end
+  return out
 end
 
--- Validate a mode options table; return a new table with every option filled in (C1).
-function ScoreEngine.mode_options(options)
-  options = options or {}
-  local known, names, unknown = {}, {}, {}
-  for _, opt in ipairs(MODE_OPTIONS) do
-    known[opt.key] = true
-    names[#names + 1] = opt.key
+-- What a step does: the one key of WHAT it holds (nil when it holds none).
+local function what(step)
+  for _, key in ipairs(WHAT) do
+    if step[key] ~= nil and step[key] ~= false then return key end
   end
-  for k, _ in pairs(options) do
-    if not known[k] then unknown[#unknown + 1] = tostring(k) end
+  return nil
+end
+ScoreEngine.what = what
+
+-- The pass direction of a card ("cw"/"ccw"), nil when it passes nothing.
+local function pass_direction(card)
+  for _, step in ipairs(card.effect) do
+    if step.pass then return step.pass end
+  end
+  return nil
+end
+
+-- True when a card has a step of kind `key`.
+local function has(card, key)
+  for _, step in ipairs(card.effect) do
+    if what(step) == key then return true end
+  end
+  return false
+end
+ScoreEngine.has = has
+
+-- ---------------------------------------------------------------------------
+-- Data
+
+-- The full options of a mode: the deck's base options (setup.options, every option given)
+-- overlaid with the mode's own (C1). An option the base does not know is an error.
+function ScoreEngine.mode_options(base, options)
+  local full = copy(base or {})
+  local unknown = {}
+  for k, v in pairs(options or {}) do
+    if full[k] == nil then unknown[#unknown + 1] = tostring(k) else full[k] = copy(v) end
   end
   if #unknown > 0 then
     table.sort(unknown)
-    table.sort(names)
-    error("unknown mode option '" .. unknown[1] .. "'; known options: " .. table.concat(names, ", "))
-  end
-  local full = {}
-  for _, opt in ipairs(MODE_OPTIONS) do
-    local value = options[opt.key]
-    if value == nil then value = opt.default end
-    check_option(opt, value)
-    if type(value) == "table" then
-      local c = {}
-      for k, v in pairs(value) do c[k] = v end
-      value = c
-    end
-    full[opt.key] = value
+    error("unknown mode option '" .. unknown[1] .. "'")
   end
   return full
 end
 
--- Raise an error unless `card` is a well-formed card table; return it unchanged.
+-- Raise an error unless `card` is a well-formed card table; return it unchanged. (deckpress
+-- checks the deck when it builds; this guards the engine against a hand-made table.)
 function ScoreEngine.validate_card(card)
   if type(card) ~= "table" then error("card must be a table") end
   local id = tostring(card.id)
   if type(card.id) ~= "string" then error("card " .. id .. ": 'id' must be a string") end
   if type(card.name) ~= "string" then error("card " .. id .. ": 'name' must be a string") end
   if type(card.priority) ~= "number" then error("card " .. id .. ": 'priority' must be a number") end
-  local effect = card.effect
-  if type(effect) ~= "table" or not contains(ACTIONS, effect.action) then
-    error("card " .. id .. ": effect.action must be one of " .. table.concat(ACTIONS, ", "))
+  if type(card.effect) ~= "table" or #card.effect == 0 then
+    error("card " .. id .. ": effect must be a list of steps")
   end
-  if AMOUNT_ACTIONS[effect.action] and not (is_int(effect.amount) and effect.amount >= 0) then
-    error("card " .. id .. ": " .. effect.action .. " needs a non-negative integer amount")
-  end
-  if effect.action == "pass" and effect.direction ~= "cw" and effect.direction ~= "ccw" then
-    error("card " .. id .. ": pass needs direction 'cw' or 'ccw'")
+  for i, step in ipairs(card.effect) do
+    local kind = type(step) == "table" and what(step)
+    if not kind then
+      error("card " .. id .. ": effect step " .. i .. " does none of " .. table.concat(WHAT, ", "))
+    end
+    for _, key in ipairs({ "who", "from", "to" }) do
+      if step[key] == "target" and not card.target then
+        error("card " .. id .. ": effect step " .. i .. " needs a target; the card has none (target: false)")
+      end
+    end
   end
   return card
 end
 
 -- Expand cards (each with an optional "count", default 1) into a deck, leaving out the
 -- mode's deck_remove ids (C20).
-function ScoreEngine.build_deck(cards, mode)
-  local removed = ScoreEngine.mode_options(mode).deck_remove
+function ScoreEngine.build_deck(cards, opts)
   local deck = {}
   for _, card in ipairs(cards) do
     ScoreEngine.validate_card(card)
-    if not contains(removed, card.id) then
-      for _ = 1, card.count or 1 do
-        local c = {}
-        for k, v in pairs(card) do c[k] = v end
-        deck[#deck + 1] = c
-      end
+    if not contains(opts.deck_remove, card.id) then
+      for _ = 1, card.count or 1 do deck[#deck + 1] = copy(card) end
     end
   end
   return deck
 end
 
--- Cards dealt to each player: the mode's hand_size, else the Get ready! table.
-function ScoreEngine.hand_size(mode, n_players)
-  local opts = ScoreEngine.mode_options(mode)
+-- Cards dealt to each player: the mode's hand_size, else the deck's deal table (setup.deal).
+function ScoreEngine.hand_size(opts, n_players, deal)
   if opts.hand_size then return opts.hand_size end
-  local size = ScoreEngine.HAND_SIZES[n_players]
+  local size = deal and deal[n_players]
   if size == nil then
-    error("no hand size for " .. tostring(n_players) .. " players; set hand_size in the mode")
+    error("no deal for " .. tostring(n_players) .. " players: add it to setup.deal, or set hand_size in the mode")
   end
   return size
 end
 
 -- Raise an error if the player count or the team seating breaks the mode (C21).
-function ScoreEngine.validate_setup(mode, n_players, teams)
-  local opts = ScoreEngine.mode_options(mode)
+function ScoreEngine.validate_setup(opts, n_players, teams)
   if n_players < opts.players_min or (opts.players_max and n_players > opts.players_max) then
     error(n_players .. " players is outside this mode's " .. opts.players_min .. ".."
       .. tostring(opts.players_max))
@@ -206,6 +156,9 @@ function ScoreEngine.validate_setup(mode, n_players, teams)
   for _, t in ipairs(teams) do
     if t ~= 0 and t ~= 1 then error("team modes need a team (0 or 1) for every seat") end
     sizes[t] = sizes[t] + 1
+  end
+  if n_players > 1 and (sizes[0] == 0 or sizes[1] == 0) then
+    error("both teams need a player; move someone to the other team")
   end
   if opts.separate_teams then
     local adjacent = 0
@@ -266,9 +219,9 @@ local function bug_check(state, plays, opts)
   return { responsible = responsible, penalty = opts.bug_penalty, counts = after }
 end
 
--- Resolve one action turn; see resolve_action_turn in score.py for the shapes.
+-- Resolve one action turn; shapes in docs/rules/score.md.
 function ScoreEngine.resolve_action_turn(state, plays, mode)
-  local opts = ScoreEngine.mode_options(mode)
+  local opts = mode
   local n = #plays
   local teams = state.teams
   local team_rules = opts.teams ~= false
@@ -358,10 +311,10 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
   end
 
   local function pass_blocked(index, snap_denied) -- C11: an opposite pass cancels this one
-    local direction = played[index].effect.direction
+    local direction = pass_direction(played[index])
     for other, report in ipairs(cards) do
-      local effect = played[other].effect
-      if other ~= index and effect.action == "pass" and effect.direction ~= direction then
+      local theirs = pass_direction(played[other])
+      if other ~= index and theirs ~= nil and theirs ~= direction then
         if report.status == "effect" or report.status == "cancelled" then return true end
         if report.status == nil and live[report.holder + 1] == other
           and not snap_denied[report.holder + 1] then
@@ -370,6 +323,25 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
       end
     end
     return false
+  end
+
+  -- The seats a step's `who` (or from/to) names, from the holder's point of view (C5).
+  local function seats_of(who, holder, snap_protected)
+    if who == nil or who == "you" then return { holder } end
+    if who == "target" then return { targets[holder + 1] } end
+    if who == "adversaries" then return adversaries(holder, snap_protected) end
+    local all = {} -- everyone: every player who counts this action turn (not a No! player)
+    for a = 0, n - 1 do
+      if not snap_protected[a + 1] then all[#all + 1] = a end
+    end
+    return all
+  end
+
+  -- How many times a step applies: once, per adversary of the holder, per player (C5).
+  local function times(per, holder, snap_protected)
+    if per == "adversary" then return #adversaries(holder, snap_protected) end
+    if per == "player" then return #seats_of("everyone", holder, snap_protected) end
+    return 1
   end
 
   while true do
@@ -389,56 +361,69 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
       if key(live[s + 1], s) == step then acting[#acting + 1] = live[s + 1] end
     end
     local snap_protected, snap_denied = copy_list(protected), copy_list(denied)
-    local doubles = filled(entity_count, 0)
+    local snap_scores = copy_list(scores)
+    local mults = filled(entity_count, 1)
     local adds = filled(entity_count, 0)
+    local sets = {}
     local shift = 0
     local pass_players, pass_cards = {}, {}
     for _, i in ipairs(acting) do
       local report, card = cards[i], played[i]
-      local holder, effect = report.holder, card.effect
-      local action, amount = effect.action, effect.amount or 0
+      local holder = report.holder
       local who = "seat " .. holder .. " plays " .. card.name
-      local target = targets[holder + 1]
       if snap_denied[holder + 1] then -- C8: a denied player applies nothing this turn
         report.status = "denied"
         log[#log + 1] = "seat " .. holder .. " is denied: " .. card.name .. " has no effect"
-      elseif TARGETED[action] and not valid_target(holder, snap_protected) then
+      elseif card.target and not valid_target(holder, snap_protected) then
         report.status = "no_target" -- C4
         log[#log + 1] = who .. " without a valid target: no effect"
-      elseif action == "pass" and pass_blocked(i, snap_denied) then
+      elseif pass_direction(card) ~= nil and pass_blocked(i, snap_denied) then
         report.status = "cancelled"
         log[#log + 1] = who .. ": cancelled by the opposite pass"
       else
         report.status = "effect"
         effective[#effective + 1] = report.card
-        if action == "protect" then
-          protected[holder + 1] = true
-          log[#log + 1] = who .. ": protected for this action turn"
-        elseif action == "deny" then
-          denied[target + 1] = true
-          log[#log + 1] = who .. " on seat " .. target
-        elseif action == "pass" then
-          if effect.direction == "cw" then shift = shift + 1 else shift = shift - 1 end
-          pass_players[holder] = true
-          pass_cards[i] = true
-          log[#log + 1] = who
-        elseif action == "score" then
-          adds[entity(holder)] = adds[entity(holder)] + amount
-          log[#log + 1] = who .. ": +" .. amount
-        elseif action == "double" then
-          doubles[entity(target)] = doubles[entity(target)] + 1
-          log[#log + 1] = who .. " on seat " .. target
-        elseif action == "adversaries_lose" then
-          local hit = adversaries(holder, snap_protected)
-          for _, seat in ipairs(hit) do
-            adds[entity(seat)] = adds[entity(seat)] - amount
+        local parts = {}
+        for _, st in ipairs(card.effect) do
+          local kind = what(st)
+          local hit = seats_of(st.who, holder, snap_protected)
+          local k = times(st.per, holder, snap_protected)
+          if kind == "protect" then
+            for _, seat in ipairs(hit) do protected[seat + 1] = true end
+            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " protected"
+          elseif kind == "deny" then
+            for _, seat in ipairs(hit) do denied[seat + 1] = true end
+            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " denied"
+          elseif kind == "pass" then
+            if st.pass == "cw" then shift = shift + 1 else shift = shift - 1 end
+            pass_players[holder] = true
+            pass_cards[i] = true
+            parts[#parts + 1] = "pass " .. st.pass
+          elseif kind == "add" then
+            for _, seat in ipairs(hit) do adds[entity(seat)] = adds[entity(seat)] + st.add * k end
+            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " " .. (st.add * k >= 0 and "+" or "") .. fmt(st.add * k)
+          elseif kind == "multiply" then
+            for _, seat in ipairs(hit) do mults[entity(seat)] = mults[entity(seat)] * st.multiply ^ k end
+            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " x" .. fmt(st.multiply ^ k)
+          elseif kind == "set" then
+            local value = st.set
+            if type(value) == "table" then -- the score of a player at the start of the step
+              value = snap_scores[entity(seats_of(value.score_of, holder, snap_protected)[1])]
+            end
+            for _, seat in ipairs(hit) do sets[entity(seat)] = value end
+            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " set to " .. fmt(value)
+          else -- take
+            local from = seats_of(st.from, holder, snap_protected)
+            local to = seats_of(st.to, holder, snap_protected)
+            local amount = st.take * k
+            for _, seat in ipairs(from) do
+              adds[entity(seat)] = adds[entity(seat)] - amount
+              for _, gainer in ipairs(to) do adds[entity(gainer)] = adds[entity(gainer)] + amount end
+            end
+            parts[#parts + 1] = fmt(amount) .. " from seat(s) " .. seat_list(from) .. " to seat(s) " .. seat_list(to)
           end
-          log[#log + 1] = who .. ": seat(s) " .. seat_list(hit) .. " lose " .. amount
-        else -- lose_per_adversary
-          local loss = amount * #adversaries(holder, snap_protected)
-          adds[entity(target)] = adds[entity(target)] - loss
-          log[#log + 1] = who .. " on seat " .. target .. ": -" .. loss
         end
+        log[#log + 1] = who .. ": " .. table.concat(parts, "; ")
       end
     end
 
@@ -456,9 +441,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
       end
     end
 
-    -- C10: doubles compound on the start-of-step score, additive changes come after
+    -- C10: every step of one priority acts on the start-of-step scores: a set replaces the
+    -- score, multiplications compound on it, additive changes come after
     for e = 1, entity_count do
-      scores[e] = scores[e] * 2 ^ doubles[e] + adds[e]
+      local base = scores[e]
+      if sets[e] ~= nil then base = sets[e] end
+      scores[e] = base * mults[e] + adds[e]
       if opts.floor_applies == "always" and opts.floor then
         scores[e] = math.max(scores[e], opts.floor) -- C17
       end
@@ -525,9 +513,9 @@ local function entity_count_of(opts, n_seats, teams)
   return count
 end
 
--- Play the SCORE! phase of one round; see resolve_round in score.py for the shapes.
+-- Play the SCORE! phase of one round; shapes in docs/rules/score.md.
 function ScoreEngine.resolve_round(state, rosters, mode, turn_inputs)
-  local opts = ScoreEngine.mode_options(mode)
+  local opts = mode
   local n = #rosters
   local teams = state.teams
   local totals = copy_list(state.totals)
@@ -606,7 +594,7 @@ end
 
 -- Points needed to win for a seat (or a team when pooled); entity is 0-based (C22/C24).
 function ScoreEngine.entity_target(mode, entity, teams)
-  local opts = ScoreEngine.mode_options(mode)
+  local opts = mode
   if not opts.target_per_player then return opts.target end
   local size = 1
   if opts.teams == "pooled" then
@@ -618,9 +606,9 @@ function ScoreEngine.entity_target(mode, entity, teams)
   return opts.target_per_player * size
 end
 
--- Decide whether the game is over (C22, C23, C24, C28); see game_status in score.py.
+-- Decide whether the game is over (C22, C23, C24, C28); shapes in docs/rules/score.md.
 function ScoreEngine.game_status(totals, rounds_played, mode, teams, contenders)
-  local opts = ScoreEngine.mode_options(mode)
+  local opts = mode
   local eligible = {}
   if contenders == nil then
     for e = 1, #totals do eligible[e] = e - 1 end
@@ -683,26 +671,39 @@ end
 -- ---------------------------------------------------------------------------
 -- Solo modes
 
+-- How the solo modes read a card's steps (C26, C27): "lost" (a protect step: No!), "reshuffle"
+-- (a pass), "block" (a deny), "loss" of N (a take, or a negative add on anyone but you: Fire!,
+-- Bomb!, Steal!), "double" (a multiply), "gain" of N (a positive add on you: Score!), else "none".
+function ScoreEngine.solo_reading(card)
+  local order = { protect = "lost", pass = "reshuffle", deny = "block" }
+  for _, key in ipairs({ "protect", "pass", "deny" }) do
+    if has(card, key) then return order[key], 0 end
+  end
+  for _, st in ipairs(card.effect) do
+    if st.take then return "loss", st.take end
+    if st.add and st.add < 0 and (st.who or "you") ~= "you" then return "loss", -st.add end
+  end
+  if has(card, "multiply") then return "double", 0 end
+  for _, st in ipairs(card.effect) do
+    if st.add and st.add > 0 and (st.who or "you") == "you" then return "gain", st.add end
+  end
+  return "none", 0
+end
+
 -- Scorlitaire!/Scorliroad!: apply one flipped card (C26).
-function ScoreEngine.solitaire_flip(state, card, mode)
-  local opts = ScoreEngine.mode_options(mode)
+function ScoreEngine.solitaire_flip(state, card, opts)
   ScoreEngine.validate_card(card)
-  local effect = card.effect
-  local action, amount = effect.action, effect.amount or 0
+  local reading, amount = ScoreEngine.solo_reading(card)
   local score, last = state.score, state.last_score or 0
   local delta, outcome = 0, "score"
-  if action == "score" then
+  if reading == "gain" then
     delta, last = amount, amount
-  elseif action == "double" then
+  elseif reading == "double" then
     delta = last
-  elseif action == "lose_per_adversary" or action == "adversaries_lose" then
+  elseif reading == "loss" then
     delta, outcome = -amount, "lose"
-  elseif action == "deny" then
-    outcome = "block"
-  elseif action == "pass" then
-    outcome = "reshuffle"
-  else -- protect
-    outcome = "lost"
+  elseif reading == "block" or reading == "reshuffle" or reading == "lost" then
+    outcome = reading
   end
   score = score + delta
   local status = "playing"
@@ -724,17 +725,17 @@ end
 
 -- Score Against! precedence (C27): class, then strength, then virtual before own.
 local function against_rank(card, source, score)
-  local action = card.effect.action
+  local reading, amount = ScoreEngine.solo_reading(card)
   local virtual = 0
   if source == "virtual" then virtual = 1 end
-  if action == "protect" or action == "deny" or action == "pass" then
+  if reading == "lost" or reading == "block" or reading == "reshuffle" then
     return { 3, 0, virtual }
-  elseif action == "lose_per_adversary" or action == "adversaries_lose" then
-    return { 2, card.effect.amount, virtual }
+  elseif reading == "loss" then
+    return { 2, amount, virtual }
+  elseif reading == "double" then
+    return { 1, math.max(score, 0), virtual }
   end
-  local gain = math.max(score, 0)
-  if action == "score" then gain = card.effect.amount end
-  return { 1, gain, virtual }
+  return { 1, amount, virtual }
 end
 
 local function rank_greater(a, b)
@@ -755,17 +756,17 @@ function ScoreEngine.score_against_turn(score, own_card, column)
     if best == nil or rank_greater(rank, best) then best, winner = rank, index end
   end
   local card, source = candidates[winner].card, candidates[winner].source
-  local effect = card.effect
+  local reading, amount = ScoreEngine.solo_reading(card)
   local delta
   if best[1] == 3 then
     delta = 0
   elseif best[1] == 2 then
-    delta = effect.amount
-    if source == "virtual" then delta = -effect.amount end
-  elseif effect.action == "score" then
-    delta = effect.amount
-  else
+    delta = amount
+    if source == "virtual" then delta = -amount end
+  elseif reading == "double" then
     delta = score
+  else
+    delta = amount
   end
   local discarded = {}
   for index, cand in ipairs(candidates) do
@@ -777,7 +778,7 @@ end
 
 -- Score Against!: play a round; the round score is floored and added to `total`.
 function ScoreEngine.score_against_round(total, roster, columns, mode)
-  local opts = ScoreEngine.mode_options(mode)
+  local opts = mode
   local score, turns = 0, {}
   for i = 1, math.min(#roster, #columns) do
     local turn = ScoreEngine.score_against_turn(score, roster[i], columns[i])

@@ -4,8 +4,8 @@
 -- which card lies in which slot, the Get ready! plan of each mode, the engine input of an action
 -- turn (cards, targets, dice, roster sizes) and what its result means on the table (cards to turn
 -- and discard, score changes, messages, the end of a round and of the game). Cards come from DATA
--- (decks/score.yaml: fields priority and effect), modes from DATA.modes[].options: a new card or
--- mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
+-- (decks/score.yaml: fields priority, target and effect, the steps), modes from DATA.setup.options and
+-- DATA.modes[].options, the deal from DATA.setup.deal: a new card or mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
 -- No goto, no bitwise operators, no io/load/require (the MoonSharp sandbox).
 
 local Engine = use("score.engine")
@@ -22,7 +22,6 @@ R.SLOT_DEPTH = 5.8               -- slot centres: this far from the hand zone ce
 R.SLOT_SIZE = {2.4, 3.3}         -- outline drawn around a slot (width, length)
 R.SLOT_RADIUS = 1.8              -- a card lies in a slot when its centre is this close (and nearest)
 R.DISCARD = {-4.0, 1.5, 0.0}     -- the discard pile, left of the deck
-R.DICE_SIDES = 6                 -- New order!'s dice
 R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Decking!, Score Against!)
 R.AUTO = "Auto"
 
@@ -37,22 +36,32 @@ R.copy = copy
 
 -- --- Cards and modes --------------------------------------------------------------------------------
 
--- The main component's cards as engine cards, by id: {id, name, priority, effect, count}.
--- Returns the table and a list of problems (cards the engine refuses).
+-- The play cards of the deck (the main deck and optional sets such as the extra cards) as engine
+-- cards, by id: {id, name, count, priority, target, effect}. Returns the table and a list of problems
+-- (cards the engine refuses).
 function R.cards(data)
   local out, problems = {}, {}
   for _, component in ipairs(data.components) do
-    if component.id == data.main then
+    if component.type == "cards" and component.role == "play" then
       for _, card in ipairs(component.cards) do
         local fields = card.fields or {}
         local entry = {id = card.id, name = card.name, count = card.count, priority = fields.priority,
-                       effect = copy(fields.effect)}
+                       target = fields.target == true, effect = copy(fields.effect)}
         local ok, message = pcall(Engine.validate_card, entry)
         if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
       end
     end
   end
   return out, problems
+end
+
+-- The tags of the play card components: what table_cards() looks for.
+function R.card_tags(data)
+  local out = {}
+  for _, component in ipairs(data.components) do
+    if component.type == "cards" and component.role == "play" then out[#out + 1] = component.id end
+  end
+  return out
 end
 
 -- The mode record of DATA.modes with this id (nil when unknown).
@@ -66,14 +75,14 @@ end
 -- Full engine options of a mode id (errors are the engine's).
 function R.options(data, id)
   local mode = R.mode(data, id)
-  return Engine.mode_options(mode and mode.options or {})
+  return Engine.mode_options(data.setup.options, mode and mode.options or {})
 end
 
 -- The mode ids playable with `count` seated players (all modes when nobody is seated).
 function R.modes_for(data, count)
   local out = {}
   for _, mode in ipairs(data.modes) do
-    local opts = Engine.mode_options(mode.options)
+    local opts = R.options(data, mode.id)
     local fits = count >= opts.players_min and (not opts.players_max or count <= opts.players_max)
     if count == 0 or fits then out[#out + 1] = mode.id end
   end
@@ -162,6 +171,39 @@ function R.own_deck_position(data, color, size)
   return Seating.place(data, color, ((size + 1) / 2) * step_for(size) + 1.6, R.SLOT_DEPTH)
 end
 
+-- A player's graveyard (Decking!, Score Against!): right of their own deck.
+function R.graveyard_position(data, color, size)
+  return Seating.place(data, color, ((size + 1) / 2) * step_for(size) + 4.4, R.SLOT_DEPTH)
+end
+
+-- Decking!/Score Against! Keep (C29): the player laid one card of their draw in the rightmost empty slot of
+-- `roster` (their slots, as read_rosters reads them); the rest of the draw goes to the graveyard and, while
+-- slots are empty, they draw again. Returns {slot, draw (cards to draw now, 0 once the roster is full),
+-- message} or nil and a message. The state counts the keeps of each player this round.
+function R.keep(data, state, color, roster)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  if not (opts.deck_per_player and opts.draw_per_slot) then
+    return nil, "Keep is for the modes where you draw your roster from your own deck (Decking!, Score Against!)"
+  end
+  if not index_of(state.players, color) then return nil, color .. " is not playing: press Get ready! first" end
+  state.kept = state.kept or {}
+  local kept, size = state.kept[color] or 0, opts.roster_size
+  if kept >= size then return nil, "your roster is full: press SCORE!" end
+  local slot = size - kept
+  for k = 1, size do
+    if (roster[k] and true or false) ~= (k >= slot) or (roster[k] and (roster[k].count or 1) > 1) then
+      return nil, color .. ": put one card of your draw face down in roster slot " .. slot
+        .. " (the rightmost empty one), then press Keep"
+    end
+  end
+  state.kept[color] = kept + 1
+  local draw = kept + 1 < size and opts.draw_per_slot or 0
+  local message = color .. " keeps a card in slot " .. slot .. "; the rest of the draw goes to the graveyard"
+  if draw > 0 then message = message .. "; " .. color .. " draws " .. draw else message = message .. "; roster full" end
+  return {slot = slot, draw = draw, message = message}
+end
+
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
 -- the object in centre i (the highest when several lie there, its `count` then the number of cards
 -- there: each object counts `count` cards, 1 by default; a deck is one object) and a list of problems.
@@ -231,6 +273,28 @@ function R.default_teams(players)
   return teams
 end
 
+-- The teams of `players`: each player's choice (R.toggle_team), else alternating round the table.
+function R.chosen_teams(state, players)
+  local teams, chosen = R.default_teams(players), state.chosen_teams or {}
+  for _, color in ipairs(players) do
+    if chosen[color] ~= nil then teams[color] = chosen[color] end
+  end
+  return teams
+end
+
+-- A player switches `color` to the other team before the game starts (C21: any line-up that keeps
+-- team-mates apart, Get ready! checks it). Returns the new team (0 or 1), or nil and a message.
+function R.toggle_team(data, state, color, seated)
+  if R.in_progress(state) then return nil, "the teams are fixed during a game: press New game to change them" end
+  local players = Setup.order_seated(data.seats, seated)
+  local current = R.chosen_teams(state, players)[color]
+  if current == nil then return nil, color .. " is not seated" end
+  state.chosen_teams = state.chosen_teams or {}
+  state.chosen_teams[color] = 1 - current
+  state.teams = R.chosen_teams(state, players)
+  return state.chosen_teams[color]
+end
+
 local function team_list(state, players)
   local out = {}
   for s, color in ipairs(players) do out[s] = state.teams[color] or 0 end
@@ -265,7 +329,7 @@ end
 function R.start_game(data, state, seated)
   if #state.players > 0 and R.in_progress(state) then return end
   state.players = Setup.order_seated(data.seats, seated)
-  state.teams = R.default_teams(state.players)
+  state.teams = R.chosen_teams(state, state.players)
   state.team_totals = {0, 0}
 end
 
@@ -280,7 +344,7 @@ function R.plan_ready(data, state, seated, deck_size)
   if #game_players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
   local teams = nil
   if opts.teams then
-    local t = starting and R.default_teams(game_players) or state.teams
+    local t = starting and R.chosen_teams(state, game_players) or state.teams
     teams = team_list({teams = t}, game_players)
   end
   local n = #game_players
@@ -305,19 +369,21 @@ function R.plan_ready(data, state, seated, deck_size)
   if opts.solo == "score-against" then
     plan.against = true
     plan.virtual = opts.roster_size * (opts.virtual_rows or 0)
-    plan.draw = opts.draw_per_slot or 8
+    plan.draw = opts.draw_per_slot or 0
     plan.message = name .. " Get ready! Your own deck lies right of your roster and the virtual roster ("
       .. opts.roster_size .. " columns of " .. (opts.virtual_rows or 0) .. " cards) face down above it; you hold "
-      .. plan.draw .. " cards: put 1 face down at the right end of your roster, the rest on your graveyard, "
-      .. "draw " .. plan.draw .. " again for each empty slot, then press SCORE!"
+      .. plan.draw .. " cards: put 1 face down at the right end of your roster and press Keep (the rest goes to "
+      .. "your graveyard, and you draw " .. plan.draw .. " again), until your roster is full; then press SCORE!"
     return plan
   end
   if opts.deck_per_player then
-    plan.message = name .. " Get ready! Each player has their own deck: draw " .. (opts.draw_per_slot or 8)
-      .. " cards, put 1 at the right end of your roster, the rest on your graveyard"
+    plan.draw = opts.draw_per_slot or 0
+    plan.message = name .. " Get ready! Each player has their own deck and holds " .. plan.draw .. " cards of it: "
+      .. "put 1 face down at the right end of your roster and press Keep (the rest goes to your graveyard, "
+      .. "and you draw " .. plan.draw .. " again), until your roster is full"
     return plan
   end
-  local each_ok, each = pcall(Engine.hand_size, opts, #players)
+  local each_ok, each = pcall(Engine.hand_size, opts, #players, data.setup.deal)
   if not each_ok then return nil, name .. ": " .. tostring(each) end
   plan.each = each
   if deck_size ~= nil then
@@ -339,6 +405,7 @@ end
 -- Record a Get ready!: the game starts if it had not, and a new round waits for its first action turn.
 function R.ready(data, state, seated, plan)
   R.start_game(data, state, seated)
+  state.kept = {}
   state.round = false
   state.pending = false
   state.solo = false
@@ -356,10 +423,26 @@ function R.next_target(state, color, seated_players)
   return state.targets[color]
 end
 
--- Auto target of round seat s (0-based) for a card of `action`: Double! on yourself; anything else on
--- the adversary with the best standing (ties: the first clockwise), skipping No! players and team-mates.
-local function auto_target(action, s, ctx)
-  if action == "double" then return s end
+-- True when a targeted card's steps only help their target (a multiply, a positive add, a take to it).
+function R.helps_target(card)
+  local helps = false
+  for _, step in ipairs(card.effect) do
+    if step.who == "target" then
+      if step.multiply or (step.add and step.add > 0) then helps = true else return false end
+    elseif step.from == "target" then
+      return false
+    elseif step.to == "target" then
+      helps = true
+    end
+  end
+  return helps
+end
+
+-- Auto target of round seat s (0-based) for `card` (nil: no card): yourself for a card that helps its
+-- target (Double!); anything else on the adversary with the best standing (ties: the first clockwise),
+-- skipping No! players and team-mates.
+local function auto_target(card, s, ctx)
+  if card and card.target and R.helps_target(card) then return s end
   local best, best_v = nil, nil
   local n = #ctx.players
   for step = 1, n - 1 do
@@ -405,7 +488,7 @@ function R.turn_dice(data, state, players)
   local opts = R.options(data, state.mode)
   if opts.order ~= "dice" and opts.pick ~= "dice" then return nil end
   if state.pending and state.pending.dice then return state.pending.dice end
-  local sides = opts.pick == "dice" and opts.roster_size or R.DICE_SIDES
+  local sides = opts.pick == "dice" and opts.roster_size or opts.dice_sides
   local dice = {}
   for s = 1, #players do dice[s] = R.roll(state, sides) end
   state.pending = {dice = dice}
@@ -459,6 +542,30 @@ function R.reveal(data, state, seated, rosters)
       out.flip[#out.flip + 1] = roster[slot[s]].guid
     end
   end
+  out.warnings = R.target_warnings(data, state, players, rosters, slot)
+  return out
+end
+
+-- Warnings for the chosen targets this action turn cannot reach (C4): a player who plays No! (a protect
+-- step), or a player who is not in this round. Auto targets never aim there.
+function R.target_warnings(data, state, players, rosters, slot)
+  local cards, acting, out = R.cards(data), {}, {}
+  for s, color in ipairs(players) do
+    local obj = slot[s] and rosters[color][slot[s]]
+    acting[color] = obj and cards[obj.id or ""] or false
+  end
+  for _, color in ipairs(players) do
+    local card, chosen = acting[color], state.targets[color]
+    if card and card.target and chosen and chosen ~= R.AUTO then
+      if acting[chosen] == nil then
+        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who is not playing this round: "
+          .. "it will have no effect; choose another target"
+      elseif acting[chosen] and Engine.has(acting[chosen], "protect") then
+        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who plays " .. acting[chosen].name
+          .. " and cannot be targeted: it will have no effect; choose another target"
+      end
+    end
+  end
   return out
 end
 
@@ -500,7 +607,7 @@ function R.score(data, state, seated, rosters, pad)
         unknown[#unknown + 1] = color .. "'s slot " .. slot[s]
       else
         own[s] = {card = card, guid = obj.guid}
-        protected[s] = card.effect.action == "protect"
+        protected[s] = Engine.has(card, "protect")
       end
     end
   end
@@ -530,7 +637,7 @@ function R.score(data, state, seated, rosters, pad)
       targets[s] = at - 1
     else
       auto[s] = true
-      targets[s] = auto_target(own[s] and own[s].card.effect.action or "none", s - 1, ctx)
+      targets[s] = auto_target(own[s] and own[s].card, s - 1, ctx)
     end
   end
   local function build_plays()
@@ -549,9 +656,8 @@ function R.score(data, state, seated, rosters, pad)
     local holder = report.holder + 1
     if report.holder ~= report.seat and auto[holder] then
       local card = cards[report.card]
-      local action = card and card.effect.action
-      if action == "double" or action == "lose_per_adversary" or action == "deny" then
-        local t = auto_target(action, holder - 1, ctx)
+      if card and card.target then
+        local t = auto_target(card, holder - 1, ctx)
         if t ~= targets[holder] then targets[holder], changed = t, true end
       end
     end
@@ -578,11 +684,9 @@ function R.score(data, state, seated, rosters, pad)
   for _, report in ipairs(result.cards) do
     local card = cards[report.card]
     local line = players[report.seat + 1] .. ": " .. card.name
-    local action = card.effect.action
     local holder = report.holder + 1
     if report.holder ~= report.seat then line = line .. " -> " .. players[holder] end
-    if (action == "double" or action == "lose_per_adversary" or action == "deny") and targets[holder] ~= nil
-      and report.status == "effect" then
+    if card.target and targets[holder] ~= nil and report.status == "effect" then
       line = line .. " on " .. players[targets[holder] + 1]
     end
     if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
@@ -749,43 +853,131 @@ function R.solo_kind(data, state)
   return solo or nil
 end
 
--- Scorlitaire!/Scorliroad! SCORE!: apply each newly face-up card (C26). `flipped`: {guid, id} of the
--- face-up cards not applied yet; `total`: the player's score. Returns {discard (guids), reshuffle
--- (guid of a CW!/CCW! card or nil), messages, score, over} or nil and a message.
-function R.solo_score(data, state, flipped, total)
-  if state.over then return nil, "the game is over: press New game" end
-  if #flipped == 0 then return nil, "flip a face-down card of your layout first, then press SCORE!" end
-  local opts = R.options(data, state.mode)
-  local cards = R.cards(data)
-  state.solo = state.solo or {last = 0, applied = {}}
-  local out = {discard = {}, messages = {}, score = total}
-  for _, obj in ipairs(flipped) do
-    local card = cards[obj.id or ""]
-    if card == nil then return nil, "not a SCORE! card" end
-    local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
-    out.score, state.solo.last = result.score, result.last_score
-    state.solo.applied[obj.guid] = true
-    local line = card.name .. ": "
-    if result.outcome == "block" then
-      line = line .. "cover a card of your choice with it; that card stays out until the next shuffle"
-    elseif result.outcome == "reshuffle" then
-      line = line .. "the layout and the discard pile are shuffled and laid out again"
-      out.reshuffle = obj.guid
-    elseif result.outcome == "lost" then
-      line = line .. "you lose!"
-    else
-      line = line .. (result.delta >= 0 and "+" or "") .. result.delta
-    end
-    if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
-    out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
-    if result.status ~= "playing" then
-      state.over, out.over = true, result.status
-      out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
-        or "Game over: No! was flipped"
-      break
+-- The layout spot (1-based index of solo_layout) a card at (x, z) lies on, or nil (off the layout).
+function R.solo_spot(data, color, x, z, count)
+  local best, best_d = nil, nil
+  for c, p in ipairs(R.solo_layout(data, color, count)) do
+    local d = (x - p[1]) * (x - p[1]) + (z - p[3]) * (z - p[3])
+    if d <= R.SLOT_RADIUS * R.SLOT_RADIUS and (best_d == nil or d < best_d) then best, best_d = c, d end
+  end
+  return best
+end
+
+-- Scorliroad!: spots a and b touch (side by side, one above the other, or corner to corner).
+function R.next_to(a, b)
+  local ra, ca = math.floor((a - 1) / R.SOLO_COLUMNS), (a - 1) % R.SOLO_COLUMNS
+  local rb, cb = math.floor((b - 1) / R.SOLO_COLUMNS), (b - 1) % R.SOLO_COLUMNS
+  return a ~= b and math.abs(ra - rb) <= 1 and math.abs(ca - cb) <= 1
+end
+
+-- The layout as the referee sees it: `cards` = the loose cards {guid, id, x, z, up} not on the discard pile.
+-- Returns spot -> {down = face-down card, deny = applied Deny! lying there, under = any other card there} and
+-- the spot of each guid.
+local function solo_board(data, state, color, cards, count)
+  local board, spot_of = {}, {}
+  for _, card in ipairs(cards) do
+    local spot = R.solo_spot(data, color, card.x, card.z, count)
+    spot_of[card.guid] = spot
+    if spot then
+      board[spot] = board[spot] or {}
+      if not card.up then board[spot].down = card end
+      if card.up and state.solo.denies[card.guid] then board[spot].deny = card else board[spot].under = card end
     end
   end
-  if out.reshuffle then state.solo.applied = {} end
+  return board, spot_of
+end
+
+-- The face-down cards the player may flip next: not covered by a Deny!, and in Scorliroad! next to the
+-- previous flip.
+local function legal_flips(state, board, road)
+  local out = {}
+  for spot, place in pairs(board) do
+    if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(spot, state.solo.spot)) then
+      out[#out + 1] = spot
+    end
+  end
+  return out
+end
+
+-- Scorlitaire!/Scorliroad! SCORE! (C26, C28): apply each newly face-up card. `cards`: every loose card
+-- of the layout {guid, id, x, z, up} (not the discard pile); `total`: the player's score; `count`: the
+-- number of layout spots. Returns {discard (guids), reshuffle (guid of a CW!/CCW! card or nil), messages,
+-- score, over} or nil, a message and the guids to turn face down again (a refused flip).
+function R.solo_score(data, state, color, cards, total, count)
+  if state.over then return nil, "the game is over: press New game" end
+  local opts = R.options(data, state.mode)
+  local road = opts.solo == "scorliroad"
+  local known = R.cards(data)
+  state.solo = state.solo or {}
+  state.solo.last = state.solo.last or 0
+  state.solo.applied = state.solo.applied or {}
+  state.solo.denies = state.solo.denies or {}
+  local board, spot_of = solo_board(data, state, color, cards, count)
+  for guid, _ in pairs(state.solo.denies) do  -- a Deny! must cover a card before the next flip
+    local spot = spot_of[guid]
+    if spot == nil or board[spot].under == nil then
+      return nil, "put your Deny! on a face-down card of the layout first: that card stays out of play until "
+        .. "the next shuffle", {}
+    end
+  end
+  local flipped = {}
+  for _, card in ipairs(cards) do
+    if card.up and not state.solo.applied[card.guid] then flipped[#flipped + 1] = card end
+  end
+  table.sort(flipped, function(a, b) return a.guid < b.guid end)
+  if #flipped == 0 then
+    if #legal_flips(state, board, road) == 0 then
+      state.over = true
+      return {discard = {}, messages = {"Game over: no legal flip remains"}, score = total, over = "lost"}
+    end
+    return nil, "flip a face-down card of your layout first, then press SCORE!", {}
+  end
+  if #flipped > 1 then
+    local back = {}
+    for i, card in ipairs(flipped) do back[i] = card.guid end
+    return nil, "flip one card at a time, then press SCORE!", back
+  end
+  local obj = flipped[1]
+  local spot = spot_of[obj.guid]
+  if spot and board[spot].deny then
+    return nil, "that card is covered by Deny!: it stays out of play until the next shuffle; flip another", {obj.guid}
+  end
+  if road and state.solo.spot and not (spot and R.next_to(spot, state.solo.spot)) then
+    return nil, "Scorliroad!: flip a card next to the one you flipped before", {obj.guid}
+  end
+  local card = known[obj.id or ""]
+  if card == nil then return nil, "not a SCORE! card", {} end
+  local out = {discard = {}, messages = {}, score = total}
+  local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
+  out.score, state.solo.last = result.score, result.last_score
+  state.solo.applied[obj.guid] = true
+  state.solo.spot = spot
+  local line = card.name .. ": "
+  if result.outcome == "block" then
+    line = line .. "put it on a face-down card of your choice; that card stays out until the next shuffle"
+    state.solo.denies[obj.guid] = true
+  elseif result.outcome == "reshuffle" then
+    line = line .. "the layout and the discard pile are shuffled and laid out again"
+    out.reshuffle = obj.guid
+  elseif result.outcome == "lost" then
+    line = line .. "you lose!"
+  else
+    line = line .. (result.delta >= 0 and "+" or "") .. result.delta
+  end
+  if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
+  out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
+  if result.status ~= "playing" then
+    state.over, out.over = true, result.status
+    out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
+      or "Game over: No! was flipped"
+  elseif out.reshuffle then
+    state.solo.applied, state.solo.denies, state.solo.spot = {}, {}, nil
+  else
+    if #legal_flips(state, board, road) == 0 and result.outcome ~= "block" then  -- C28
+      state.over, out.over = true, "lost"
+      out.messages[#out.messages + 1] = "Game over: no legal flip remains"
+    end
+  end
   return out
 end
 
@@ -919,8 +1111,8 @@ function R.against_score(data, state, color, roster, grid, total)
   local applied = cards[turn.applied.card]
   local where = turn.applied.source == "roster" and "your " or "the virtual "
   local effect
-  if turn.delta == 0 and (applied.effect.action == "protect" or applied.effect.action == "deny"
-      or applied.effect.action == "pass") then
+  local reading = Engine.solo_reading(applied)
+  if turn.delta == 0 and (reading == "lost" or reading == "block" or reading == "reshuffle") then
     effect = "nothing happens"
   else
     effect = (turn.delta >= 0 and "+" or "") .. turn.delta
@@ -937,8 +1129,7 @@ function R.against_score(data, state, color, roster, grid, total)
     columns[i] = {}
     for j, id in ipairs(entry.column) do columns[i][j] = cards[id] end
   end
-  local mode = R.mode(data, state.mode)
-  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, mode.options)
+  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, opts)
   if not ok_round then return nil, "the rules engine refused this round: " .. tostring(result) end
   state.rounds = state.rounds + 1
   state.round = false

@@ -30,7 +30,9 @@ local function table_cards()
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
   end
-  for _, tag in ipairs({DATA.main, Referee.COPY_TAG}) do
+  local tags = Referee.card_tags(DATA)
+  tags[#tags + 1] = Referee.COPY_TAG
+  for _, tag in ipairs(tags) do
     for _, obj in ipairs(Table.tagged(tag)) do
       local guid = obj.getGUID()
       if not in_hand[guid] and not seen[guid] then
@@ -47,6 +49,17 @@ local function table_cards()
     end
   end
   return out
+end
+
+-- The number of cards of the main deck (the spots of a solo layout).
+local function main_count()
+  local n = 0
+  for _, component in ipairs(DATA.components) do
+    if component.id == DATA.main then
+      for _, card in ipairs(component.cards) do n = n + card.count end
+    end
+  end
+  return n
 end
 
 -- The loose cards of table_cards() (what the solo layouts flip and gather).
@@ -168,6 +181,7 @@ function T.refresh()
   UI.setValue("score_status", status)
   local playing = {}
   for _, color in ipairs(seated()) do playing[color] = true end
+  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, seated())
   for _, color in ipairs(DATA.seats) do
     UI.setAttribute("score_seat_" .. color, "active", playing[color] and "true" or "false")
     UI.setValue("score_target_" .. color, s.targets[color] or Referee.AUTO)
@@ -182,7 +196,7 @@ function T.refresh()
     end
     UI.setValue("score_run_" .. color, running)
     local team = ""
-    if opts.teams and s.teams[color] ~= nil then team = "T" .. (s.teams[color] + 1) end
+    if opts.teams and teams[color] ~= nil then team = "T" .. (teams[color] + 1) end
     UI.setValue("score_team_" .. color, team)
   end
 end
@@ -255,16 +269,22 @@ end
 -- Scorlitaire!/Scorliroad! SCORE!: apply the cards the player turned face up on the layout.
 local function solo_score(player, finish)
   local color = seated()[1] or player.color
-  local flipped, objects = {}, {}
-  local applied = state.solo and state.solo.applied or {}
+  local layout, objects = {}, {}
   for _, card in ipairs(loose_cards()) do
     objects[card.guid] = card.obj
-    if face_up(card.obj) and not applied[card.guid] and not near(card, Referee.SOLO_DISCARD, 2) then
-      flipped[#flipped + 1] = card
+    if not near(card, Referee.SOLO_DISCARD, 2) then
+      layout[#layout + 1] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
     end
   end
-  local out, message = Referee.solo_score(DATA, state, flipped, Scores.get(scores, color))
-  if out == nil then warn(message) return finish() end
+  local out, message, back = Referee.solo_score(DATA, state, color, layout, Scores.get(scores, color), main_count())
+  if out == nil then
+    warn(message)
+    for _, guid in ipairs(back or {}) do  -- a refused flip is turned face down again
+      local rotation = objects[guid].getRotation()
+      objects[guid].setRotation({rotation.x, rotation.y, 180})
+    end
+    return finish()
+  end
   local pile = Referee.SOLO_DISCARD
   local moved = {}
   local function to_pile(obj, i)
@@ -367,17 +387,32 @@ function T.deal_ready(deck, seated_now, finish)
   if plan.layout then
     T.lay_out(deck, plan.players[1], j.add())
   elseif plan.own_decks then
+    local copies = {}  -- every copy is the whole shuffled deck, taken before the first player draws from it
+    for i = 2, #plan.players do copies[i] = retag(deck.getData()) end
     for i, color in ipairs(plan.players) do
       local position = Referee.own_deck_position(DATA, color, plan.roster_size)
       local rotation = {0, Referee.rotation_y(DATA, color), 180}
       if i == 1 then
         deck.setPosition(position)
         deck.setRotation(rotation)
-        if plan.against then deal_against(deck, color, plan, j.add()) end
+        if plan.against then
+          deal_against(deck, color, plan, j.add())
+        elseif plan.draw > 0 then  -- Decking!: the first draw of each player, from their own deck
+          Table.deal(deck, plan.draw, color)
+          Table.when_dealt({[color] = plan.draw}, j.add(), "Get ready!")
+        end
       else
         local spawned = j.add()
-        spawnObjectData({data = retag(deck.getData()), position = position, rotation = rotation,
-                         callback_function = function(copy) copy.shuffle() spawned() end})
+        spawnObjectData({data = copies[i], position = position, rotation = rotation,
+                         callback_function = function(copy)
+                           copy.shuffle()
+                           if plan.draw > 0 then
+                             Table.deal(copy, plan.draw, color)
+                             Table.when_dealt({[color] = plan.draw}, spawned, "Get ready!")
+                           else
+                             spawned()
+                           end
+                         end})
       end
     end
   else
@@ -427,6 +462,15 @@ function scoreTarget(player, value, id)
   broadcastToColor(value .. "'s target: " .. target, player.color, {1, 1, 1})
 end
 
+function scoreTeam(player, value, id)
+  ensure_state()
+  if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
+  local team, message = Referee.toggle_team(DATA, state, value, getSeatedPlayers())
+  if team == nil then warn(message) return end
+  T.refresh()
+  say(value .. " joins team " .. (team + 1))
+end
+
 function scoreReveal(player, value, id)
   ensure_state()
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
@@ -446,6 +490,44 @@ function scoreReveal(player, value, id)
   if out == nil then warn(message) return end
   turn_up(objects, owner, out.flip)
   for _, line in ipairs(out.messages) do say(line) end
+  for _, line in ipairs(out.warnings) do warn(line) end
+end
+
+-- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil.
+local function own_deck(color, size)
+  local spot = Referee.own_deck_position(DATA, color, size)
+  for _, card in ipairs(table_cards()) do
+    if card.obj.type == "Deck" and near(card, spot, 1.0) then return card.obj end
+  end
+  return nil
+end
+
+-- Keep (Decking!, Score Against!): the rest of `color`'s draw to their graveyard, face up, then the next draw.
+local function keep(color, finish)
+  ensure_state()
+  local rosters = read_rosters()
+  local out, message = Referee.keep(DATA, state, color, rosters[color] or {})
+  if out == nil then warn(message) return finish() end
+  local size = Referee.roster_size(DATA, state)
+  local grave, ry = Referee.graveyard_position(DATA, color, size), Referee.rotation_y(DATA, color)
+  local moved = {}
+  for i, obj in ipairs(Table.by_guid(Player[color].getHandObjects() or {})) do
+    obj.setRotation({0, ry, 0})
+    obj.setPositionSmooth({grave[1], grave[2] + 0.1 * i, grave[3]})
+    moved[#moved + 1] = obj
+  end
+  say(out.message)
+  Table.when_still(moved, function()
+    if out.draw == 0 then return finish() end
+    local deck = own_deck(color, size)
+    if deck == nil then warn(color .. "'s own deck is not on its spot, right of the roster: put it back") return finish() end
+    Table.deal(deck, out.draw, color)
+    Table.when_dealt({[color] = out.draw}, finish, "Keep")
+  end, "Keep")
+end
+
+function scoreKeep(player, value, id)
+  Table.flow("Keep", function(finish) keep(player.color, finish) end)
 end
 
 local function score(player, finish)

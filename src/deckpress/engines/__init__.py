@@ -1,1 +1,0 @@
-"""Pure-data rules engines for the games deckpress supports."""
