@@ -45,12 +45,7 @@ local function seat_list(values)
   return table.concat(parts, ", ")
 end
 
-local function copy(value)
-  if type(value) ~= "table" then return value end
-  local out = {}
-  for k, v in pairs(value) do out[k] = copy(v) end
-  return out
-end
+local copy = Util.deep_copy
 
 -- What a step does: the one key of WHAT it holds (nil when it holds none).
 local function what(step)

@@ -26,12 +26,7 @@ R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Deckin
 R.AUTO = "Auto"
 
 
-local function copy(value)
-  if type(value) ~= "table" then return value end
-  local out = {}
-  for k, v in pairs(value) do out[k] = copy(v) end
-  return out
-end
+local copy = use("lib.util").deep_copy
 R.copy = copy
 
 -- --- Cards and modes --------------------------------------------------------------------------------

@@ -26,4 +26,12 @@ function M.copy_list(list)
   return out
 end
 
+-- A copy of `value` that shares no table with it (plain data: no cycles, no metatables).
+function M.deep_copy(value)
+  if type(value) ~= "table" then return value end
+  local out = {}
+  for k, v in pairs(value) do out[k] = M.deep_copy(v) end
+  return out
+end
+
 return M
