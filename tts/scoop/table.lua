@@ -4,9 +4,9 @@
 local ScoopScoring = use("scoop.scoring")
 local Piles = use("scoop.piles")
 local Setup = use("lib.setup")
-local Scores = use("lib.scores")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
+local Api = use("lib.api")
 
 local M = {}
 
@@ -21,9 +21,9 @@ local say, warn = Table.say, Table.warn
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
 -- the game is first loaded (the mats come as one stack); seats beyond the mats there are get none.
 function M.lay_mats()
-  local n, radius = #DATA.seats, DATA.layout.seat_radius
+  local n, radius = #Api.data().seats, Api.data().layout.seat_radius
   local function place(i)
-    return Piles.place(DATA.seats, radius, DATA.seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
+    return Piles.place(Api.data().seats, radius, Api.data().seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
   end
   Table.lay_pieces("mats", n, place, function()
     for _, mat in ipairs(Table.tagged("mats")) do mat.setLock(true) end
@@ -34,7 +34,7 @@ end
 -- deck lie elsewhere on the table (the draw pile included).
 function M.read_piles()
   local piles, elsewhere = {}, 0
-  local radius = DATA.layout.seat_radius
+  local radius = Api.data().layout.seat_radius
   for _, obj in ipairs(Table.by_guid(getObjects())) do
     local notes = {}
     if obj.type == "Card" then notes = {obj.getGMNotes()}
@@ -42,9 +42,9 @@ function M.read_piles()
       for _, entry in ipairs(obj.getObjects()) do notes[#notes + 1] = entry.gm_notes end
     end
     local p = obj.getPosition()
-    local color, pile = Piles.pile_at(DATA.seats, radius, p.x, p.z)
+    local color, pile = Piles.pile_at(Api.data().seats, radius, p.x, p.z)
     for _, text in ipairs(notes) do
-      local card = Piles.card(text, DATA.main)
+      local card = Piles.card(text, Api.data().main)
       if card ~= nil then
         if color == nil then
           elsewhere = elsewhere + 1
@@ -62,19 +62,18 @@ end
 -- "Count": score the seated players' piles, announce the result and add each player's points for this
 -- game to their score (replacing this game's earlier count, if any).
 function M.count()
-  local seated = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  local seated = Api.seated()
   if #seated == 0 then warn("nobody is seated: take a seat (a colour) first") return false end
   local piles, elsewhere = M.read_piles()
-  local scoring = DATA.setup.options and DATA.setup.options.scoring or nil
+  local scoring = Api.data().setup.options and Api.data().setup.options.scoring or nil
   local ok, result = pcall(ScoopScoring.score, Piles.players(seated, piles), scoring or nil)
   if not ok then warn("Count: " .. tostring(result)) return false end
-  for color, points in pairs(counted) do Scores.add(scores, color, -points) end
+  for color, points in pairs(counted) do Api.add_score(color, -points) end
   counted = {}
   for k, color in ipairs(seated) do
     counted[color] = result.players[k].score
-    Scores.add(scores, color, counted[color])
+    Api.add_score(color, counted[color])
   end
-  refreshScores()
   if elsewhere > 0 then
     say("Count (" .. elsewhere .. (elsewhere == 1 and " card is" or " cards are")
         .. " not on anyone's piles yet):")
@@ -86,7 +85,7 @@ end
 -- "New game": every card back into the deck, shuffled, face down in the middle; the next Count adds a
 -- new game's points. finish() once the deck is there.
 function M.new_game(color, finish)
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     deck.setPosition({0, 1.5, 0})
     deck.shuffle()
@@ -101,7 +100,7 @@ end
 -- Saved state: "mats laid;counted=White:3,Red:0" (the mats are laid once, when the game first loads).
 function M.save()
   local parts = {}
-  for _, color in ipairs(DATA.seats) do
+  for _, color in ipairs(Api.data().seats) do
     if counted[color] ~= nil then parts[#parts + 1] = color .. ":" .. string.format("%d", counted[color]) end
   end
   return "mats laid;counted=" .. table.concat(parts, ",")

@@ -9,6 +9,7 @@ local ScoutSetup = use("scout.setup")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
+local Api = use("lib.api")
 
 local M = {}
 
@@ -36,7 +37,7 @@ local function hand_place(color, k, count)
 end
 
 local function seat_place(color, local_xd)
-  return Seating.place(DATA, color, local_xd[1], local_xd[2]), {0, Seating.facing(DATA, color), 0}
+  return Seating.place(Api.data(), color, local_xd[1], local_xd[2]), {0, Seating.facing(Api.data(), color), 0}
 end
 
 local tagged = Table.tagged  -- sorted by GUID (the same order every time)
@@ -45,12 +46,12 @@ local tagged = Table.tagged  -- sorted by GUID (the same order every time)
 -- random orientation per card, deal, and hand out the chips and the first-player marker; finish(plan)
 -- once every card is there (finish() when there is no round to set up).
 function M.setup(color, finish)
-  local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  local seats = Api.seated()
   if ScoutSetup.DEAL[#seats] == nil then
     warn("Scout is for 2 to 5 players; " .. #seats .. " seated at a colour with a hand")
     return finish()
   end
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     M.setup_from(deck, seats, finish)
   end)
@@ -68,7 +69,7 @@ function M.setup_from(deck, seats, finish)
   if not ok then warn("Setup: " .. tostring(plan)) return finish() end
 
   local j = Table.join(function() finish(plan) end)
-  local aside = DATA.layout.aside
+  local aside = Api.data().layout.aside
   for k, id in ipairs(plan.removed) do
     take(deck, guid_of[id], {aside[1], aside[2] + k * M.ASIDE_STEP, aside[3]}, {0, 180, 180}, j.add())
   end

@@ -5,6 +5,7 @@ local SkorchSetup = use("skorch.setup")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
+local Api = use("lib.api")
 
 local M = {}
 
@@ -25,8 +26,8 @@ local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 -- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
 function M.prison_place(color, row, slot, face_up)
   local d = row == "back" and M.BACK_D or M.FRONT_D
-  return Seating.place(DATA, color, (slot - 3) * M.SLOT_STEP, d),
-         {0, Seating.facing(DATA, color), face_up and 0 or 180}
+  return Seating.place(Api.data(), color, (slot - 3) * M.SLOT_STEP, d),
+         {0, Seating.facing(Api.data(), color), face_up and 0 or 180}
 end
 
 local function hand_place(color, slot)
@@ -73,12 +74,12 @@ end
 -- the first discard. The clicking player deals (or the first seated player, if they aren't seated).
 -- finish(plan) once every card lies where it goes (finish() when the deal can't be made).
 function M.deal(color, finish)
-  local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  local seats = Api.seated()
   if #seats < SkorchSetup.MIN_PLAYERS then
     warn("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
     return finish()
   end
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     sort_faceoff(deck, function() M.deal_from(deck, seats, color, finish) end)
   end)
