@@ -2,6 +2,7 @@
 -- the "Count" and "New game" controls of tts/scoop/ui.xml.j2. A thin TTS layer: scoop.piles says which pile a place
 -- belongs to, scoop.scoring scores (docs/rules/scoop.md); this file reads the table.
 local ScoopScoring = use("scoop.scoring")
+local ScoopEngine = use("scoop.engine")
 local Piles = use("scoop.piles")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
@@ -65,8 +66,9 @@ function M.count()
   local seated = Api.seated()
   if #seated == 0 then warn("nobody is seated: take a seat (a colour) first") return false end
   local piles, elsewhere = M.read_piles()
-  local scoring = Api.data().setup.options and Api.data().setup.options.scoring or nil
-  local ok, result = pcall(ScoopScoring.score, Piles.players(seated, piles), scoring or nil)
+  local ok, result = pcall(function()
+    return ScoopScoring.score(Piles.players(seated, piles), ScoopEngine.rules(Api.data()).scoring)
+  end)
   if not ok then warn("Count: " .. tostring(result)) return false end
   for color, points in pairs(counted) do Api.add_score(color, -points) end
   counted = {}

@@ -86,7 +86,7 @@ end
 -- new_game(data, seat_count) -> a game before its first round.
 function ScoutEngine.new_game(data, seat_count)
   local rules = ScoutEngine.rules(data)
-  if not is_int(seat_count) or ScoutSetup.DEAL[seat_count] == nil then
+  if not is_int(seat_count) or ScoutSetup.rules(data).deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
   end
   local rounds = rules.rounds

@@ -47,8 +47,10 @@ local tagged = Table.tagged  -- sorted by GUID (the same order every time)
 -- once every card is there (finish() when there is no round to set up).
 function M.setup(color, finish)
   local seats = Api.seated()
-  if ScoutSetup.DEAL[#seats] == nil then
-    warn("Scout is for 2 to 5 players; " .. #seats .. " seated at a colour with a hand")
+  if ScoutSetup.rules(Api.data()).deal[#seats] == nil then
+    local players = Api.data().game.players
+    warn("Scout is for " .. players.min .. " to " .. players.max .. " players; " .. #seats
+         .. " seated at a colour with a hand")
     return finish()
   end
   Api.gather_main_deck(function(deck, problem)
@@ -65,7 +67,8 @@ function M.setup_from(deck, seats, finish)
     cards[#cards + 1] = {id = id, top = note(entry.gm_notes, "top"), bottom = note(entry.gm_notes, "bottom")}
     guid_of[id] = entry.guid
   end
-  local ok, plan = pcall(ScoutSetup.setup_plan, #seats, cards, math.random(1, 2147483646))
+  local ok, plan = pcall(ScoutSetup.setup_plan, #seats, cards, math.random(1, 2147483646),
+                           ScoutSetup.rules(Api.data()))
   if not ok then warn("Setup: " .. tostring(plan)) return finish() end
 
   local j = Table.join(function() finish(plan) end)

@@ -23,15 +23,21 @@ local faceoff = false  -- the Face-off expansion is shuffled in (the "Face-off" 
 
 local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
--- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
+-- The deck's set-up facts (decks/skorch.yaml: the prison layout, the deal order, the hand size).
+local function rules()
+  return SkorchSetup.rules(Api.data())
+end
+
+-- The world place and rotation of prison slot `slot` of row "back"/"front" for `color`.
 function M.prison_place(color, row, slot, face_up)
   local d = row == "back" and M.BACK_D or M.FRONT_D
-  return Seating.place(Api.data(), color, (slot - 3) * M.SLOT_STEP, d),
+  local size = #rules()[row]
+  return Seating.place(Api.data(), color, (slot - (size + 1) / 2) * M.SLOT_STEP, d),
          {0, Seating.facing(Api.data(), color), face_up and 0 or 180}
 end
 
-local function hand_place(color, slot)
-  return Table.hand_place(color, slot, SkorchSetup.HAND_SIZE, M.HAND_STEP)
+local function hand_place(color, slot, size)
+  return Table.hand_place(color, slot, size, M.HAND_STEP)
 end
 
 -- Put the Face-off card into the deck (expansion on) or take it out to its place (off); done() once
@@ -75,8 +81,9 @@ end
 -- finish(plan) once every card lies where it goes (finish() when the deal can't be made).
 function M.deal(color, finish)
   local seats = Api.seated()
-  if #seats < SkorchSetup.MIN_PLAYERS then
-    warn("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
+  local min = rules().min_players
+  if #seats < min then
+    warn("Skorch needs at least " .. min .. " seated players")
     return finish()
   end
   Api.gather_main_deck(function(deck, problem)
@@ -90,7 +97,7 @@ function M.deal_from(deck, seats, color, finish)
   deck.shuffle()
   local dealer = Seating.index(seats, color) and color or seats[1]
   local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
-                         {dealer = dealer, seed = math.random(1, 2147483646)})
+                         {dealer = dealer, seed = math.random(1, 2147483646)}, rules())
   if not ok then warn("Deal: " .. tostring(plan)) return finish() end
   local pile = deck.getPosition()
   local j = Table.join(function() finish(plan) end)
@@ -99,13 +106,15 @@ function M.deal_from(deck, seats, color, finish)
     if move.row == "discard" then
       position, rotation = {pile.x + M.DISCARD_DX, pile.y, pile.z}, {0, 180, 0}
     elseif move.row == "hand" then
-      position, rotation = hand_place(move.seat, move.slot)
+      position, rotation = hand_place(move.seat, move.slot, #plan.players[1].hand)
     else
       position, rotation = M.prison_place(move.seat, move.row, move.slot, move.face_up)
     end
     take(deck, move.id, position, rotation, j.add())
   end
-  say(dealer .. " dealt: a prison of 10 and 5 cards in hand to each of " .. #seats .. " players. "
+  local first = plan.players[1]
+  say(dealer .. " dealt: a prison of " .. (#first.back + #first.front) .. " and " .. #first.hand
+      .. " cards in hand to each of " .. #seats .. " players. "
       .. plan.explanation)
   if plan.value_to_beat > 0 then
     say(plan.first_player .. " starts: play a card of " .. plan.value_to_beat .. " or higher.")
