@@ -120,7 +120,7 @@ def test_each_table_has_its_controls_and_hides_get_ready(saves, deck):
     table = FakeTTS(save, seated=["White", "Red"])
     root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
     handlers = {re.match(r"\w+", e.get("onClick")).group() for e in root.iter() if e.get("onClick")}
-    own = {"skorch": {"uiSkorchDeal", "uiSkorchFaceoff", "uiSkorchPlay", "uiSkorchPickUp"}, "scout": {"uiScoutSetup", "uiScoutTurnHand"},
+    own = {"skorch": {"uiSkorchDeal", "uiSkorchFaceoff", "uiSkorchPlay", "uiSkorchPickUp"}, "scout": {"uiScoutSetup", "uiScoutTurnHand", "uiScoutShow", "uiScoutScout", "uiScoutScoutShow"},
            "scoop": {"uiScoopCount", "uiScoopNewGame", "uiScoopDraw", "uiScoopPlace", "uiScoopScoop", "uiScoopSwitch"}}[deck]
     assert own <= handlers
     for name in handlers:

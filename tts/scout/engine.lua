@@ -323,6 +323,16 @@ function ScoutEngine.play(state, player, move)
   return state, events
 end
 
+-- The hand `player` would hold after `scout` (a Scout & Show's first half), or nil and the message.
+function ScoutEngine.scouted_hand(state, player, scout)
+  local ok, message = check_scout(state, player, scout, state.active)
+  if not ok then return nil, message end
+  local after = { hands = { [player] = clone(state.hands[player]) }, active = clone(state.active),
+    tokens = clone(state.tokens) }
+  do_scout(after, player, scout, {})
+  return after.hands[player]
+end
+
 -- C10 (clause 8 of the set-up): turn `player`'s hand, once per round before the first turn.
 function ScoutEngine.turn_hand(state, player)
   if state.round_over then return refuse(17, "round over", "the round is over") end
