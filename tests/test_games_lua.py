@@ -573,3 +573,35 @@ def test_lua_file_returns_one_local_table(name):
     module = use(f"{LUA_FILES[name].parent.name}.{LUA_FILES[name].stem}")
     assert lua52.lua_type(module) == "table"
     assert set(fresh.globals().keys()) == before  # nothing leaked into the global table
+
+
+# ===========================================================================
+# The API module the table scripts use (lib.api)
+
+API = ROOT / "src" / "deckpress" / "data" / "tts" / "lib" / "api.lua"
+GLOBALS = re.compile(r"\b(DATA|scores|gatherMainDeck|refreshScores|changeScore|getReady|engine)\b")
+
+
+def test_table_scripts_reach_the_global_script_only_through_lib_api():
+    from lua_modules import strip_strings_and_comments
+    tables = sorted((ROOT / "tts").glob("*/table.lua"))
+    assert {p.parent.name for p in tables} >= {"skorch", "scout", "scoop", "score"}
+    for path in tables:
+        code = strip_strings_and_comments(path.read_text(encoding="utf-8"))
+        code = re.sub(r"\.\s*\w+", "", code)  # fields (state.scores, Api.data) are not Global's variables
+        own = set(re.findall(r"\blocal\s+(\w+)", code))  # a local of the script (local DATA = Api.data())
+        assert [name for name in GLOBALS.findall(code) if name not in own] == [], path
+        assert 'use("lib.api")' in path.read_text(encoding="utf-8"), path
+
+
+def test_every_api_function_is_documented_with_its_parameters():
+    text = API.read_text(encoding="utf-8")
+    assert "hook contract" in text.lower()
+    for hook in ("GAME.load(text)", "GAME.save()", "GAME.seated()", "GAME.get_ready"):
+        assert hook in text, hook
+    functions = re.findall(r"((?:---[^\n]*\n)*)function Api\.(\w+)\(([^)]*)\)", text)
+    assert len(functions) >= 7
+    for doc, name, params in functions:
+        assert doc.strip(), name
+        for param in filter(None, (p.strip() for p in params.split(","))):
+            assert f"---@param {param} " in doc, (name, param)

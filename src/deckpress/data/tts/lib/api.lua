@@ -5,7 +5,7 @@
 -- can change without breaking a game.
 --
 --   local Api = use("lib.api")
---   local deal = Api.data().setup.deal
+--   local deal = Api.data().setup.deal     -- every game fact comes from the deck's YAML
 --   Api.add_score("White", 3)
 --
 -- ---- The hook contract ---------------------------------------------------------------------------
@@ -35,18 +35,6 @@ local Api = {}
 ---@return table DATA
 function Api.data()
   return DATA
-end
-
---- One of the deck's setup.options (decks/<deck>.yaml), or an error naming the missing option.
----@param name string the option's key, e.g. "draw_per_turn"
----@return any the option's value
-function Api.option(name)
-  local options = DATA.setup and DATA.setup.options or {}
-  local value = options[name]
-  if value == nil then
-    error("decks/" .. tostring(DATA.deck) .. ".yaml has no setup.options." .. name, 2)
-  end
-  return value
 end
 
 --- The seated colours that have a hand zone at this table, in clockwise seat order (DATA.seats).
@@ -94,12 +82,6 @@ end
 ---@param done fun(deck: table|nil, problem: string|nil)
 function Api.gather_main_deck(done)
   return gatherMainDeck(done)
-end
-
---- The deck's rules engine module (tts/<deck>/engine.lua), or nil when it has none.
----@return table|nil
-function Api.engine()
-  return engine()
 end
 
 return Api
