@@ -8,6 +8,7 @@ import hashlib
 import json
 import math
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urlparse
@@ -15,7 +16,7 @@ from urllib.parse import urlparse
 import lupa.lua52 as lua52
 import pytest
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SKORCH_SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
@@ -119,8 +120,8 @@ def test_each_table_has_its_controls_and_hides_get_ready(saves, deck):
     table = FakeTTS(save, seated=["White", "Red"])
     root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
     handlers = {re.match(r"\w+", e.get("onClick")).group() for e in root.iter() if e.get("onClick")}
-    own = {"skorch": {"uiSkorchDeal", "uiSkorchFaceoff"}, "scout": {"uiScoutSetup", "uiScoutTurnHand"},
-           "scoop": {"uiScoopCount", "uiScoopNewGame"}}[deck]
+    own = {"skorch": {"uiSkorchDeal", "uiSkorchFaceoff", "uiSkorchPlay", "uiSkorchPickUp"}, "scout": {"uiScoutSetup", "uiScoutTurnHand", "uiScoutShow", "uiScoutScout", "uiScoutScoutShow"},
+           "scoop": {"uiScoopCount", "uiScoopNewGame", "uiScoopDraw", "uiScoopPlace", "uiScoopScoop", "uiScoopSwitch"}}[deck]
     assert own <= handlers
     for name in handlers:
         assert lua52.lua_type(table.globals[name]) == "function", name
@@ -300,7 +301,7 @@ def turned(color, card) -> bool:
 def test_scout_data_matches_the_pure_setup(saves):
     """The deck's setup.deal (the 2-player count included) is what scout.setup deals."""
     table = FakeTTS(saves["scout"], seated=["White"])
-    assert to_py(table.globals.DATA.setup.deal) == to_py(table.globals.use("scout.setup").DEAL) == DEAL
+    assert to_py(table.globals.DATA.setup.deal) == to_py(table.globals.use("scout.setup").rules(table.globals.DATA).deal) == DEAL
 
 
 @pytest.mark.parametrize("seated", [["White", "Red"], ["White", "Red", "Blue"],
@@ -601,3 +602,61 @@ def test_scoop_scores_add_up_over_games_and_a_recount_never_doubles(saves):
         place(name, color, pile)
     table.click("uiScoopCount", "White")  # a new game adds to the scores
     assert scores(table, ["White", "Red"]) == {"White": 2, "Red": 1}
+
+
+# --- Game facts: every number the tables use comes from decks/<game>.yaml ------------------------------
+
+CHANGES = {  # one number (or layout) changed in a copy of each deck
+    "skorch": [("deal: {2: 5, 3: 5,", "deal: {2: 5, 3: 4,"), ("back: [down, up, down, up, down]", "back: [up, up, down, down, up]")],
+    "scout": [("deal: {2: 11, 3: 12,", "deal: {2: 11, 3: 10,")],
+    "scoop": [('game: {A: 1, "2": -1, "3": 0, "4": 0, "5": 0, "6": 0, "7": 0, "8": 0, "9": 0, "10": 0, J: 1, Q: 1, K: 1}',
+               'game: {A: 1, "2": -1, "3": 0, "4": 0, "5": 0, "6": 0, "7": 0, "8": 0, "9": 0, "10": 0, J: 1, Q: 1, K: 4}')],
+}
+
+
+@pytest.fixture(scope="module")
+def changed(tmp_path_factory) -> dict[str, dict]:
+    """Each deck built from a copy of its YAML with CHANGES applied (the Lua untouched)."""
+    project = tmp_path_factory.mktemp("changed")
+    (project / "decks").mkdir()
+    shutil.copytree(ROOT / "templates", project / "templates")
+    shutil.copytree(ROOT / "tts", project / "tts")
+    out = {}
+    for deck, edits in CHANGES.items():
+        text = (ROOT / "decks" / f"{deck}.yaml").read_text(encoding="utf-8")
+        for old, new in edits:
+            assert text.count(old) == 1, (deck, old)
+            text = text.replace(old, new)
+        (project / "decks" / f"{deck}.yaml").write_text(text, encoding="utf-8")
+        result = run_cli("build", deck, "--quiet", cwd=project)
+        assert result.exit_code == 0, result.stderr
+        out[deck] = json.loads((project / "build" / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
+    return out
+
+
+def test_skorch_table_follows_the_prison_layout_and_hand_size_of_the_yaml(changed):
+    seated = ["White", "Red", "Blue"]
+    table = FakeTTS(changed["skorch"], seated=seated)
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    for color in seated:
+        cells = prison(table, color)
+        assert [inner(cells[("back", s)]).rotation.z == 0 for s in range(1, 6)] == [True, True, False, False, True]
+        assert len(table.hand(color)) == 4
+    assert main_decks(table)[0].getQuantity() == 77 - 14 * 3 - 1
+    assert any("a prison of 10 and 4 cards in hand to each of 3 players" in b for b in table.broadcasts)
+
+
+def test_scout_table_follows_the_deal_of_the_yaml(changed):
+    table = scout_table(changed, ["White", "Red", "Blue"])
+    assert [len(table.hand_objects(c)) for c in ("White", "Red", "Blue")] == [10, 10, 10]
+    assert any("10 cards to each of 3 players, 6 cards stay face down" in b for b in table.broadcasts)
+
+
+def test_scoop_table_follows_the_points_of_the_yaml(saves, changed):
+    piles = {"White": (["10c", "10h", "5s"], ["Ks", "Qd", "Ah"]), "Red": (["7c", "8d"], ["Jc", "2s"])}
+    table = scoop_table(saves, ["White", "Red"], piles)
+    table.click("uiScoopCount", "Red", None, "scoop_count")
+    assert scores(table, ["White", "Red"]) == {"White": 3, "Red": 0}   # K Q A: 1 + 1 + 1
+    table = scoop_table(changed, ["White", "Red"], piles)
+    table.click("uiScoopCount", "Red", None, "scoop_count")
+    assert scores(table, ["White", "Red"]) == {"White": 6, "Red": 0}   # K is worth 4 in the copy

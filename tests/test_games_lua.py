@@ -10,6 +10,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT
+from deck_data import deck_data
 from lua_modules import modules, runtime
 
 LUA_FILES = {"SkorchSetup": ROOT / "tts" / "skorch" / "setup.lua", "ScoutSetup": ROOT / "tts" / "scout" / "setup.lua",
@@ -19,6 +20,9 @@ lua = runtime()
 skorch = modules("skorch", lua)("skorch.setup")
 scout = modules("scout", lua)("scout.setup")
 scoop = modules("scoop", lua)("scoop.scoring")
+SKORCH_RULES = skorch.rules(deck_data("skorch", lua))   # the facts of decks/<game>.yaml, as the table reads them
+SCOUT_RULES = scout.rules(deck_data("scout", lua))
+SCOOP_SCORING = modules("scoop", lua)("scoop.engine").rules(deck_data("scoop", lua)).scoring
 
 
 def to_lua(value):
@@ -68,7 +72,7 @@ def numbered_deck(count):
 
 
 def deal(seats, deck, **options):
-    return from_lua(skorch.deal_plan(to_lua(seats), to_lua(deck), to_lua(options)))
+    return from_lua(skorch.deal_plan(to_lua(seats), to_lua(deck), to_lua(options), SKORCH_RULES))
 
 
 def ids(slots):
@@ -84,24 +88,25 @@ def test_skorch_clause_1_dealer_and_deal_order():
     # default dealer: the first seat
     assert deal(["White", "Red"], numbered_deck(31))["order"] == ["Red", "White"]
     assert "not one of the seated" in lua_error(
-        skorch.deal_plan, to_lua(["White", "Red"]), to_lua(numbered_deck(31)), to_lua({"dealer": "Pink"}))
+        skorch.deal_plan, to_lua(["White", "Red"]), to_lua(numbered_deck(31)), to_lua({"dealer": "Pink"}),
+        SKORCH_RULES)
 
 
 def test_skorch_clause_2_validation():
     seats = to_lua(["White", "Red"])
     # 2 players need 2 x 15 + 1 = 31 cards
-    assert "need 31 cards" in lua_error(skorch.deal_plan, seats, to_lua(numbered_deck(30)), None)
+    assert "need 31 cards" in lua_error(skorch.deal_plan, seats, to_lua(numbered_deck(30)), None, SKORCH_RULES)
     deal(["White", "Red"], numbered_deck(31))  # exactly enough
-    assert "at least 2" in lua_error(skorch.deal_plan, to_lua(["White"]), to_lua(numbered_deck(40)), None)
+    assert "at least 2" in lua_error(skorch.deal_plan, to_lua(["White"]), to_lua(numbered_deck(40)), None, SKORCH_RULES)
     bad_value = numbered_deck(31)
     bad_value[3]["value"] = 11
-    assert "value from 1 to 10" in lua_error(skorch.deal_plan, seats, to_lua(bad_value), None)
+    assert "value from 1 to 10" in lua_error(skorch.deal_plan, seats, to_lua(bad_value), None, SKORCH_RULES)
     bad_kind = numbered_deck(31)
     bad_kind[0]["kind"] = "mirror"
-    assert "kind must be one of" in lua_error(skorch.deal_plan, seats, to_lua(bad_kind), None)
+    assert "kind must be one of" in lua_error(skorch.deal_plan, seats, to_lua(bad_kind), None, SKORCH_RULES)
     twice = numbered_deck(31)
     twice[5]["id"] = "c01"
-    assert "twice" in lua_error(skorch.deal_plan, seats, to_lua(twice), None)
+    assert "twice" in lua_error(skorch.deal_plan, seats, to_lua(twice), None, SKORCH_RULES)
     # the full 77-card deck seats 5 players: 5 x 15 + 1 = 76
     plan = deal(["White", "Red", "Blue", "Green", "Yellow"], skorch_deck(), seed=1)
     assert len(plan["draw_pile"]) == 77 - 76
@@ -227,7 +232,7 @@ def scout_cards():
 
 
 def setup(n, seed, cards=None):
-    return from_lua(scout.setup_plan(n, to_lua(cards or scout_cards()), seed))
+    return from_lua(scout.setup_plan(n, to_lua(cards or scout_cards()), seed, SCOUT_RULES))
 
 
 def all_ids(plan):
@@ -235,14 +240,14 @@ def all_ids(plan):
 
 
 def test_scout_clause_1_validation():
-    assert "2 to 5 players" in lua_error(scout.setup_plan, 6, to_lua(scout_cards()), 1)
-    assert "2 to 5 players" in lua_error(scout.setup_plan, 1, to_lua(scout_cards()), 1)
-    assert "seed" in lua_error(scout.setup_plan, 3, to_lua(scout_cards()), 1.5)
+    assert "2 to 5 players" in lua_error(scout.setup_plan, 6, to_lua(scout_cards()), 1, SCOUT_RULES)
+    assert "2 to 5 players" in lua_error(scout.setup_plan, 1, to_lua(scout_cards()), 1, SCOUT_RULES)
+    assert "seed" in lua_error(scout.setup_plan, 3, to_lua(scout_cards()), 1.5, SCOUT_RULES)
     bad = scout_cards()
     bad[0]["top"] = 11
-    assert "from 1 to 10" in lua_error(scout.setup_plan, 3, to_lua(bad), 1)
+    assert "from 1 to 10" in lua_error(scout.setup_plan, 3, to_lua(bad), 1, SCOUT_RULES)
     # too few cards for 5 x 9
-    assert "need 9 cards each" in lua_error(scout.setup_plan, 5, to_lua(scout_cards()[:44]), 1)
+    assert "need 9 cards each" in lua_error(scout.setup_plan, 5, to_lua(scout_cards()[:44]), 1, SCOUT_RULES)
 
 
 @pytest.mark.parametrize("n,removed", [
@@ -328,7 +333,7 @@ def test_scout_clause_6_first_player():
     tiny = [{"id": "2-3", "top": 3, "bottom": 2}, {"id": "1-4", "top": 1, "bottom": 4}]
     plan = from_lua(scout.setup_plan(5, to_lua(tiny + [
         {"id": f"x{i}", "top": 5 + i % 5, "bottom": 6 + i % 4 if 6 + i % 4 != 5 + i % 5 else 10}
-        for i in range(43)]), 1))
+        for i in range(43)]), 1, SCOUT_RULES))
     holder = [p for p, hand in enumerate(plan["hands"], 1) if "1-4" in [c["id"] for c in hand]]
     assert plan["first_card"] == "1-4" and plan["first_player"] == holder[0]
 
@@ -388,7 +393,7 @@ def pile(*ranks):
 
 
 def lua_score(players, scoring=None):
-    return from_lua(scoop.score(to_lua(players), to_lua(scoring)))
+    return from_lua(scoop.score(to_lua(players), to_lua(scoring) if scoring else SCOOP_SCORING))
 
 
 both = lua_score  # the Count of tts/scoop/scoring.lua (the Python reference engine is retired)
@@ -405,7 +410,7 @@ def deck_scoring():
 def test_scoop_clause_1_ranks_and_suits():
     r = both([{"go_pile": [C("a", "hearts"), C(10, "clubs"), C("k")], "game_pile": []}])
     assert r["players"][0]["go_points"] == 1 + 2 + 0
-    assert "unknown rank" in lua_error(scoop.score, to_lua([{"go_pile": pile("1")}]))
+    assert "unknown rank" in lua_error(scoop.score, to_lua([{"go_pile": pile("1")}]), SCOOP_SCORING)
     # the suit plays no part in scoring
     assert both([{"go_pile": [C("7", "hearts")]}]) == both([{"go_pile": [C("7", "clubs")]}])
 
@@ -498,7 +503,7 @@ def test_scoop_clause_11_player_counts_and_empty_piles():
     # missing piles are empty; every empty: tie at 0 and 0 faces -> everyone wins 0
     r = both([{}, {}])
     assert r["winners"] == [1, 2] and r["decided_by"] == "shared"
-    assert "at least one player" in lua_error(scoop.score, to_lua([]))
+    assert "at least one player" in lua_error(scoop.score, to_lua([]), SCOOP_SCORING)
 
 
 def test_scoop_clause_12_player_numbers_and_names():
@@ -578,3 +583,35 @@ def test_lua_file_returns_one_local_table(name):
     module = use(f"{LUA_FILES[name].parent.name}.{LUA_FILES[name].stem}")
     assert lua52.lua_type(module) == "table"
     assert set(fresh.globals().keys()) == before  # nothing leaked into the global table
+
+
+# ===========================================================================
+# The API module the table scripts use (lib.api)
+
+API = ROOT / "src" / "deckpress" / "data" / "tts" / "lib" / "api.lua"
+GLOBALS = re.compile(r"\b(DATA|scores|gatherMainDeck|refreshScores|changeScore|getReady|engine)\b")
+
+
+def test_table_scripts_reach_the_global_script_only_through_lib_api():
+    from lua_modules import strip_strings_and_comments
+    tables = sorted((ROOT / "tts").glob("*/table.lua"))
+    assert {p.parent.name for p in tables} >= {"skorch", "scout", "scoop", "score"}
+    for path in tables:
+        code = strip_strings_and_comments(path.read_text(encoding="utf-8"))
+        code = re.sub(r"\.\s*\w+", "", code)  # fields (state.scores, Api.data) are not Global's variables
+        own = set(re.findall(r"\blocal\s+(\w+)", code))  # a local of the script (local DATA = Api.data())
+        assert [name for name in GLOBALS.findall(code) if name not in own] == [], path
+        assert 'use("lib.api")' in path.read_text(encoding="utf-8"), path
+
+
+def test_every_api_function_is_documented_with_its_parameters():
+    text = API.read_text(encoding="utf-8")
+    assert "hook contract" in text.lower()
+    for hook in ("GAME.load(text)", "GAME.save()", "GAME.seated()", "GAME.get_ready"):
+        assert hook in text, hook
+    functions = re.findall(r"((?:---[^\n]*\n)*)function Api\.(\w+)\(([^)]*)\)", text)
+    assert len(functions) >= 7
+    for doc, name, params in functions:
+        assert doc.strip(), name
+        for param in filter(None, (p.strip() for p in params.split(","))):
+            assert f"---@param {param} " in doc, (name, param)

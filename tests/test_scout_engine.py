@@ -210,7 +210,7 @@ def test_clause_19_the_marker_passes_and_chips_come_back():
     s["turn"] = 3
     s, _ = ok(s, 3, show={"first": 1, "last": 1})
     assert s["round_over"]
-    plan = setup.setup_plan(3, engine.cards(DATA), 5)
+    plan = setup.setup_plan(3, engine.cards(DATA), 5, setup.rules(DATA))
     nxt = from_lua(engine.start_round(to_lua(lua, s), plan))
     assert nxt["round"] == 2 and nxt["first_player"] == 1 and nxt["turn"] == 1   # 3 -> 1, clockwise
     assert nxt["chips"] == [1, 1, 1] and nxt["tokens"] == [0, 0, 0] and nxt["active"] is False
@@ -223,7 +223,7 @@ def test_clause_20_the_game_ends_after_one_round_per_player():
     s, events = ok(s, 1, show={"first": 1, "last": 1})      # 1: +0 (ender); 2: -1 -> 5 stars
     assert s["game_over"] and s["winners"] == [2] and events[-1]["what"] == "game_over"
     with pytest.raises(Exception, match="over"):
-        engine.start_round(to_lua(lua, s), setup.setup_plan(2, engine.cards(DATA), 1))
+        engine.start_round(to_lua(lua, s), setup.setup_plan(2, engine.cards(DATA), 1, setup.rules(DATA)))
     tie = round_state([[c(9)], [c(1)]], stars=[1, 1])
     tie["round"] = 2
     tie["won"] = [[], []]
@@ -278,7 +278,7 @@ def test_random_games_keep_every_card_score_by_the_rules_and_end(seats, seed):
     game = engine.new_game(DATA, seats)
     rng, scouts = seed, 0
     for round_number in range(1, seats + 1):
-        plan = setup.setup_plan(seats, cards, seed * 100 + round_number)
+        plan = setup.setup_plan(seats, cards, seed * 100 + round_number, setup.rules(DATA))
         state = engine.start_round(game, plan)
         expected = sorted(c["id"] for c in from_lua(cards) if c["id"] not in from_lua(plan.removed))
         scouts = 0

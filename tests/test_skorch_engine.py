@@ -93,7 +93,8 @@ def test_rules_come_from_the_deck_yaml():
 
 def test_clause_10_turn_order_clockwise_from_the_dealers_left_shield_reverses():
     cards = from_lua(engine.cards(DATA))
-    plan = setup.deal_plan(to_lua(lua, SEATS), to_lua(lua, cards), to_lua(lua, {"dealer": "Blue", "seed": 7}))
+    plan = setup.deal_plan(to_lua(lua, SEATS), to_lua(lua, cards), to_lua(lua, {"dealer": "Blue", "seed": 7}),
+                            setup.rules(DATA))
     state = from_lua(engine.new_game(DATA, plan, to_lua(lua, cards)))
     assert state["order"] == ["White", "Red", "Blue"] and state["turn"] == from_lua(plan.first_player)
     s = game({"White": player(hand=[a(5), card("shield", id="sh")])}, pile=[a(3, "p")])
@@ -274,7 +275,7 @@ def test_random_playouts_keep_every_card_and_end_with_a_winner(seats, faceoff, s
     by_id = {c["id"]: c for c in from_lua(cards)}
     expected = sorted(by_id)
     plan = setup.deal_plan(to_lua(lua, ["White", "Red", "Blue", "Green", "Purple"][:seats]), cards,
-                           to_lua(lua, {"seed": seed}))
+                           to_lua(lua, {"seed": seed}), setup.rules(DATA))
     state = engine.new_game(DATA, plan, cards)
     rng, turns, refusals = seed, 0, 0
     while not state.winner:

@@ -20,14 +20,6 @@ ScoopScoring.FACES = { "J", "Q", "K" }
 local KNOWN = {}
 for _, r in ipairs(ScoopScoring.RANKS) do KNOWN[r] = true end
 
--- C2-C6: points per rank in each pile (the same table as decks/scoop.yaml setup.options.scoring).
-ScoopScoring.SCORING = {
-  go = { A = 1, ["2"] = -1, ["3"] = 1, ["4"] = 1, ["5"] = 1, ["6"] = 1, ["7"] = 1, ["8"] = 1,
-         ["9"] = 1, ["10"] = 2, J = 0, Q = 0, K = 0 },
-  game = { A = 1, ["2"] = -1, ["3"] = 0, ["4"] = 0, ["5"] = 0, ["6"] = 0, ["7"] = 0, ["8"] = 0,
-           ["9"] = 0, ["10"] = 0, J = 1, Q = 1, K = 1 },
-}
-
 -- C1: "A", "2".."10", "J", "Q", "K"; whole numbers 2-10 and lower case are accepted.
 function ScoopScoring.normalize_rank(rank)
   if is_int(rank) then rank = string.format("%d", rank) end
@@ -101,7 +93,6 @@ end
 --   faces, winner, score}}, winners = {player numbers}, decided_by = "go_pile" |
 --   "face_cards" | "shared", explanation = string}
 function ScoopScoring.score(players, scoring)
-  if scoring == nil then scoring = ScoopScoring.SCORING end
   ScoopScoring.check_scoring(scoring)
   local is_face = ScoopScoring.face_set(scoring)
   if type(players) ~= "table" or #players == 0 then error("Scoop needs at least one player to score") end

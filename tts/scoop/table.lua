@@ -1,12 +1,14 @@
 -- Scoop's table script (module scoop.table, loaded by the Global script as GAME): the player mats and
--- the "Count" and "New game" controls of tts/scoop/ui.xml.j2. A thin TTS layer: scoop.piles says which pile a place
--- belongs to, scoop.scoring scores (docs/rules/scoop.md); this file reads the table.
+-- the "New game", "Draw", "Place", "SCOOP", "SWITCH" and "Count" controls of tts/scoop/ui.xml.j2. A thin
+-- TTS layer: scoop.piles says which pile a place belongs to, scoop.engine referees each turn and
+-- scoop.scoring scores (docs/rules/scoop.md); this file reads the table and moves the cards.
 local ScoopScoring = use("scoop.scoring")
+local ScoopEngine = use("scoop.engine")
 local Piles = use("scoop.piles")
 local Setup = use("lib.setup")
-local Scores = use("lib.scores")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
+local Api = use("lib.api")
 
 local M = {}
 
@@ -16,14 +18,20 @@ M.get_ready = false  -- no generic Get ready! button: Scoop deals nothing: Count
 -- scores add up over the games (G-Scoop-5), and counting one game twice never adds it twice.
 local counted = {}
 
+M.DRAWN_D = 11.5     -- seat-local d of the card a player has drawn (in front of the mat)
+M.PILE_STEP = 0.03   -- height between two cards of a pile
+
+local game = nil     -- the rules engine's state since the last New game (scoop.engine), or nil
+local players = {}   -- the colours playing it: player k of the engine is players[k]
+
 local say, warn = Table.say, Table.warn
 
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
 -- the game is first loaded (the mats come as one stack); seats beyond the mats there are get none.
 function M.lay_mats()
-  local n, radius = #DATA.seats, DATA.layout.seat_radius
+  local n, radius = #Api.data().seats, Api.data().layout.seat_radius
   local function place(i)
-    return Piles.place(DATA.seats, radius, DATA.seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
+    return Piles.place(Api.data().seats, radius, Api.data().seats[i], nil, 1.0), {0, Seating.rotation_y(i, n), 0}
   end
   Table.lay_pieces("mats", n, place, function()
     for _, mat in ipairs(Table.tagged("mats")) do mat.setLock(true) end
@@ -34,7 +42,7 @@ end
 -- deck lie elsewhere on the table (the draw pile included).
 function M.read_piles()
   local piles, elsewhere = {}, 0
-  local radius = DATA.layout.seat_radius
+  local radius = Api.data().layout.seat_radius
   for _, obj in ipairs(Table.by_guid(getObjects())) do
     local notes = {}
     if obj.type == "Card" then notes = {obj.getGMNotes()}
@@ -42,9 +50,9 @@ function M.read_piles()
       for _, entry in ipairs(obj.getObjects()) do notes[#notes + 1] = entry.gm_notes end
     end
     local p = obj.getPosition()
-    local color, pile = Piles.pile_at(DATA.seats, radius, p.x, p.z)
+    local color, pile = Piles.pile_at(Api.data().seats, radius, p.x, p.z)
     for _, text in ipairs(notes) do
-      local card = Piles.card(text, DATA.main)
+      local card = Piles.card(text, Api.data().main)
       if card ~= nil then
         if color == nil then
           elsewhere = elsewhere + 1
@@ -62,19 +70,19 @@ end
 -- "Count": score the seated players' piles, announce the result and add each player's points for this
 -- game to their score (replacing this game's earlier count, if any).
 function M.count()
-  local seated = Setup.order_seated(DATA.seats, getSeatedPlayers())
+  local seated = Api.seated()
   if #seated == 0 then warn("nobody is seated: take a seat (a colour) first") return false end
   local piles, elsewhere = M.read_piles()
-  local scoring = DATA.setup.options and DATA.setup.options.scoring or nil
-  local ok, result = pcall(ScoopScoring.score, Piles.players(seated, piles), scoring or nil)
+  local ok, result = pcall(function()
+    return ScoopScoring.score(Piles.players(seated, piles), ScoopEngine.rules(Api.data()).scoring)
+  end)
   if not ok then warn("Count: " .. tostring(result)) return false end
-  for color, points in pairs(counted) do Scores.add(scores, color, -points) end
+  for color, points in pairs(counted) do Api.add_score(color, -points) end
   counted = {}
   for k, color in ipairs(seated) do
     counted[color] = result.players[k].score
-    Scores.add(scores, color, counted[color])
+    Api.add_score(color, counted[color])
   end
-  refreshScores()
   if elsewhere > 0 then
     say("Count (" .. elsewhere .. (elsewhere == 1 and " card is" or " cards are")
         .. " not on anyone's piles yet):")
@@ -86,14 +94,248 @@ end
 -- "New game": every card back into the deck, shuffled, face down in the middle; the next Count adds a
 -- new game's points. finish() once the deck is there.
 function M.new_game(color, finish)
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     deck.setPosition({0, 1.5, 0})
     deck.shuffle()
     counted = {}
+    game = nil
+    players = Api.seated()
+    local cards = {}
+    for _, entry in ipairs(deck.getObjects()) do  -- top card first
+      local card = Piles.card(entry.gm_notes, Api.data().main)
+      cards[#cards + 1] = {id = entry.guid, suit = card.suit, rank = card.rank,
+                           value = Setup.field(entry.gm_notes, "value")}
+    end
+    local ok, state = pcall(ScoopEngine.new_game, Api.data(), #players, cards)
+    if not ok then
+      warn("New game: " .. tostring(state) .. "; take seats and press New game again")
+      players = {}
+    else
+      game = state
+    end
     say(color .. " shuffled the deck for a new game: take one card from the top each turn.")
+    M.show_turn()
     finish()
   end)
+end
+
+-- --- Refereeing the turns: the engine decides, this layer reads the table and moves the cards -------
+
+-- The engine's state (nil before the first New game): for the tests and for anyone scripting the table.
+function M.state()
+  return game
+end
+
+-- The engine's "player 2" as the colour that plays it.
+local function named(text)
+  return (string.gsub(text, "([Pp])layer (%d+)", function(_, k) return players[tonumber(k)] or ("player " .. k) end))
+end
+
+function M.show_turn()
+  local text = "New game to start"
+  if game ~= nil and game.over then
+    text = "Game over: press Count"
+  elseif game ~= nil then
+    text = players[game.turn] .. (game.drawn and " plays the card drawn" or ": Draw") .. " (" .. #game.deck .. " left)"
+  end
+  UI.setValue("scoop_turn", text)
+end
+
+local function facing(color)
+  return {0, Seating.facing(Api.data(), color), 0}
+end
+
+local function drawn_place(color)
+  return Seating.place(Api.data(), color, 0, M.DRAWN_D), facing(color)
+end
+
+-- Where card k of a pile {player, pile} goes: on its area, k cards high, face up to its owner.
+local function pile_place(ref, k)
+  local color = players[ref.player]
+  return Piles.place(Api.data().seats, Api.data().layout.seat_radius, color, ref.pile, 1.0 + k * M.PILE_STEP),
+         facing(color)
+end
+
+-- The card `guid`'s object: the card itself when it lies loose, else the deck holding it (cards dropped
+-- on a card form a deck), or nil.
+local function holder_of(guid)
+  local obj = getObjectFromGUID(guid)
+  if obj ~= nil and obj.type == "Card" then return obj end
+  for _, deck in ipairs(Table.tagged(Api.data().main)) do
+    if deck.type == "Deck" and not deck.spawning then
+      for _, entry in ipairs(deck.getObjects()) do
+        if entry.guid == guid then return deck end
+      end
+    end
+  end
+  return nil
+end
+
+-- Move card `guid` (loose, or in a deck) to position, rotation; j counts the moves that take frames.
+local function move_card(guid, position, rotation, j)
+  local holder = holder_of(guid)
+  if holder == nil then return end
+  if holder.type == "Deck" then
+    Table.take(holder, guid, position, rotation, j.add())
+  else
+    holder.setPosition(position)
+    holder.setRotation(rotation)
+  end
+end
+
+-- The pile {player, pile} whose area the card `guid` lies on, or nil.
+local function lies_on(guid)
+  local holder = holder_of(guid)
+  if holder == nil then return nil end
+  local p = holder.getPosition()
+  local color, pile = Piles.pile_at(Api.data().seats, Api.data().layout.seat_radius, p.x, p.z)
+  local k = color and Seating.index(players, color)
+  if k == nil then return nil end
+  return {player = k, pile = pile}
+end
+
+local function same(a, b)
+  return a ~= nil and b ~= nil and a.player == b.player and a.pile == b.pile
+end
+
+-- Every card of the piles in `state`: {id = {ref, k}}.
+local function pile_cards(state)
+  local out = {}
+  for k = 1, state.seat_count do
+    for _, pile in ipairs(state.rules.piles) do
+      for i, c in ipairs(state.players[k][pile]) do out[c.id] = {ref = {player = k, pile = pile}, k = i} end
+    end
+  end
+  return out
+end
+
+-- Lay every card whose place changed from `before` to `after` where it now belongs; done() once there.
+local function lay_out(before, after, done)
+  local j = Table.join(done)
+  local was = pile_cards(before)
+  for id, now in pairs(pile_cards(after)) do
+    local old = was[id]
+    if old == nil or not same(old.ref, now.ref) or old.k ~= now.k then
+      local position, rotation = pile_place(now.ref, now.k)
+      move_card(id, position, rotation, j)
+    end
+  end
+  j.start()
+end
+
+-- Put the drawn card and any pile card moved off its pile back; done() once they are there.
+local function put_back(moved, done)
+  local j = Table.join(done)
+  local position, rotation = drawn_place(players[game.turn])
+  move_card(game.drawn.id, position, rotation, j)
+  local places = pile_cards(game)
+  for _, id in ipairs(moved) do
+    local position_k, rotation_k = pile_place(places[id].ref, places[id].k)
+    move_card(id, position_k, rotation_k, j)
+  end
+  j.start()
+end
+
+-- Check that `color` may act now: their turn, and (unless `drawing`) a card drawn. Returns the player k.
+local function acting(color, drawing)
+  if game == nil then warn("New game first: the table referees a game it shuffled") return nil end
+  local k = Seating.index(players, color)
+  if k == nil then warn(color .. " is not playing this game (New game deals in the seated players)") return nil end
+  if game.over then warn("Clause 19 (the end): the deck is used up; press Count") return nil end
+  if k ~= game.turn then warn(color .. ": Clause 14 (turns): it is " .. players[game.turn] .. "'s turn") return nil end
+  if not drawing and not game.drawn then warn(color .. ": Clause 14 (turns): press Draw first") return nil end
+  return k
+end
+
+-- "Draw": the top card of the deck, face up in front of the player whose turn it is.
+function M.draw(color, finish)
+  local k = acting(color, true)
+  if k == nil then return finish() end
+  local after, events = ScoopEngine.draw(game, k)
+  if after == nil then warn(color .. ": " .. named(events)) return finish() end
+  local deck = holder_of(after.drawn.id)
+  if deck == nil then warn("the deck is not on the table") return finish() end
+  game = after
+  say(named(events[1].text))
+  M.show_turn()
+  local position, rotation = drawn_place(color)
+  local j = Table.join(finish)
+  move_card(after.drawn.id, position, rotation, j)
+  j.start()
+end
+
+-- Place, SCOOP or SWITCH (`kind`): read what `color` did with the drawn card, let the engine check it,
+-- and carry it out, or put the cards back with the rule's message.
+function M.act(color, kind, finish)
+  local k = acting(color, false)
+  if k == nil then return finish() end
+  local on = lies_on(game.drawn.id)
+  local moved, from = {}, nil  -- pile cards moved onto another pile: the scooped cards, or the SWITCH's mark
+  for id, at in pairs(pile_cards(game)) do
+    local now = lies_on(id)
+    if not same(now, at.ref) then
+      moved[#moved + 1] = id
+      if from ~= nil and not same(from, at.ref) then from = false elseif from == nil then from = at.ref end
+    end
+  end
+  table.sort(moved)
+  local move, problem = nil, nil
+  if on == nil then
+    problem = "Clause 15 (placing): put the card you drew on a pile first"
+  elseif kind == "place" then
+    if on.player ~= k then problem = "Clause 15 (placing): put it on one of your own piles"
+    elseif #moved > 0 then problem = "Clause 15 (placing): only the card you drew moves"
+    else move = {place = on.pile} end
+  elseif kind == "scoop" then
+    if #moved == 0 then problem = "Clause 16 (SCOOP): put the cards you scoop on the card you drew"
+    elseif from == false then problem = "Clause 17 (SCOOP more): scoop the cards of one pile"
+    else
+      local list, top = game.players[from.player][from.pile], true
+      for _, id in ipairs(moved) do  -- the block scooped lies together on top of its pile
+        top = top and pile_cards(game)[id].k > #list - #moved
+      end
+      if top then move = {scoop = {from = from, to = on, count = #moved}}
+      else problem = "Clause 17 (SCOOP more): scoop the top cards of a pile, together" end
+    end
+  else
+    local with = from
+    if #moved == 0 then
+      local candidates = {}
+      for p = 1, game.seat_count do
+        for _, pile in ipairs(game.rules.piles) do
+          local ref, list = {player = p, pile = pile}, game.players[p][pile]
+          if not same(ref, on) and #list > 0 and list[#list].value == game.drawn.value then
+            candidates[#candidates + 1] = ref
+          end
+        end
+      end
+      with = candidates[1]
+      if #candidates > 1 then
+        problem = "Clause 18 (SWITCH): several piles show a " .. game.drawn.rank
+          .. "; put the top card of the one you switch with on your card too"
+      elseif with == nil then
+        with = {player = on.player, pile = on.pile == "go" and "game" or "go"}
+      end
+    end
+    if problem == nil then
+      if on.player ~= k then problem = "Clause 18 (SWITCH): put the card you drew on one of your own piles"
+      elseif from == false or #moved > 1 then problem = "Clause 18 (SWITCH): mark one pile to switch with"
+      else move = {switch = {own = on.pile, with = with}} end
+    end
+  end
+  local after, events = nil, problem
+  if move ~= nil then after, events = ScoopEngine.play(game, k, move) end
+  if after == nil then
+    warn(color .. ": " .. named(events) .. ". The cards go back.")
+    return put_back(moved, finish)
+  end
+  local before = game
+  game = after
+  for _, event in ipairs(events) do say(named(event.text)) end
+  if after.over then say("The deck is used up: press Count to score the game.") end
+  M.show_turn()
+  lay_out(before, after, finish)
 end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
@@ -101,7 +343,7 @@ end
 -- Saved state: "mats laid;counted=White:3,Red:0" (the mats are laid once, when the game first loads).
 function M.save()
   local parts = {}
-  for _, color in ipairs(DATA.seats) do
+  for _, color in ipairs(Api.data().seats) do
     if counted[color] ~= nil then parts[#parts + 1] = color .. ":" .. string.format("%d", counted[color]) end
   end
   return "mats laid;counted=" .. table.concat(parts, ",")
@@ -120,6 +362,22 @@ end
 function uiScoopCount(player, value, id)
   if Table.busy() then warn("Wait a moment: the deck is still being gathered") return end
   M.count()
+end
+
+function uiScoopDraw(player, value, id)
+  Table.flow("Draw", function(finish) M.draw(player.color, finish) end)
+end
+
+function uiScoopPlace(player, value, id)
+  Table.flow("Place", function(finish) M.act(player.color, "place", finish) end)
+end
+
+function uiScoopScoop(player, value, id)
+  Table.flow("SCOOP", function(finish) M.act(player.color, "scoop", finish) end)
+end
+
+function uiScoopSwitch(player, value, id)
+  Table.flow("SWITCH", function(finish) M.act(player.color, "switch", finish) end)
 end
 
 function uiScoopNewGame(player, value, id)

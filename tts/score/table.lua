@@ -4,9 +4,10 @@
 
 local Referee = use("score.referee")
 local Setup = use("lib.setup")
-local Scores = use("lib.scores")
+local Api = use("lib.api")
 local Table = use("lib.table")
 
+local DATA = Api.data()
 local T = {}
 local state = nil
 
@@ -19,7 +20,7 @@ end
 
 -- Seated colours that have a hand zone, clockwise.
 local function seated()
-  return Setup.order_seated(DATA.seats, getSeatedPlayers())
+  return Api.seated()
 end
 
 -- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj, count}, sorted by GUID.
@@ -226,7 +227,7 @@ end
 
 local function pad()
   local out = {}
-  for _, color in ipairs(DATA.seats) do out[color] = Scores.get(scores, color) end
+  for _, color in ipairs(DATA.seats) do out[color] = Api.score(color) end
   return out
 end
 
@@ -276,7 +277,7 @@ local function solo_score(player, finish)
       layout[#layout + 1] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
     end
   end
-  local out, message, back = Referee.solo_score(DATA, state, color, layout, Scores.get(scores, color), main_count())
+  local out, message, back = Referee.solo_score(DATA, state, color, layout, Api.score(color), main_count())
   if out == nil then
     warn(message)
     for _, guid in ipairs(back or {}) do  -- a refused flip is turned face down again
@@ -293,8 +294,7 @@ local function solo_score(player, finish)
     moved[#moved + 1] = obj
   end
   for _, line in ipairs(out.messages) do say(line) end
-  Scores.set(scores, color, out.score)
-  refreshScores()
+  Api.set_score(color, out.score)
   T.refresh()
   if not out.reshuffle then
     for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
@@ -326,7 +326,7 @@ local function against_score(player, finish)
   for _, problem in ipairs(more) do warn(problem) end
   local objects = {}
   for _, card in ipairs(cards) do objects[card.guid] = card.obj end
-  local out, message = Referee.against_score(DATA, state, color, rosters[color], grid, Scores.get(scores, color))
+  local out, message = Referee.against_score(DATA, state, color, rosters[color], grid, Api.score(color))
   if out == nil then warn(message) T.refresh() return finish() end
   local owner = {}
   for _, guid in ipairs(out.flip) do owner[guid] = color end
@@ -334,8 +334,7 @@ local function against_score(player, finish)
   local moved = discard(objects, out.discard)
   for _, line in ipairs(out.messages) do say(line) end
   if out.total ~= nil then
-    Scores.set(scores, color, out.total)
-    refreshScores()
+    Api.set_score(color, out.total)
   end
   T.refresh()
   Table.when_still(moved, finish, "SCORE!")
@@ -363,7 +362,7 @@ function T.get_ready(player_color, finish)
   ensure_state()
   for _, obj in ipairs(getObjectsWithTag(Referee.COPY_TAG)) do obj.destruct() end
   local seated_now = getSeatedPlayers()
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     T.deal_ready(deck, seated_now, finish)
   end)
@@ -542,8 +541,7 @@ local function score(player, finish)
   local moved = discard(objects, out.discard)
   for _, line in ipairs(out.messages) do say(line) end
   if out.pad ~= nil then
-    for color, value in pairs(out.pad) do Scores.set(scores, color, value) end
-    refreshScores()
+    for color, value in pairs(out.pad) do Api.set_score(color, value) end
   end
   T.refresh()
   Table.when_still(moved, finish, "SCORE!")
@@ -558,8 +556,7 @@ function scoreNewGame(player, value, id)
   local mode = ensure_state().mode
   state = Referee.new_state(DATA, math.random(1, 2147483646))
   state.mode = mode
-  Scores.reset(scores)
-  refreshScores()
+  Api.reset_scores()
   T.draw_slots()
   T.refresh()
   say(player.color .. " starts a new game of " .. Referee.mode(DATA, mode).name)

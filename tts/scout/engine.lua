@@ -86,7 +86,7 @@ end
 -- new_game(data, seat_count) -> a game before its first round.
 function ScoutEngine.new_game(data, seat_count)
   local rules = ScoutEngine.rules(data)
-  if not is_int(seat_count) or ScoutSetup.DEAL[seat_count] == nil then
+  if not is_int(seat_count) or ScoutSetup.rules(data).deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
   end
   local rounds = rules.rounds
@@ -321,6 +321,16 @@ function ScoutEngine.play(state, player, move)
     end_round(state, nxt, string.format("nobody beat player %d's set.", nxt), events)
   end
   return state, events
+end
+
+-- The hand `player` would hold after `scout` (a Scout & Show's first half), or nil and the message.
+function ScoutEngine.scouted_hand(state, player, scout)
+  local ok, message = check_scout(state, player, scout, state.active)
+  if not ok then return nil, message end
+  local after = { hands = { [player] = clone(state.hands[player]) }, active = clone(state.active),
+    tokens = clone(state.tokens) }
+  do_scout(after, player, scout, {})
+  return after.hands[player]
 end
 
 -- C10 (clause 8 of the set-up): turn `player`'s hand, once per round before the first turn.

@@ -19,17 +19,30 @@ local Random = use("lib.random")
 
 local ScoutSetup = {}
 
--- C3: cards per player by player count (2: 11, see C4).
-ScoutSetup.DEAL = { [2] = 11, [3] = 12, [4] = 11, [5] = 9 }
-ScoutSetup.CHIPS_PER_PLAYER = 1
+-- The set-up facts of decks/scout.yaml as bundled in DATA: {deal = {[players] = cards each} (C3),
+-- remove = {[players] = {id = true}} (C2), chips_per_player, first_card (C6: the id of the card that
+-- starts round 1)}. No number of the game is written here.
+function ScoutSetup.rules(data)
+  local setup = (data and data.setup) or {}
+  local options = setup.options or {}
+  if type(setup.deal) ~= "table" then error("setup.deal must give the cards each player gets (decks/scout.yaml)") end
+  if not is_int(options.chips_per_player) then
+    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
+  end
+  local remove = {}
+  for count, ids in pairs(setup.remove or {}) do
+    remove[count] = {}
+    for _, id in ipairs(ids) do remove[count][id] = true end
+  end
+  if type(options.first_player_card) ~= "string" then
+    error("setup.options.first_player_card must name the card that starts round 1 (decks/scout.yaml)")
+  end
+  return { deal = setup.deal, remove = remove, chips_per_player = options.chips_per_player,
+           first_card = options.first_player_card }
+end
 
 local function low_high(card)
   return math.min(card.top, card.bottom), math.max(card.top, card.bottom)
-end
-
-local function has_values(card, a, b)
-  local lo, hi = low_high(card)
-  return lo == math.min(a, b) and hi == math.max(a, b)
 end
 
 local function copy_card(card)
@@ -68,16 +81,16 @@ function ScoutSetup.validate_card(card, index)
   if card.top == card.bottom then error(where .. " (" .. card.id .. "): top and bottom must differ") end
 end
 
--- C2: the cards taken out for this many players.
-function ScoutSetup.removed_for(seat_count, card)
-  if seat_count == 3 then return card.top == 10 or card.bottom == 10 end
-  if seat_count == 2 or seat_count == 4 then return has_values(card, 9, 10) end
-  return false
+-- C2: is `card` taken out for this many players (setup.remove of the deck, by card id)?
+function ScoutSetup.removed_for(rules, seat_count, card)
+  local ids = rules.remove[seat_count]
+  return ids ~= nil and ids[card.id] == true
 end
 
--- C6: the order in which cards mark the first player: 1/2 first, then by the lower value,
--- then by the higher value (1/3, 1/4, ..., 2/3, ...); ties (equal pairs) by id.
-local function before(a, b)
+-- C6: the order in which cards mark the first player: the deck's first_player_card (1/2) first, then
+-- by the lower value, then by the higher value (1/3, 1/4, ..., 2/3, ...); ties (equal pairs) by id.
+local function before(a, b, first)
+  if (a.id == first) ~= (b.id == first) then return a.id == first end
   local alo, ahi = low_high(a)
   local blo, bhi = low_high(b)
   if alo ~= blo then return alo < blo end
@@ -85,9 +98,10 @@ local function before(a, b)
   return a.id < b.id
 end
 
--- setup_plan(seat_count, cards, seed) -> plan (docs/rules/scout.md).
-function ScoutSetup.setup_plan(seat_count, cards, seed)
-  if not is_int(seat_count) or ScoutSetup.DEAL[seat_count] == nil then
+-- setup_plan(seat_count, cards, seed, rules) -> plan (docs/rules/scout.md); rules = ScoutSetup.rules(DATA).
+function ScoutSetup.setup_plan(seat_count, cards, seed, rules)
+  if type(rules) ~= "table" then error("setup_plan needs the deck's rules: ScoutSetup.rules(DATA)") end
+  if not is_int(seat_count) or rules.deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
   end
   if not is_int(seed) then error("seed must be an integer") end
@@ -101,13 +115,13 @@ function ScoutSetup.setup_plan(seat_count, cards, seed)
   -- C2: remove by player count (the cards' given order is kept).
   local kept, removed = {}, {}
   for _, card in ipairs(cards) do
-    if ScoutSetup.removed_for(seat_count, card) then
+    if ScoutSetup.removed_for(rules, seat_count, card) then
       removed[#removed + 1] = card.id
     else
       kept[#kept + 1] = card
     end
   end
-  local each = ScoutSetup.DEAL[seat_count]
+  local each = rules.deal[seat_count]
   if #kept < each * seat_count then
     error(string.format("%d players need %d cards each (%d); only %d are left after removing %d",
       seat_count, each, each * seat_count, #kept, #removed))
@@ -143,20 +157,24 @@ function ScoutSetup.setup_plan(seat_count, cards, seed)
   local best, best_player = nil, nil
   for p = 1, seat_count do
     for _, card in ipairs(hands[p]) do
-      if best == nil or before(card, best) then best, best_player = card, p end
+      if best == nil or before(card, best, rules.first_card) then best, best_player = card, p end
     end
   end
   local reason
-  if has_values(best, 1, 2) then
-    reason = string.format("Player %d holds the 1/2 card (%s) and starts.", best_player, best.id)
+  local lo, hi = low_high(best)
+  if best.id == rules.first_card then
+    reason = string.format("Player %d holds the %d/%d card (%s) and starts.", best_player, lo, hi, best.id)
   else
-    local lo, hi = low_high(best)
-    reason = string.format("Nobody holds the 1/2 card; player %d holds the lowest card, %d/%d (%s), and starts.",
-      best_player, lo, hi, best.id)
+    local named = rules.first_card
+    for _, card in ipairs(cards) do
+      if card.id == rules.first_card then named = string.format("%d/%d", low_high(card)) end
+    end
+    reason = string.format("Nobody holds the %s card; player %d holds the lowest card, %d/%d (%s), and starts.",
+      named, best_player, lo, hi, best.id)
   end
 
   local chips = {}
-  for p = 1, seat_count do chips[p] = ScoutSetup.CHIPS_PER_PLAYER end
+  for p = 1, seat_count do chips[p] = rules.chips_per_player end
 
   return {
     seat_count = seat_count,

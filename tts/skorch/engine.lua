@@ -93,7 +93,7 @@ function SkorchEngine.new_game(data, plan, cards)
   }
   for _, p in ipairs(plan.players) do
     local player = { hand = {}, front = {}, back = {} }
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #p.front do
       player.front[slot] = card_copy(p.front[slot], p.front[slot].face_up)
       player.back[slot] = card_copy(p.back[slot], p.back[slot].face_up)
     end
@@ -122,7 +122,7 @@ local function locate(player, id)
     if c.id == id then return "hand", i end
   end
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       local c = player[row][slot]
       if c and c.id == id then return row, slot end
     end
@@ -138,7 +138,7 @@ end
 local function prison_count(player)
   local n = 0
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       if player[row][slot] then n = n + 1 end
     end
   end
@@ -161,7 +161,7 @@ function SkorchEngine.all_ids(state)
     local player = state.players[seat]
     add(player.hand)
     for _, row in ipairs(SkorchEngine.ROWS) do
-      for slot = 1, SkorchSetup.PRISON_SIZE do
+      for slot = 1, #player[row] do
         if player[row][slot] then out[#out + 1] = player[row][slot].id end
       end
     end
@@ -181,7 +181,7 @@ function SkorchEngine.playable(state, seat)
     return out
   end
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       local c = player[row][slot]
       if c and is_unlocked(player, row, slot) then
         out[#out + 1] = { id = c.id, place = row, index = slot, card = c }
@@ -195,7 +195,7 @@ end
 local function giveable(state, seat, except)
   local player, out = state.players[seat], {}
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       local c = player[row][slot]
       if c and c.face_up and c.id ~= except and is_unlocked(player, row, slot) then out[#out + 1] = c.id end
     end
@@ -210,7 +210,7 @@ local function takeable(state, seat)
     if other ~= seat then
       local player = state.players[other]
       for _, row in ipairs(SkorchEngine.ROWS) do
-        for slot = 1, SkorchSetup.PRISON_SIZE do
+        for slot = 1, #player[row] do
           local c = player[row][slot]
           if c and c.face_up then out[#out + 1] = { id = c.id, seat = other } end
         end
@@ -224,7 +224,7 @@ end
 local function face_down_attacks(state, seat, except)
   local player, out = state.players[seat], {}
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       local c = player[row][slot]
       if c and not c.face_up and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
     end
@@ -235,7 +235,7 @@ end
 local function prison_attacks(state, seat, except)
   local player, out = state.players[seat], {}
   for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, SkorchSetup.PRISON_SIZE do
+    for slot = 1, #player[row] do
       local c = player[row][slot]
       if c and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
     end

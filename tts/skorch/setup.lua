@@ -18,12 +18,40 @@ local Random = use("lib.random")
 local SkorchSetup = {}
 
 SkorchSetup.KINDS = { "attack", "elude", "shield", "demoter", "skorch", "undead", "faceoff" }
-SkorchSetup.PRISON_SIZE = 5
-SkorchSetup.HAND_SIZE = 5
-SkorchSetup.MIN_PLAYERS = 2
--- C4: orientation per slot, left to right as the owner sees it (true = face up).
-SkorchSetup.BACK_ROW = { false, true, false, true, false }
-SkorchSetup.FRONT_ROW = { true, false, true, false, true }
+
+-- The set-up facts of decks/skorch.yaml as bundled in DATA: {back = {face up? per slot}, front = {...}}
+-- (C4: setup.options.prison, left to right as the owner sees it), order (setup.options.prison_deal_order,
+-- C5), hand = {[players] = cards in hand} (setup.deal), min_players (game.players.min). No number of
+-- the game is written here.
+function SkorchSetup.rules(data)
+  local setup = (data and data.setup) or {}
+  local options = setup.options or {}
+  local prison = options.prison
+  if type(prison) ~= "table" or type(prison.back) ~= "table" or type(prison.front) ~= "table"
+    or #prison.back ~= #prison.front or #prison.back == 0 then
+    error("setup.options.prison must give the back and front rows, as long as each other (decks/skorch.yaml)")
+  end
+  local rows = {}
+  for _, row in ipairs({ "back", "front" }) do
+    rows[row] = {}
+    for slot, face in ipairs(prison[row]) do
+      if face ~= "up" and face ~= "down" then
+        error("setup.options.prison." .. row .. "[" .. slot .. "] must be up or down (decks/skorch.yaml)")
+      end
+      rows[row][slot] = face == "up"
+    end
+  end
+  local order = options.prison_deal_order
+  if type(order) ~= "table" or #order ~= 3 or not contains(order, "back") or not contains(order, "front")
+    or not contains(order, "hand") then
+    error("setup.options.prison_deal_order must list back, front and hand (decks/skorch.yaml)")
+  end
+  if type(setup.deal) ~= "table" then error("setup.deal must give the hand size (decks/skorch.yaml)") end
+  local players = data.game and data.game.players
+  local min = type(players) == "table" and players.min or nil
+  if not is_int(min) then error("game.players.min must be a whole number (decks/skorch.yaml)") end
+  return { back = rows.back, front = rows.front, order = order, hand = setup.deal, min_players = min }
+end
 
 local function copy_card(card)
   return { id = card.id, kind = card.kind, value = card.value }
@@ -65,15 +93,17 @@ local function seat_index(seats, seat)
   error("dealer " .. tostring(seat) .. " is not one of the seated players")
 end
 
--- deal_plan(seats, deck, options) -> plan.  See docs/rules/skorch.md for the shapes.
+-- deal_plan(seats, deck, options, rules) -> plan.  See docs/rules/skorch.md for the shapes.
 --   seats:   seated players in clockwise order (e.g. TTS colours), at least 2.
 --   deck:    list of cards {id, kind, value}, deck[1] = the top card.
 --   options: { dealer = a seat (default seats[1]), seed = integer (shuffle first; absent:
 --              the deck is dealt in the order given, already shuffled) }
-function SkorchSetup.deal_plan(seats, deck, options)
+--   rules:   SkorchSetup.rules(DATA): the prison layout, the deal order and the hand size.
+function SkorchSetup.deal_plan(seats, deck, options, rules)
   options = options or {}
-  if type(seats) ~= "table" or #seats < SkorchSetup.MIN_PLAYERS then
-    error("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
+  if type(rules) ~= "table" then error("deal_plan needs the deck's rules: SkorchSetup.rules(DATA)") end
+  if type(seats) ~= "table" or #seats < rules.min_players then
+    error("Skorch needs at least " .. rules.min_players .. " seated players")
   end
   local seen = {}
   for _, s in ipairs(seats) do
@@ -87,7 +117,9 @@ function SkorchSetup.deal_plan(seats, deck, options)
     ids[card.id] = true
   end
   local n = #seats
-  local per_player = 2 * SkorchSetup.PRISON_SIZE + SkorchSetup.HAND_SIZE
+  local hand_size = rules.hand[n]
+  if not is_int(hand_size) then error("setup.deal gives no hand for " .. n .. " players (decks/skorch.yaml)") end
+  local per_player = #rules.back + #rules.front + hand_size
   local needed = n * per_player + 1
   if #deck < needed then
     error(string.format("%d players need %d cards (%d each and 1 for the discard pile); the deck has %d",
@@ -116,16 +148,13 @@ function SkorchSetup.deal_plan(seats, deck, options)
     next_card = next_card + 1
     return card
   end
-  -- C5: three rounds (back row, front row, hand); in each, every player gets five cards at
-  -- once, in the order of `order`, slot 1 to 5.
-  local rows = {
-    { name = "back", faces = SkorchSetup.BACK_ROW },
-    { name = "front", faces = SkorchSetup.FRONT_ROW },
-    { name = "hand" },
-  }
+  -- C5: three rounds (back row, front row, hand: rules.order); in each, every player gets a row's
+  -- cards at once, in the order of `order`, slot 1 to the last.
+  local rows = {}
+  for k, name in ipairs(rules.order) do rows[k] = { name = name, faces = name ~= "hand" and rules[name] or nil } end
   for _, row in ipairs(rows) do
     for _, p in ipairs(players) do
-      local size = row.faces and SkorchSetup.PRISON_SIZE or SkorchSetup.HAND_SIZE
+      local size = row.faces and #row.faces or hand_size
       for slot = 1, size do
         local card = take()
         local up = false

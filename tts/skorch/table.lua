@@ -1,10 +1,13 @@
--- Skorch's table script (module skorch.table, loaded by the Global script as GAME): the "Deal" and
--- "Face-off" controls of tts/skorch/ui.xml.j2. A thin TTS layer: skorch.setup decides where every card
--- goes (docs/rules/skorch.md), this file only finds the cards and moves them.
+-- Skorch's table script (module skorch.table, loaded by the Global script as GAME): the "Deal", "Play",
+-- "Pick up" and "Face-off" controls of tts/skorch/ui.xml.j2. A thin TTS layer: skorch.setup decides
+-- where every card goes at the deal and skorch.engine referees the play (docs/rules/skorch.md); this
+-- file only reads which cards the players put on the discard pile and moves the cards.
 local SkorchSetup = use("skorch.setup")
+local SkorchEngine = use("skorch.engine")
 local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
+local Api = use("lib.api")
 
 local M = {}
 
@@ -18,19 +21,30 @@ M.HAND_STEP = 1.6     -- between two cards put into a hand
 M.DISCARD_DX = 3.0    -- the discard pile lies this far right (+x) of the draw pile
 M.FACEOFF_HOME = {0, 1.5, -5}  -- where the Face-off card waits when it is left out
 
+M.PILE_RADIUS = 1.5   -- a card within this distance of the discard pile's place lies on the pile
+M.BURNED_DZ = 3.0     -- burned cards lie face down this far (+z) from the discard pile
+
 local faceoff = false  -- the Face-off expansion is shuffled in (the "Face-off" toggle)
+local game = nil       -- the rules engine's state since the last Deal (skorch.engine), or nil
+local pile_at = nil    -- where the discard pile lies: {x, y, z}
 
 local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
--- The world place and rotation of prison slot `slot` (1-5) of row "back"/"front" for `color`.
-function M.prison_place(color, row, slot, face_up)
-  local d = row == "back" and M.BACK_D or M.FRONT_D
-  return Seating.place(DATA, color, (slot - 3) * M.SLOT_STEP, d),
-         {0, Seating.facing(DATA, color), face_up and 0 or 180}
+-- The deck's set-up facts (decks/skorch.yaml: the prison layout, the deal order, the hand size).
+local function rules()
+  return SkorchSetup.rules(Api.data())
 end
 
-local function hand_place(color, slot)
-  return Table.hand_place(color, slot, SkorchSetup.HAND_SIZE, M.HAND_STEP)
+-- The world place and rotation of prison slot `slot` of row "back"/"front" for `color`.
+function M.prison_place(color, row, slot, face_up)
+  local d = row == "back" and M.BACK_D or M.FRONT_D
+  local size = #rules()[row]
+  return Seating.place(Api.data(), color, (slot - (size + 1) / 2) * M.SLOT_STEP, d),
+         {0, Seating.facing(Api.data(), color), face_up and 0 or 180}
+end
+
+local function hand_place(color, slot, size)
+  return Table.hand_place(color, slot, size, M.HAND_STEP)
 end
 
 -- Put the Face-off card into the deck (expansion on) or take it out to its place (off); done() once
@@ -73,12 +87,13 @@ end
 -- the first discard. The clicking player deals (or the first seated player, if they aren't seated).
 -- finish(plan) once every card lies where it goes (finish() when the deal can't be made).
 function M.deal(color, finish)
-  local seats = Setup.order_seated(DATA.seats, getSeatedPlayers())
-  if #seats < SkorchSetup.MIN_PLAYERS then
-    warn("Skorch needs at least " .. SkorchSetup.MIN_PLAYERS .. " seated players")
+  local seats = Api.seated()
+  local min = rules().min_players
+  if #seats < min then
+    warn("Skorch needs at least " .. min .. " seated players")
     return finish()
   end
-  gatherMainDeck(function(deck, problem)
+  Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
     sort_faceoff(deck, function() M.deal_from(deck, seats, color, finish) end)
   end)
@@ -88,23 +103,32 @@ end
 function M.deal_from(deck, seats, color, finish)
   deck.shuffle()
   local dealer = Seating.index(seats, color) and color or seats[1]
+  game = nil
   local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
-                         {dealer = dealer, seed = math.random(1, 2147483646)})
+                         {dealer = dealer, seed = math.random(1, 2147483646)}, rules())
   if not ok then warn("Deal: " .. tostring(plan)) return finish() end
   local pile = deck.getPosition()
-  local j = Table.join(function() finish(plan) end)
+  local cards = plan_cards(deck)
+  pile_at = {pile.x + M.DISCARD_DX, pile.y, pile.z}
+  local j = Table.join(function()
+    game = SkorchEngine.new_game(Api.data(), plan, cards)
+    M.show_turn()
+    finish(plan)
+  end)
   for _, move in ipairs(plan.deals) do
     local position, rotation
     if move.row == "discard" then
       position, rotation = {pile.x + M.DISCARD_DX, pile.y, pile.z}, {0, 180, 0}
     elseif move.row == "hand" then
-      position, rotation = hand_place(move.seat, move.slot)
+      position, rotation = hand_place(move.seat, move.slot, #plan.players[1].hand)
     else
       position, rotation = M.prison_place(move.seat, move.row, move.slot, move.face_up)
     end
     take(deck, move.id, position, rotation, j.add())
   end
-  say(dealer .. " dealt: a prison of 10 and 5 cards in hand to each of " .. #seats .. " players. "
+  local first = plan.players[1]
+  say(dealer .. " dealt: a prison of " .. (#first.back + #first.front) .. " and " .. #first.hand
+      .. " cards in hand to each of " .. #seats .. " players. "
       .. plan.explanation)
   if plan.value_to_beat > 0 then
     say(plan.first_player .. " starts: play a card of " .. plan.value_to_beat .. " or higher.")
@@ -112,6 +136,259 @@ function M.deal_from(deck, seats, color, finish)
     say(plan.first_player .. " starts: any card may be played.")
   end
   j.start()
+end
+
+-- --- Refereeing the play: the engine decides, this layer reads the table and moves the cards -------
+
+-- The engine's state (nil before the first Deal): for the tests and for anyone scripting the table.
+function M.state()
+  return game
+end
+
+-- Where card `id` is in `state`: seat, place ("hand", "front", "back"), slot; or nil (pile, draw, burned).
+local function where(state, id)
+  for _, seat in ipairs(state.order) do
+    local player = state.players[seat]
+    for i, c in ipairs(player.hand) do
+      if c.id == id then return seat, "hand", i end
+    end
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot, c in ipairs(player[row]) do
+        if c and c.id == id then return seat, row, slot end
+      end
+    end
+  end
+  return nil
+end
+
+local function in_list(list, id)
+  for _, c in ipairs(list) do
+    if c.id == id then return true end
+  end
+  return false
+end
+
+local function near(p, spot, radius)
+  local dx, dz = p.x - spot[1], p.z - spot[3]
+  return dx * dx + dz * dz <= radius * radius
+end
+
+-- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's.
+local function game_objects()
+  local out, seen = {}, {}
+  for _, tag in ipairs({Api.data().main, "faceoff"}) do
+    for _, obj in ipairs(Table.tagged(tag)) do
+      if not seen[obj.getGUID()] then
+        seen[obj.getGUID()] = true
+        out[#out + 1] = obj
+      end
+    end
+  end
+  return Table.by_guid(out)
+end
+
+-- The cards lying on the discard pile's place: {guid = object} (a loose card is its own object; a card
+-- in a deck there - a card dropped on a card forms one - has that deck as its object).
+local function on_pile()
+  local out = {}
+  for _, obj in ipairs(game_objects()) do
+    if not obj.spawning and near(obj.getPosition(), pile_at, M.PILE_RADIUS) then
+      if obj.type == "Card" then
+        out[obj.getGUID()] = obj
+      elseif obj.type == "Deck" then
+        for _, entry in ipairs(obj.getObjects()) do out[entry.guid] = obj end
+      end
+    end
+  end
+  return out
+end
+
+local function hand_spot(color)
+  local h = Player[color].getHandTransform()
+  return {h.position.x, h.position.y, h.position.z}, {0, Table.upright(color), 0}
+end
+
+-- Where card `id` belongs in `state`: its hand or its prison slot (position, rotation).
+local function home_of(state, id)
+  local seat, place, slot = where(state, id)
+  if place == "hand" then return hand_spot(seat) end
+  return M.prison_place(seat, place, slot, state.players[seat][place][slot].face_up)
+end
+
+-- Move card `guid` (loose, or in the deck `holder`) to position, rotation; j counts the moves that
+-- take frames.
+local function move_card(guid, holder, position, rotation, j)
+  if holder.type == "Deck" then
+    take(holder, guid, position, rotation, j.add())
+  else
+    holder.setPosition(position)
+    holder.setRotation(rotation)
+  end
+end
+
+-- The card `guid` wherever it lies loose or in a deck of the main component: its object (card or deck).
+local function holder_of(guid)
+  local obj = getObjectFromGUID(guid)
+  if obj ~= nil and obj.type == "Card" then return obj end
+  for _, deck in ipairs(game_objects()) do
+    if deck.type == "Deck" and not deck.spawning then
+      for _, entry in ipairs(deck.getObjects()) do
+        if entry.guid == guid then return deck end
+      end
+    end
+  end
+  return nil
+end
+
+-- Whose turn it is and what to beat, on the panel.
+function M.show_turn()
+  local text = "Deal to start"
+  if game ~= nil and game.winner then
+    text = game.winner .. " has won"
+  elseif game ~= nil then
+    text = game.turn .. "'s turn: " .. (game.value > 0 and ("beat " .. game.value) or "any card")
+  end
+  UI.setValue("skorch_turn", text)
+end
+
+-- The move the cards `color` put on the pile make (docs/tts-games.md): their own cards are played;
+-- with an Undead, another player's prison card there is the one taken and a prison card of their own
+-- the one given; with a Face-off, a prison card of their own there is the one played, and a face-down
+-- card of their prison turned face up in its slot the other one revealed.
+local function read_move(color, new)
+  local own, others = {}, {}
+  for _, id in ipairs(new) do
+    local seat = where(game, id)
+    if seat == color then own[#own + 1] = id elseif seat ~= nil then others[#others + 1] = id end
+  end
+  local special
+  for _, id in ipairs(own) do
+    local seat, place, slot = where(game, id)
+    local c = place == "hand" and game.players[seat].hand[slot] or game.players[seat][place][slot]
+    if c.kind == "undead" or c.kind == "faceoff" then special = c end
+  end
+  if special == nil then return {cards = own}, others end
+  local move, rest = {cards = {special.id}}, {}
+  for _, id in ipairs(own) do
+    if id ~= special.id then rest[#rest + 1] = id end
+  end
+  if special.kind == "undead" then
+    move.take, move.give = others[1], rest[1]
+    return move, {others[2], rest[2]}
+  end
+  move.choose = rest[1]
+  local extra = {}
+  for k = 2, #rest do extra[#extra + 1] = rest[k] end
+  for _, id in ipairs(others) do extra[#extra + 1] = id end
+  for _, row in ipairs(SkorchEngine.ROWS) do  -- the other card revealed: turned face up in its slot
+    for _, c in ipairs(game.players[color][row]) do
+      local obj = c and not c.face_up and c.id ~= move.choose and getObjectFromGUID(c.id)
+      if obj and obj.type == "Card" then
+        local z = obj.getRotation().z % 360
+        if (z < 90 or z > 270) and move.choose ~= nil then move.reveal = {c.id, move.choose} end
+      end
+    end
+  end
+  return move, extra
+end
+
+-- Put the cards of a refused move back where the engine says they are; done() once they are there.
+local function put_back(new, found, done)
+  local j = Table.join(done)
+  for _, id in ipairs(new) do
+    if where(game, id) ~= nil then
+      local position, rotation = home_of(game, id)
+      move_card(id, found[id], position, rotation, j)
+    end
+  end
+  -- a Face-off's card turned up in its slot goes face down again
+  for _, seat in ipairs(game.order) do
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot, c in ipairs(game.players[seat][row]) do
+        local obj = c and not c.face_up and getObjectFromGUID(c.id)
+        if obj and obj.type == "Card" then obj.setRotation(select(2, M.prison_place(seat, row, slot, false))) end
+      end
+    end
+  end
+  j.start()
+end
+
+-- A card's place in `state` as one string (seat, hand or row and slot, face up), or nil.
+local function spot(state, id)
+  local seat, place, slot = where(state, id)
+  if seat == nil then return nil end
+  if place == "hand" then return seat .. " hand" end
+  return seat .. " " .. place .. " " .. slot .. " " .. tostring(state.players[seat][place][slot].face_up)
+end
+
+-- Move every card whose place changed from `before` to `after` (the engine's states); done() once they
+-- have all arrived.
+local function carry_out(before, after, found, done)
+  local j = Table.join(done)
+  local burn = {pile_at[1], pile_at[2], pile_at[3] + M.BURNED_DZ}
+  for guid, holder in pairs(found) do  -- the pile: burned, picked up, or face up where it is
+    if in_list(after.burned, guid) and not in_list(before.burned, guid) then
+      move_card(guid, holder, burn, {0, 180, 180}, j)
+    elseif where(after, guid) ~= nil then
+      local position, rotation = home_of(after, guid)
+      move_card(guid, holder, position, rotation, j)
+    elseif holder.type == "Card" then
+      holder.setRotation({0, 180, 0})
+    end
+  end
+  for _, id in ipairs(SkorchEngine.all_ids(after)) do  -- drawn cards, Undead trades, Face-off reveals
+    local now = spot(after, id)
+    if found[id] == nil and now ~= nil and now ~= spot(before, id) then
+      local holder = holder_of(id)
+      if holder ~= nil then
+        local position, rotation = home_of(after, id)
+        move_card(id, holder, position, rotation, j)
+      end
+    end
+  end
+  j.start()
+end
+
+-- "Play": the cards `color` put on the discard pile, checked by the engine; refused, they go back
+-- with the rule's message; accepted, the table carries the move out. finish() once the cards are there.
+function M.play(color, finish)
+  if game == nil then warn("Deal first: the table referees a game it dealt") return finish() end
+  local found = on_pile()
+  local new = {}
+  for guid, _ in pairs(found) do
+    if not in_list(game.pile, guid) then new[#new + 1] = guid end
+  end
+  table.sort(new)
+  if #new == 0 then
+    warn(color .. ": put the cards you play on the discard pile first, then press Play")
+    return finish()
+  end
+  local move, extra = read_move(color, new)
+  local after, events = nil, "put only your own cards on the pile (and, with an Undead, the card you take)"
+  if #extra == 0 then after, events = SkorchEngine.play(game, color, move) end
+  if after == nil then
+    warn(color .. ": " .. events .. ". The cards go back.")
+    return put_back(new, found, finish)
+  end
+  local before = game
+  game = after
+  for _, event in ipairs(events) do say(event.text) end
+  M.show_turn()
+  carry_out(before, after, found, finish)
+end
+
+-- "Pick up": the whole discard pile into `color`'s hand, when nothing beats it (clause 19).
+function M.pick_up(color, finish)
+  if game == nil then warn("Deal first: the table referees a game it dealt") return finish() end
+  local after, events = SkorchEngine.play(game, color, {pick_up = true})
+  if after == nil then warn(color .. ": " .. events) return finish() end
+  local before = game
+  game = after
+  for _, event in ipairs(events) do say(event.text) end
+  M.show_turn()
+  local found = {}
+  for _, c in ipairs(before.pile) do found[c.id] = holder_of(c.id) end
+  carry_out(before, after, found, finish)
 end
 
 function M.set_faceoff(on)
@@ -133,6 +410,14 @@ end
 
 function uiSkorchDeal(player, value, id)
   Table.flow("Deal", function(finish) M.deal(player.color, finish) end)
+end
+
+function uiSkorchPlay(player, value, id)
+  Table.flow("Play", function(finish) M.play(player.color, finish) end)
+end
+
+function uiSkorchPickUp(player, value, id)
+  Table.flow("Pick up", function(finish) M.pick_up(player.color, finish) end)
 end
 
 function uiSkorchFaceoff(player, value, id)

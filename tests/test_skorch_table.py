@@ -1,0 +1,281 @@
+"""Skorch refereed at the table: the real deck built, its save run under Lua 5.2 against the strict fake
+of TTS (delays 0, 1, 20), dealt, and played through the Play and Pick up buttons. What the table does is
+checked against the engine's state and the objects on the table: where every card lies, the hands, the
+turn, the messages."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from conftest import run_cli
+from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+
+SEATS = ["White", "Red", "Blue"]
+RADIUS = 1.5
+
+
+@pytest.fixture(scope="module")
+def save(tmp_path_factory) -> dict:
+    out = tmp_path_factory.mktemp("skorch")
+    result = run_cli("build", "skorch", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    return json.loads((out / "skorch" / "tts" / "skorch.json").read_text(encoding="utf-8"))
+
+
+def dealt(save, seed=7, seated=SEATS) -> FakeTTS:
+    table = FakeTTS(save, seated=seated)
+    table.lua.execute(f"math.randomseed({seed})")
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    return table
+
+
+def state(table) -> dict:
+    return to_py(table.globals.GAME.state())
+
+
+def obj(table, guid):
+    found = table.globals.getObjectFromGUID(guid)
+    assert found is not None, guid
+    return found
+
+
+def pile_spot(table):
+    """The discard pile lies 3 units right (+x) of where the save puts the deck."""
+    x, y, z = to_py(table.globals.DATA.layout.home)
+    return x + 3.0, y, z
+
+
+def put_on_pile(table, guids):
+    x, y, z = pile_spot(table)
+    for k, guid in enumerate(guids):
+        card = obj(table, guid)
+        card.setPosition(table.lua.table_from([x, y + 0.1 * (k + 1), z]))
+
+
+def on_pile(table) -> set[str]:
+    x, _, z = pile_spot(table)
+    out = set()
+    for o in table.objects():
+        p = inner(o).position
+        if (p.x - x) ** 2 + (p.z - z) ** 2 <= RADIUS ** 2 and o.type in ("Card", "Deck"):
+            out |= {o.getGUID()} if o.type == "Card" else {e["guid"] for e in to_py(o.getObjects())}
+    return out
+
+
+def hand_guids(table, color) -> set[str]:
+    return {o.getGUID() for o in table.hand_objects(color)}
+
+
+def test_a_legal_play_goes_on_the_pile_the_player_draws_and_the_turn_passes(save):
+    table = dealt(save)
+    s = state(table)
+    turn = s["turn"]
+    moves = to_py(table.globals.use("skorch.engine").legal_moves(table.globals.GAME.state(), turn))
+    move = next(m for m in moves if "cards" in m and len(m) == 1
+                and all(c["kind"] == "attack" for c in s["players"][turn]["hand"] if c["id"] in m["cards"]))
+    before = hand_guids(table, turn)
+    put_on_pile(table, move["cards"])
+    table.click("uiSkorchPlay", turn, None, "skorch_play")
+    after = state(table)
+    assert [c["id"] for c in after["pile"][-len(move["cards"]):]] == move["cards"]
+    assert set(move["cards"]) <= on_pile(table)
+    for guid in move["cards"]:
+        assert inner(obj(table, guid)).rotation.z == 0  # face up on the pile
+    drawn = hand_guids(table, turn) - before
+    assert len(drawn) == 1 and drawn == {after["players"][turn]["hand"][-1]["id"]}
+    assert hand_guids(table, turn) == {c["id"] for c in after["players"][turn]["hand"]}
+    assert after["turn"] != turn and table.ui_value("skorch_turn").startswith(after["turn"] + "'s turn")
+    assert any(b.startswith(f"{turn} plays") for b in table.broadcasts)
+
+
+def test_a_play_out_of_turn_is_refused_and_the_card_goes_back_to_the_hand(save):
+    table = dealt(save)
+    s = state(table)
+    other = next(c for c in SEATS if c != s["turn"])
+    card = s["players"][other]["hand"][0]["id"]
+    put_on_pile(table, [card])
+    table.click("uiSkorchPlay", other, None, "skorch_play")
+    assert any("Clause 10 (turn order)" in b and "go back" in b for b in table.broadcasts), table.broadcasts
+    assert card in hand_guids(table, other) and card not in on_pile(table)
+    assert state(table) == s
+
+
+def test_a_prison_card_played_with_cards_in_hand_is_refused_and_goes_back_to_its_slot(save):
+    table = dealt(save)
+    s = state(table)
+    turn = s["turn"]
+    card = s["players"][turn]["front"][0]["id"]  # slot 1 of the front row: face up
+    home = inner(obj(table, card)).position
+    home = (home.x, home.z)
+    put_on_pile(table, [card])
+    table.click("uiSkorchPlay", turn, None, "skorch_play")
+    assert any("Clause 12 (hand first)" in b for b in table.broadcasts), table.broadcasts
+    p = inner(obj(table, card)).position
+    assert (round(p.x, 6), round(p.z, 6)) == (round(home[0], 6), round(home[1], 6))
+    assert inner(obj(table, card)).rotation.z == 0
+    assert state(table) == s
+
+
+def test_play_with_nothing_on_the_pile_says_what_to_do(save):
+    table = dealt(save)
+    table.click("uiSkorchPlay", state(table)["turn"], None, "skorch_play")
+    assert "put the cards you play on the discard pile first" in table.broadcasts[-1]
+
+
+def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_not(save):
+    for seed in range(1, 80):
+        table = dealt(save, seed)
+        s = state(table)
+        engine = table.globals.use("skorch.engine")
+        if not engine.can_play(table.globals.GAME.state(), s["turn"]):
+            break
+        table.click("uiSkorchPickUp", s["turn"], None, "skorch_pick_up")
+        assert "Clause 19 (picking up)" in table.broadcasts[-1]
+        assert state(table) == s
+    # play on until someone cannot beat the pile, then pick up
+    for _ in range(200):
+        s = state(table)
+        turn = s["turn"]
+        engine = table.globals.use("skorch.engine")
+        if not engine.can_play(table.globals.GAME.state(), turn):
+            break
+        moves = to_py(engine.legal_moves(table.globals.GAME.state(), turn))
+        move = next((m for m in moves if set(m) == {"cards"}), None)
+        if move is None:
+            pytest.skip("only Undead or Face-off moves left")
+        put_on_pile(table, move["cards"])
+        table.click("uiSkorchPlay", turn, None, "skorch_play")
+        assert state(table)["turns"] == s["turns"] + 1, table.broadcasts[-3:]
+    else:
+        pytest.fail("everyone could always play")
+    pile = [c["id"] for c in s["pile"]]
+    before = hand_guids(table, turn)
+    table.click("uiSkorchPickUp", turn, None, "skorch_pick_up")
+    after = state(table)
+    assert after["pile"] == [] and after["turn"] != turn
+    assert hand_guids(table, turn) == before | set(pile)
+    assert not on_pile(table)
+
+
+def test_a_skorch_burns_the_pile_out_of_the_game(save):
+    for seed in range(1, 200):
+        table = dealt(save, seed)
+        s = state(table)
+        skorch = [c["id"] for c in s["players"][s["turn"]]["hand"] if c["kind"] == "skorch"]
+        if skorch:
+            break
+    else:
+        pytest.fail("no seed gave the first player a Skorch")
+    turn, pile = s["turn"], [c["id"] for c in s["pile"]]
+    put_on_pile(table, skorch[:1])
+    table.click("uiSkorchPlay", turn, None, "skorch_play")
+    after = state(table)
+    assert after["pile"] == [] and sorted(c["id"] for c in after["burned"]) == sorted(pile + skorch[:1])
+    assert not on_pile(table)
+    x, _, z = pile_spot(table)
+    for guid in pile + skorch[:1]:
+        holder = table.globals.getObjectFromGUID(guid) or next(
+            o for o in table.objects() if o.type == "Deck" and guid in {e["guid"] for e in to_py(o.getObjects())})
+        p = inner(holder).position
+        assert (round(p.x, 6), round(p.z, 6)) == (round(x, 6), round(z + 3.0, 6))
+        assert inner(holder).rotation.z == 180
+    assert any(b.startswith("Skorch!") for b in table.broadcasts)
+    assert table.ui_value("skorch_turn") == f"{after['turn']}'s turn: any card"
+
+
+def test_play_pressed_again_while_its_cards_move_is_refused(save, timing):
+    table = dealt(save)
+    s = state(table)
+    turn = s["turn"]
+    moves = to_py(table.globals.use("skorch.engine").legal_moves(table.globals.GAME.state(), turn))
+    move = next(m for m in moves if set(m) == {"cards"})
+    put_on_pile(table, move["cards"])
+    table.click("uiSkorchPlay", turn, None, "skorch_play", settle=False)
+    table.click("uiSkorchPlay", turn, None, "skorch_play", settle=False)
+    if timing > 0:  # the card drawn is still on its way
+        assert table.broadcasts[-1].startswith("Play is still under way")
+    table.settle()
+    assert state(table)["turns"] == s["turns"] + 1
+    assert sum(1 for b in table.broadcasts if b.startswith(f"{turn} plays")) == 1
+
+
+def act(table, color, move):
+    """What a player does at the table for the engine's `move`, then the button they press."""
+    if move.get("pick_up"):
+        table.click("uiSkorchPickUp", color, None, "skorch_pick_up")
+        return
+    cards = list(move["cards"])
+    if move.get("take"):
+        cards.append(move["take"])
+    if move.get("give"):
+        cards.append(move["give"])
+    if move.get("choose"):
+        cards.append(move["choose"])
+    for guid in move.get("reveal") or []:
+        if guid != move.get("choose"):  # the other card revealed: turned face up in its slot
+            card = obj(table, guid)
+            r = inner(card).rotation
+            card.setRotation(table.lua.table_from([r.x, r.y, 0]))
+    put_on_pile(table, cards)
+    table.click("uiSkorchPlay", color, None, "skorch_play")
+
+
+def every_card(s) -> list[dict]:
+    out = list(s["pile"]) + list(s["draw"]) + list(s["burned"])
+    for player in s["players"].values():
+        out += player["hand"] + [c for c in player["front"] + player["back"] if c]
+    return out
+
+
+def check_table_matches_the_engine(table, s):
+    for color in s["order"]:
+        player = s["players"][color]
+        assert hand_guids(table, color) == {c["id"] for c in player["hand"]}, color
+        for row in ("front", "back"):
+            for slot, c in enumerate(player[row], 1):
+                if c:
+                    card = obj(table, c["id"])
+                    assert inner(card).hand is None
+                    assert inner(card).rotation.z == (0 if c["face_up"] else 180), (color, row, slot)
+    assert on_pile(table) == {c["id"] for c in s["pile"]}
+
+
+@pytest.mark.parametrize("seed,special", [(3, r" (trades|takes) "), (11, r"with the Face-off")])
+def test_random_games_played_through_the_buttons_keep_the_table_and_the_engine_in_step(save, seed, special):
+    rng = random.Random(seed)
+    table = FakeTTS(save, seated=SEATS)
+    table.click("uiSkorchFaceoff", "White")
+    table.lua.execute(f"math.randomseed({seed})")
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    engine = table.globals.use("skorch.engine")
+    by_id = {c["id"]: c for c in every_card(state(table))}
+    every = sorted(to_py(engine.all_ids(table.globals.GAME.state())))
+    assert len(every) == 78  # the deck and the Face-off card
+    for _ in range(1500):
+        s = state(table)
+        if s["winner"]:
+            break
+        moves = to_py(engine.legal_moves(table.globals.GAME.state(), s["turn"]))
+        sheds = [m for m in moves if set(m) == {"cards"} and by_id[m["cards"][0]]["kind"] == "attack"]
+        if sheds and rng.random() < 0.75:  # a plausible player: usually sheds its lowest value, all copies
+            move = min(sheds, key=lambda m: (by_id[m["cards"][0]]["value"], -len(m["cards"])))
+        else:
+            move = rng.choice(moves)
+        act(table, s["turn"], move)
+        after = state(table)
+        assert after["turns"] == s["turns"] + 1, (move, table.broadcasts[-3:])
+        check_table_matches_the_engine(table, after)
+        assert sorted(to_py(engine.all_ids(table.globals.GAME.state()))) == every  # no card created or lost
+    else:
+        pytest.fail("no winner in 1500 turns")
+    assert table.ui_value("skorch_turn") == f"{s['winner']} has won"
+    assert any("wins!" in b for b in table.broadcasts)
+    text = "\n".join(table.broadcasts)
+    assert "Skorch!" in text and "picks up the discard pile" in text
+    assert re.search(special, text), special  # the Undead and the Face-off were played through the table too
+    on_table = [o for o in table.objects() if o.hasTag("deck") or o.hasTag("faceoff")]
+    assert sum(o.getQuantity() if o.type == "Deck" else 1 for o in on_table) == 78
