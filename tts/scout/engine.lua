@@ -19,12 +19,7 @@ local ScoutEngine = {}
 
 local value = ScoutSetup.active_value
 
-local function clone(v)
-  if type(v) ~= "table" then return v end
-  local out = {}
-  for k, x in pairs(v) do out[k] = clone(x) end
-  return out
-end
+local clone = Util.deep_copy
 
 local function filled(n, v)
   local out = {}

@@ -52,12 +52,7 @@ function SkorchEngine.cards(data, ids)
   return out
 end
 
-local function clone(value)
-  if type(value) ~= "table" then return value end
-  local out = {}
-  for k, v in pairs(value) do out[k] = clone(v) end
-  return out
-end
+local clone = Util.deep_copy
 
 local function card_copy(card, face_up)
   return { id = card.id, kind = card.kind, value = card.value, face_up = face_up }
