@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .builders import BUILDERS
 from .context import BuildContext, BuildOptions
 from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
@@ -146,6 +145,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
             warn(warning)
         return f"{deck.name}: up to date ({final})"
+
+    from .builders import BUILDERS  # the builders' libraries (Pillow, reportlab) only for a build that runs
 
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:

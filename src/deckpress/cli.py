@@ -10,14 +10,12 @@ from pathlib import Path
 
 import click
 
-from . import __version__, reference
+from . import __version__
 from .build import build_deck
 from .context import BuildOptions
 from .deck import load_deck
 from .errors import DeckError
-from .builders import CHECKS
-from .faces import check_faces
-from .schema import CARD_SIZES, json_schema
+from .schema import CARD_SIZES
 
 DECKS_DIR = Path("decks")
 
@@ -200,6 +198,9 @@ def watch(decks: tuple[str, ...], **values) -> None:
 def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
+    from .builders import CHECKS
+    from .faces import check_faces
+
     failed = False
     for path in resolve_decks(decks):
         try:
@@ -269,6 +270,9 @@ def new(path: Path, name: str | None, card_size: str) -> None:
 @click.option("--markdown", is_flag=True, help="Print the reference page (docs/deck-format.md) instead.")
 def schema(markdown: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
+    from . import reference
+    from .schema import json_schema
+
     if markdown:
         click.echo(reference.markdown(), nl=False)
     else:
