@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .deck import LoadedDeck
-from .inputs import digest, image_record, images_unchanged, package_digest, sha256_file
+from .inputs import copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
 from .schema import Card, Component
 
 
@@ -135,7 +135,7 @@ class FaceStage:
             target.parent.mkdir(parents=True, exist_ok=True)
             key = self.key(face)
             if self.reusable(face, key):
-                target.write_bytes((self.previous / face.path).read_bytes())
+                copy_file(self.previous / face.path, target)
                 self.records[face.path] = self.previous_faces[face.path]
             else:
                 todo.append((face, key))
