@@ -266,13 +266,17 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
     return (groups["play"][0] if groups["play"] else None), by_component
 
 
-def write_thumbnail(ctx: BuildContext, target: str, faces: list[Path], bleed_px: float) -> None:
-    """The thumbnail of `faces` (files in the output folder) as `target`, unless its record is unchanged."""
+def write_thumbnail(ctx: BuildContext, target: str, faces: list[Path], bleed_px: float,
+                    made: dict[str, bytes]) -> None:
+    """The thumbnail of `faces` (files in the output folder) as `target`, unless its record is unchanged;
+    `made` holds the thumbnails this build made, by key (a component's often is the save's)."""
     picked = sheets.thumbnail_faces(faces)
-    key = digest_key("thumbnail", [ctx.records.digest(p.relative_to(ctx.out).as_posix()) for p in picked],
-                     bleed_px)
+    digests = [ctx.records.digest(p.relative_to(ctx.out).as_posix()) for p in picked]
+    key = digest_key("thumbnail", digests, bleed_px)
     if not ctx.records.reuse_file(target, key, target):
-        ctx.path(target).write_bytes(sheets.thumbnail(picked, bleed_px))
+        if key not in made:
+            made[key] = sheets.thumbnail(picked, bleed_px, digests=digests)
+        ctx.path(target).write_bytes(made[key])
         ctx.records.keep(target, key, target)
 
 
@@ -317,11 +321,12 @@ def build(ctx: BuildContext) -> None:
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
     all_faces = [Path(p) for c in ([main] if main else present) for p in arts[c.id].faces.values()]
-    write_thumbnail(ctx, f"tts/{deck.name}.png", all_faces, bleed_px)
+    thumbnails: dict[str, bytes] = {}
+    write_thumbnail(ctx, f"tts/{deck.name}.png", all_faces, bleed_px, thumbnails)
 
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))
         faces = [Path(p) for p in arts[component.id].faces.values()]
-        write_thumbnail(ctx, f"tts/saved-objects/{component.id}.png", faces, bleed_px)
+        write_thumbnail(ctx, f"tts/saved-objects/{component.id}.png", faces, bleed_px, thumbnails)
     ctx.progress(f"tts: {len(objects)} objects, {key - 1} card sheets")
