@@ -146,3 +146,15 @@ def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game,
     edit(game / "decks/game.yaml", "then play again", "then play twice")
     build(game)
     assert tree(out) == clean_build(game, tmp_path)
+
+
+def test_tiles_kept_in_memory_between_builds_give_the_same_sheets(game, tmp_path, monkeypatch):
+    """As under `deckpress watch`: faces cut for the sheets are kept by digest from build to build."""
+    monkeypatch.setattr(sheets, "TILES", sheets.Tiles(limit=64 * 2**20))
+    build(game)
+    for name in ("a card's text", "a template"):
+        CHANGES[name](game)
+        build(game)
+    assert len(sheets.TILES) > 0
+    monkeypatch.setattr(sheets, "TILES", sheets.Tiles())  # the clean build keeps none
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path)

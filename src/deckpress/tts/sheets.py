@@ -116,6 +116,9 @@ class Tiles:
         self._kept: OrderedDict[tuple, Image.Image] = OrderedDict()
         self._bytes = 0
 
+    def __len__(self) -> int:
+        return len(self._kept)
+
     def get(self, key: tuple) -> Image.Image | None:
         image = self._kept.get(key)
         if image is not None:
