@@ -192,18 +192,6 @@ def model_inputs(deck) -> dict[str, str]:
     return {display_name(f, deck.path): sha256_file(f) for f in sorted(set(files))}
 
 
-def folder_inputs(deck, folder: str) -> dict[str, str]:
-    """The files of one of the deck's lookup folders (`print`, `tts`: the project's and the built-in
-    ones), with digests."""
-    out = {}
-    for directory in lookup_dirs(deck.path, folder):
-        if directory.is_dir():
-            for f in sorted(directory.rglob("*")):
-                if f.is_file() and "__pycache__" not in f.parts:
-                    out[display_name(f, deck.path)] = sha256_file(f)
-    return out
-
-
 def artifact_key(kind: str, *parts: Any) -> str:
     """The key of an artifact's record: its kind, deckpress itself, and the inputs given."""
     return digest([kind, package_digest(), *parts])
