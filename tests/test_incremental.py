@@ -15,6 +15,9 @@ from PIL import Image
 
 from conftest import run_cli
 from deckpress import faces, inputs
+from deckpress.builders import pdf as pdf_builder
+from deckpress.pdf import rules
+from deckpress.tts import sheets
 from deckpress.paths import PACKAGE_DATA
 
 URL = "https://example.org/game/"
@@ -63,6 +66,8 @@ def clean_build(project: Path, tmp_path: Path, *options: str) -> dict[str, bytes
 
 CHANGES = {
     "a card's text": lambda p: edit(p / "decks/game.yaml", "then play again", "then play twice"),
+    "the rules, which the PDFs typeset": lambda p: edit(p / "decks/game.yaml", "Be the first to play",
+                                                        "Be the very first to play"),
     "the game's version, which the back shows": lambda p: edit(p / "decks/game.yaml", 'version: "0.1"',
                                                                'version: "0.2"'),
     "a template": lambda p: edit(p / "templates/card.yaml", 'fill: "#ffffff"', 'fill: "#fdf6e3"'),
@@ -118,3 +123,43 @@ def test_clean_builds_are_identical_across_folders_and_environments(game, tmp_pa
     assert outputs[0] == outputs[1]
     save = json.loads(outputs[0]["tts/game.json"])
     assert (save["EpochTime"], save["Date"]) == (1764576000, "12/1/2025 8:00:00 AM")
+
+
+def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, monkeypatch):
+    """One face, the sheet it is on and the PDFs that print it; not the backs, the tokens, the typesetting
+    of the rules or the calibration sheets, whose records did not change."""
+    build(game, "--out", "build")
+    made = []
+    for module, name in ((sheets, "compose"), (sheets, "load_trimmed"), (rules, "_plan"),
+                         (pdf_builder, "write_pdf"), (pdf_builder, "write_calibration")):
+        def spy(*args, _original=getattr(module, name), _name=name):
+            made.append(_name)
+            return _original(*args)
+        monkeypatch.setattr(module, name, spy)
+    edit(game / "decks/game.yaml", "then play again", "then play twice")
+    assert "(1 faces rendered, 8 reused)" in build(game)
+    assert sorted(set(made)) == ["compose", "load_trimmed", "write_pdf"]
+    assert made.count("compose") == 1 and made.count("write_pdf") == 2
+
+
+def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game, tmp_path):
+    """A recorded artifact is taken from the previous build only with the bytes it was recorded with."""
+    build(game)
+    out = game / "build" / "game"
+    for path in [*out.glob("print/*.pdf"), *out.glob("tts/assets/*")]:
+        path.write_bytes(path.read_bytes()[:-10] + b"0123456789")
+    edit(game / "decks/game.yaml", "then play again", "then play twice")
+    build(game)
+    assert tree(out) == clean_build(game, tmp_path)
+
+
+def test_tiles_kept_in_memory_between_builds_give_the_same_sheets(game, tmp_path, monkeypatch):
+    """As under `deckpress watch`: faces cut for the sheets are kept by digest from build to build."""
+    monkeypatch.setattr(sheets, "TILES", sheets.Tiles(limit=64 * 2**20))
+    build(game)
+    for name in ("a card's text", "a template"):
+        CHANGES[name](game)
+        build(game)
+    assert len(sheets.TILES) > 0
+    monkeypatch.setattr(sheets, "TILES", sheets.Tiles())  # the clean build keeps none
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path)

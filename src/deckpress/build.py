@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .builders import BUILDERS
 from .context import BuildContext, BuildOptions
 from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
 from .faces import FaceStage, plan_faces
-from .inputs import build_inputs, sha256_file
+from .inputs import Records, build_inputs, sha256_file
 from .paths import project_root
 
 MANIFEST = "manifest.json"
@@ -149,6 +148,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             warn(warning)
         return f"{deck.name}: up to date ({final})"
 
+    from .builders import BUILDERS  # the builders' libraries (Pillow, reportlab) only for a build that runs
+
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
         faces = plan_faces(deck)
@@ -159,7 +160,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         for warning in FaceStage.recorded_warnings(stage.records):
             warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
-                           options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"))
+                           options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
+                           records=Records(staging, previous, old_manifest.get("records", {})))
         for name, builder in BUILDERS:
             echo(f"{deck.name}: {name}")
             builder(ctx)
@@ -167,7 +169,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                      for p in sorted(staging.rglob("*")) if p.is_file()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
                     "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,
-                    "faces": stage.records}
+                    "faces": stage.records, "records": ctx.records.new}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.chmod(staging, 0o777 & ~_umask())
         _swap(staging, final)

@@ -11,15 +11,12 @@ from pathlib import Path
 
 import click
 
-from . import __version__, reference
+from . import __version__
 from .build import build_deck
 from .context import BuildOptions
 from .deck import load_deck
 from .errors import DeckError
-from .builders import CHECKS
-from .faces import check_faces
-from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
-from .schema import CARD_SIZES, MAX_BACK_OFFSET, PrintProfile, Template, json_schema, record_schema
+from .schema import CARD_SIZES, MAX_BACK_OFFSET
 
 DECKS_DIR = Path("decks")
 
@@ -205,6 +202,9 @@ def watch(decks: tuple[str, ...], **values) -> None:
 def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
+    from .builders import CHECKS
+    from .faces import check_faces
+
     failed = False
     for path in resolve_decks(decks):
         try:
@@ -278,6 +278,10 @@ def new(path: Path, name: str | None, card_size: str) -> None:
 @click.option("--profile", "for_profile", is_flag=True, help="The schema of print profile files instead.")
 def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profile: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
+    from . import reference
+    from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+    from .schema import PrintProfile, Template, json_schema, record_schema
+
     if markdown:
         click.echo(reference.markdown(), nl=False)
         return

@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from .deck import LoadedDeck
 from .faces import Faces
+from .inputs import Records
 
 
 @dataclass
@@ -30,6 +31,11 @@ class BuildContext:
     previous: Path | None  # the last successful build of this deck, for reuse
     options: BuildOptions
     progress: Callable[[str], None]
+    records: Records | None = None  # what each artifact is made from; None: every artifact is made anew
+
+    def __post_init__(self) -> None:
+        if self.records is None:
+            self.records = Records(self.out, None, {})
 
     def path(self, relative: str) -> Path:
         """A path in the output folder, parents created."""

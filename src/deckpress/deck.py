@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .errors import DeckError, Problems, Where
 from .fonts import BadFont, builtin_fonts, missing_glyphs
+from .inputs import icon_files
 from .markup import MarkupError, parse
 from .options import Context
 from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
@@ -43,6 +44,7 @@ class LoadedDeck:
         files = [self.path, *self.template_paths.values()]
         files += [c.cards_file for c in self.model.components if c.cards_file is not None]
         files += [p for name, p in self.fonts.items() if name in self.model.fonts]
+        files += icon_files(self)
         return sorted(set(files))
 
 

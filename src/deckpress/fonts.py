@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-
-from PIL import ImageFont
-from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+from typing import TYPE_CHECKING
 
 from .paths import PACKAGE_DATA
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 FONT_DIR = PACKAGE_DATA / "fonts"
 
@@ -49,6 +50,8 @@ def codepoints(path: str) -> frozenset[int]:
 
 @lru_cache(maxsize=64)
 def _codepoints(path: str, version: tuple[int, int]) -> frozenset[int]:
+    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile  # imported when needed: start-up stays quick
+
     try:
         return frozenset(TTFontFile(path).charToGlyph)
     except (TTFError, OSError, ValueError, KeyError, IndexError) as err:
@@ -71,4 +74,6 @@ def truetype(path: str, size_px: int) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=512)
 def _truetype(path: str, version: tuple[int, int], size_px: int) -> ImageFont.FreeTypeFont:
+    from PIL import ImageFont
+
     return ImageFont.truetype(path, size_px, layout_engine=ImageFont.Layout.BASIC)

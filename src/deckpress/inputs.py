@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -82,3 +84,120 @@ def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
     out["deckpress"] = package_digest()
     out["options"] = digest(options)
     return out
+
+
+def copy_file(source: Path, target: Path) -> None:
+    """`target` with the bytes of `source`: a hard link where the file system allows it (the previous
+    build's folder is removed, never changed, once the new one replaces it), else a copy."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
+
+
+class Records:
+    """What each artifact of a build was made from: a record per artifact (a sheet, a thumbnail, a PDF, a
+    typesetting plan), its key a digest of every input that reaches it, its value what the build needs
+    to use it without making it again (file digests, names). A record whose key is the same as in the
+    previous build lets the build take the artifact's files from there; the records land in the
+    manifest, so a clean build writes exactly the records an incremental one does."""
+
+    def __init__(self, out: Path, previous: Path | None, old: dict):
+        self.out = out
+        self.previous = previous
+        self.old = old if isinstance(old, dict) else {}
+        self.new: dict[str, dict] = {}
+        self._digests: dict[str, str] = {}
+        self._put: list[str] = []  # names put, in order, for the records made while making another
+
+    def digest(self, relative: str) -> str:
+        """sha256 of a file this build wrote (a face, read by several artifacts), computed once."""
+        if relative not in self._digests:
+            self._digests[relative] = sha256_file(self.out / relative)
+        return self._digests[relative]
+
+    def get(self, name: str, key: str) -> dict | None:
+        """The value recorded under `name` (this build or the previous one) when it was made from `key`."""
+        for records in (self.new, self.old):
+            record = records.get(name)
+            if isinstance(record, dict) and record.get("key") == key and isinstance(record.get("value"), dict):
+                return record["value"]
+        return None
+
+    def put(self, name: str, key: str, value: dict) -> None:
+        self.new[name] = {"key": key, "value": value}
+        self._put.append(name)
+
+    def fetch(self, relative: str, sha256: str, target: str | None = None) -> bool:
+        """Take the previous build's file `relative` into this build (as `target`, default the same path)
+        when it still has the digest `sha256`; whether it did."""
+        if self.previous is None:
+            return False
+        source = self.previous / relative
+        if not source.is_file() or sha256_file(source) != sha256:
+            return False
+        copy_file(source, self.out / (target or relative))
+        return True
+
+    def reuse_file(self, name: str, key: str, relative: str) -> bool:
+        """Take the file `relative`, recorded under `name` with its digest, from the previous build when it
+        was made from `key`; record it again. Whether it did (else the caller writes it, then `keep`s it)."""
+        value = self.get(name, key)
+        if value is None or not isinstance(value.get("sha256"), str):
+            return False
+        uses = {u: self.new.get(u) or self.old.get(u) for u in value.get("uses", [])}
+        if not all(isinstance(record, dict) for record in uses.values()):
+            return False
+        if not ((self.out / relative).is_file() or self.fetch(relative, value["sha256"])):
+            return False
+        for used, record in uses.items():
+            self.put(used, record["key"], record["value"])
+        self.put(name, key, value)
+        return True
+
+    def making(self) -> int:
+        """Call before making an artifact; pass the result to `keep`."""
+        return len(self._put)
+
+    def keep(self, name: str, key: str, relative: str, since: int | None = None) -> None:
+        """Record the file `relative` just written, under `name`, as made from `key`; with `since` (from
+        `making`), the records put while making it go with it (a reused PDF keeps its typesetting plan)."""
+        value: dict[str, Any] = {"sha256": sha256_file(self.out / relative)}
+        if since is not None and self._put[since:]:
+            value["uses"] = sorted(set(self._put[since:]))
+        self.put(name, key, value)
+
+
+def plain(value: Any) -> Any:
+    """A JSON-like copy of a validated value for a record's key: schema records as mappings of their
+    options (and extra keys), without where in the files they came from."""
+    options = getattr(type(value), "OPTIONS", None)
+    if isinstance(options, dict):
+        return {"": type(value).__name__, **{k: plain(getattr(value, k, None)) for k in options},
+                **{k: plain(v) for k, v in sorted(getattr(value, "extra", {}).items())}}
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [plain(v) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def model_inputs(deck) -> dict[str, str]:
+    """The files the deck's model is read from (its YAML and the card tables it names), with digests."""
+    files = [deck.path, *(c.cards_file for c in deck.model.components if c.cards_file is not None),
+             *icon_files(deck)]
+    return {display_name(f, deck.path): sha256_file(f) for f in sorted(set(files))}
+
+
+def icon_files(deck) -> list[Path]:
+    """The image files of the deck's inline icons."""
+    return [i.image_file for i in (deck.model.icons or {}).values() if i is not None and i.image_file is not None]
+
+
+def artifact_key(kind: str, *parts: Any) -> str:
+    """The key of an artifact's record: its kind, deckpress itself, and the inputs given."""
+    return digest([kind, package_digest(), *parts])

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
+from pathlib import Path
 
 from PIL import Image
 from reportlab.lib import colors
@@ -21,6 +23,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
+from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
@@ -33,26 +36,42 @@ from ..schema import Component
 
 
 def build(ctx: BuildContext) -> None:
+    """Every PDF (and shop image folder) of every profile; a PDF whose record did not change is taken from
+    the previous build as it is."""
     deck = ctx.deck
     profiles = deck_profiles(deck)
     duplex = ctx.options.extra.get("duplex") or "long-edge"
     cli_offset = tuple(ctx.options.extra.get("back_offset") or (0.0, 0.0))
     images = Images(ctx.out)
+    model = model_inputs(deck)
+    faces = [ctx.records.digest(face.path) for face in ctx.faces.all()]
     with plain_streams():
         for profile in profiles:
             offset = (cli_offset[0] + profile.spec.back_offset[0], cli_offset[1] + profile.spec.back_offset[1])
             style = Style(bleed_face=deck.model.bleed, cut_lines=profile.spec.cut_lines,
                           cut_width=profile.spec.cut_line_width, cut_color=profile.spec.cut_line_color,
                           duplex=duplex, offset=offset, border=profile.border)
+            made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang]
             ctx.progress(f"print {profile.name}")
             if profile.output == "cards":
-                write_card_pdfs(ctx, profile, images)
+                write_card_pdfs(ctx, profile, images, [*made_of, model, faces])
             elif profile.output == "images":
                 write_images(ctx, profile)
             else:
-                write_pdf(ctx, profile, style, images)
+                recorded(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, model, faces],
+                         lambda target: write_pdf(ctx, profile, style, images, target))
                 if profile.duplex:
-                    write_calibration(ctx, profile, style)
+                    recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
+                             lambda target: write_calibration(ctx, profile, style, target))
+
+
+def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Path], None]) -> None:
+    """The file `target`, written by `write(path)` unless the previous build's was made of the same."""
+    key = artifact_key("pdf", target, made_of)
+    if not ctx.records.reuse_file(target, key, target):
+        since = ctx.records.making()
+        write(ctx.path(target))
+        ctx.records.keep(target, key, target, since)
 
 
 def check(deck: LoadedDeck) -> None:
@@ -105,11 +124,10 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
                               "profile with a larger page")
 
 
-def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images) -> None:
+def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path) -> None:
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
-    target = ctx.path(f"print/{deck.name}-{profile.name}.pdf")
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
@@ -139,7 +157,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images)
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
-                   f"{game.name} {game.version}")
+                   f"{game.name} {game.version}", ctx.records)
     canvas.save()
 
 
@@ -247,31 +265,36 @@ def _within(values: list[float], low: float, high: float) -> list[float]:
     return [v for v in values if low - 1e-6 <= v <= high + 1e-6]
 
 
-def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images) -> None:
+def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of: list) -> None:
     """For each card component, print/<deck>-<profile>-<component>.pdf: one card per page, the page
     the card's trim plus the profile's bleed (TrimBox the trim), each card's back followed by its front,
     every copy: what DriveThruCards asks for (one PDF per deck, back then front)."""
     deck = ctx.deck
-    game = deck.model.game
-    bleed = profile.bleed
     for component in deck.model.components:
         items = component_items(ctx, component)
         if component.type == "tokens" or not items:
             continue
-        w, h = component.size
-        page = (w + 2 * bleed, h + 2 * bleed)
-        target = ctx.path(f"print/{deck.name}-{profile.name}-{component.id}.pdf")
-        canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
-                            profile.spec.description)
-        slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
-        trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
-        for item in items:
-            for face in (item.back, item.front):
-                if face is not None:
-                    draw_face(canvas, images, face, slot, deck.model.bleed)
-                set_boxes(canvas, trim, whole)
-                canvas.showPage()
-        canvas.save()
+        recorded(ctx, f"print/{deck.name}-{profile.name}-{component.id}.pdf", made_of,
+                 lambda target: _card_pdf(ctx, profile, images, component, items, target))
+
+
+def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Component, items: list[Item],
+              target: Path) -> None:
+    game = ctx.deck.model.game
+    bleed = profile.bleed
+    w, h = component.size
+    page = (w + 2 * bleed, h + 2 * bleed)
+    canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
+                        profile.spec.description)
+    slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
+    trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
+    for item in items:
+        for face in (item.back, item.front):
+            if face is not None:
+                draw_face(canvas, images, face, slot, ctx.deck.model.bleed)
+            set_boxes(canvas, trim, whole)
+            canvas.showPage()
+    canvas.save()
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:
@@ -315,9 +338,8 @@ def _shop_image(ctx: BuildContext, rel: str, target: str, size: tuple[int, int])
         image.crop((left, top, left + size[0], top + size[1])).save(ctx.path(target), dpi=(DPI, DPI))
 
 
-def write_calibration(ctx: BuildContext, profile: Profile, style: Style) -> None:
+def write_calibration(ctx: BuildContext, profile: Profile, style: Style, target: Path) -> None:
     deck = ctx.deck
-    target = ctx.path(f"print/calibration-{profile.name}.pdf")
     canvas = new_canvas(target, profile.page, f"Duplex calibration ({profile.name})", deck.model.game.author,
                         "Measure the printer's back-side offset", style.duplex)
     calibration(canvas, profile.page, style.offset, style.duplex,

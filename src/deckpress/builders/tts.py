@@ -13,12 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
 
 from ..context import BuildContext
 from ..errors import DeckError, Where
+from ..inputs import artifact_key
 from ..render import DPI
 from ..schema import Card, Component
 from ..tts import lua, save, sheets
@@ -43,13 +45,27 @@ class Assets:
             return self.base + name
         return "file:///" + (self.ctx.final / ASSETS / name).resolve().as_posix().lstrip("/")
 
-    def add(self, stem: str, image: Image.Image) -> str:
-        data, extension = sheets.encode(image, self.format, self.quality)
+    def add(self, stem: str, key: str, make: Callable[[], Image.Image]) -> str:
+        """The URL of the image `make()` gives, recorded as `stem` made from `key`: taken from the previous
+        build when its record is unchanged, else made, encoded and written."""
+        records = self.ctx.records
+        name = f"{ASSETS}/{stem}"
+        key = artifact_key("tts image", key, self.format, self.quality)
+        value = records.get(name, key)
+        if value is not None:
+            digest, file = value["sha256"], sheets.hashed_name_of(stem, value["sha256"], value["extension"])
+            if digest in self.written or records.fetch(f"{ASSETS}/{value['file']}", digest, f"{ASSETS}/{file}"):
+                records.put(name, key, value)
+                self.written.setdefault(digest, self.url(file))
+                return self.written[digest]
+        data, extension = sheets.encode(make(), self.format, self.quality)
         digest = hashlib.sha256(data).hexdigest()
         if digest not in self.written:
-            name = sheets.hashed_name(stem, data, extension)
-            self.ctx.path(f"{ASSETS}/{name}").write_bytes(data)
-            self.written[digest] = self.url(name)
+            file = sheets.hashed_name(stem, data, extension)
+            self.ctx.path(f"{ASSETS}/{file}").write_bytes(data)
+            self.written[digest] = self.url(file)
+        records.put(name, key, {"sha256": digest, "extension": extension,
+                                "file": self.written[digest].rsplit("/", 1)[-1]})
         return self.written[digest]
 
 
@@ -64,37 +80,41 @@ def _trim_size(path: Path, bleed_px: float) -> tuple[int, int]:
 
 def card_art(ctx: BuildContext, assets: Assets, component: Component, cards: list[Card], first_key: int,
              bleed_px: float) -> save.ComponentArt:
-    """Sheets (and backs) of a cards component; CustomDeck keys count up from first_key."""
+    """Sheets (and backs) of a cards component; CustomDeck keys count up from first_key. A sheet's record
+    is the digests of its faces and its grid, so a one-card edit makes one sheet again."""
     art = save.ComponentArt()
-    faces = [_face_path(ctx, ctx.faces.front(component, card).path) for card in cards]
+    digest = ctx.records.digest
+    fronts = [ctx.faces.front(component, card).path for card in cards]
+    faces = [_face_path(ctx, rel) for rel in fronts]
     art.faces = {card.id: str(face) for card, face in zip(cards, faces)}
     face_w, face_h = _trim_size(faces[0], bleed_px)
     grids = sheets.plan_sheets(len(cards), face_w, face_h)
     backs = {card.id: ctx.faces.back(component, card) for card in cards}
-    back_paths = {cid: (_face_path(ctx, b.path) if b else None) for cid, b in backs.items()}
-    unique_back = len(set(back_paths.values())) > 1
+    back_rels = {cid: (b.path if b else None) for cid, b in backs.items()}
+    unique_back = len(set(back_rels.values())) > 1
     shape = save.CARD_SHAPES[component.shape]
     largest = max(grids, key=lambda g: g.card_w * g.card_h)
     shared_back = None
     if not unique_back:
-        only = next(iter(back_paths.values()))
+        only = next(iter(back_rels.values()))
         size = (largest.card_w, largest.card_h)
-        image = sheets.load_trimmed(only, bleed_px, size) if only else sheets.plain_card(size)
-        shared_back = assets.add(f"{component.id}-back", image)
+        shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, bleed_px),
+                                 lambda: (sheets.load_trimmed(_face_path(ctx, only), bleed_px, size, digest(only))
+                                          if only else sheets.plain_card(size)))
     start = 0
     for index, grid in enumerate(grids):
         count = min(grid.slots, len(cards) - start)
         chunk = cards[start:start + count]
         stem = f"{component.id}-sheet{index + 1}" if len(grids) > 1 else f"{component.id}-sheet"
-        face_url = assets.add(stem, sheets.compose(grid, faces[start:start + count], bleed_px))
+        slot_faces = [(faces[i], digest(fronts[i])) for i in range(start, start + count)]
+        face_url = assets.add(stem, digest_key("sheet", [d for _, d in slot_faces], _grid(grid), bleed_px),
+                              lambda: sheets.compose(grid, slot_faces, bleed_px))
         if unique_back:
-            back_sheet = Image.new("RGB", grid.size, sheets.EMPTY_SLOT)
-            for slot, card in enumerate(chunk):
-                path = back_paths[card.id]
-                image = (sheets.load_trimmed(path, bleed_px, (grid.card_w, grid.card_h)) if path
-                         else sheets.plain_card((grid.card_w, grid.card_h)))
-                back_sheet.paste(image, grid.box(slot)[:2])
-            back_url = assets.add(stem.replace("-sheet", "-backs"), back_sheet)
+            slot_backs = [(_face_path(ctx, back_rels[card.id]), digest(back_rels[card.id]))
+                          if back_rels[card.id] else None for card in chunk]
+            back_url = assets.add(stem.replace("-sheet", "-backs"),
+                                  digest_key("backs", [b and b[1] for b in slot_backs], _grid(grid), bleed_px),
+                                  lambda: sheets.compose(grid, slot_backs, bleed_px))
         else:
             back_url = shared_back
         art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, grid.columns, grid.rows,
@@ -105,19 +125,32 @@ def card_art(ctx: BuildContext, assets: Assets, component: Component, cards: lis
     return art
 
 
+def digest_key(*parts) -> str:
+    return artifact_key("tts", *parts)
+
+
+def _grid(grid: sheets.Grid) -> list[int]:
+    return [grid.columns, grid.rows, grid.card_w, grid.card_h]
+
+
 def token_art(ctx: BuildContext, assets: Assets, component: Component, cards: list[Card],
               bleed_px: float) -> save.ComponentArt:
     art = save.ComponentArt()
+    digest = ctx.records.digest
     for card in cards:
-        front = _face_path(ctx, ctx.faces.front(component, card).path)
+        rel = ctx.faces.front(component, card).path
+        front = _face_path(ctx, rel)
         art.faces[card.id] = str(front)
         size = _trim_size(front, bleed_px)
-        front_url = assets.add(f"{component.id}-{card.id}", sheets.load_trimmed(front, bleed_px, size))
+        front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, bleed_px),
+                               lambda: sheets.load_trimmed(front, bleed_px, size, digest(rel)))
         back = ctx.faces.back(component, card)
         back_url = front_url
         if back is not None:
             back_url = assets.add(f"{component.id}-{card.id}-back",
-                                  sheets.load_trimmed(_face_path(ctx, back.path), bleed_px, size))
+                                  digest_key("token", digest(back.path), size, bleed_px),
+                                  lambda: sheets.load_trimmed(_face_path(ctx, back.path), bleed_px, size,
+                                                              digest(back.path)))
         art.images[card.id] = (front_url, back_url)
     return art
 
@@ -235,6 +268,20 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
     return (groups["play"][0] if groups["play"] else None), by_component
 
 
+def write_thumbnail(ctx: BuildContext, target: str, faces: list[Path], bleed_px: float,
+                    made: dict[str, bytes]) -> None:
+    """The thumbnail of `faces` (files in the output folder) as `target`, unless its record is unchanged;
+    `made` holds the thumbnails this build made, by key (a component's often is the save's)."""
+    picked = sheets.thumbnail_faces(faces)
+    digests = [ctx.records.digest(p.relative_to(ctx.out).as_posix()) for p in picked]
+    key = digest_key("thumbnail", digests, bleed_px)
+    if not ctx.records.reuse_file(target, key, target):
+        if key not in made:
+            made[key] = sheets.thumbnail(picked, bleed_px, digests=digests)
+        ctx.path(target).write_bytes(made[key])
+        ctx.records.keep(target, key, target)
+
+
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
     bleed_px = model.bleed * DPI / 25.4
@@ -276,11 +323,12 @@ def build(ctx: BuildContext) -> None:
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
     all_faces = [Path(p) for c in ([main] if main else present) for p in arts[c.id].faces.values()]
-    ctx.path(f"tts/{deck.name}.png").write_bytes(sheets.thumbnail(all_faces, bleed_px))
+    thumbnails: dict[str, bytes] = {}
+    write_thumbnail(ctx, f"tts/{deck.name}.png", all_faces, bleed_px, thumbnails)
 
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))
         faces = [Path(p) for p in arts[component.id].faces.values()]
-        ctx.path(f"tts/saved-objects/{component.id}.png").write_bytes(sheets.thumbnail(faces, bleed_px))
+        write_thumbnail(ctx, f"tts/saved-objects/{component.id}.png", faces, bleed_px, thumbnails)
     ctx.progress(f"tts: {len(objects)} objects, {key - 1} card sheets")

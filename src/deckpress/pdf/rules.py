@@ -21,8 +21,8 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..inputs import sha256_file
 from ..fonts import truetype
+from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..render import glyph_ink
 from ..schema import Block
@@ -347,10 +347,11 @@ class _Geometry:
 
 
 def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: set[int],
-              furniture=None) -> list[list[int]]:
+              furniture=None, heights: list[float | None] | None = None) -> list[list[int]]:
     """Typeset `story` on pages of `canvas`, a new page before each section in `breaks`; the columns
     of a page that ends the story or comes before a break are balanced. Returns the sections on each
-    page. With `furniture` (the real canvas), draws each page's title and footer and ends the page."""
+    page. With `furniture` (the real canvas), draws each page's title and footer and ends the page.
+    `heights` gets each page's column height (None: full); when it holds them already, they are used."""
     chunks: list[list[Piece]] = [[]]
     for block in story:
         if block.section in breaks and chunks[-1] and chunks[-1][-1].section != block.section:
@@ -363,7 +364,12 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
             if furniture is not None:
                 furniture(len(pages) + 1)
             first = queue[0]
-            height = geometry.balanced(queue) if geometry.holds(queue) else None
+            if heights is not None and len(pages) < len(heights):
+                height = heights[len(pages)]
+            else:
+                height = geometry.balanced(queue) if geometry.holds(queue) else None
+                if heights is not None:
+                    heights.append(height)
             seen = geometry.fill(canvas, queue, height)
             if queue and queue[0] is first:
                 raise _TooLarge(first.items[0])
@@ -374,8 +380,10 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
 
 
 def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
-               size: float, footer: str) -> int:
-    """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added."""
+               size: float, footer: str, records: Records | None = None) -> int:
+    """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added. With
+    `records`, the page breaks and column heights found are recorded, and used again while the rules,
+    the modes and the page are the same (finding them takes most of the typesetting)."""
     margin = max(margin, 12.0)
     gutter = 6.0
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
@@ -399,26 +407,43 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
         canvas.setFont(SANS, 7)
         canvas.drawCentredString(page[0] / 2 * mm, (margin - 2) * mm, f"{footer} \u00b7 {text['page']} {number}")
 
+    icons = {name: [plain(icon), sha256_file(icon.image_file) if icon.image_file else None]
+             for name, icon in sorted((deck.model.icons or {}).items()) if icon is not None}
+    key = artifact_key("rules plan", plain([deck.model.rules, deck.model.modes, deck.model.game.players]),
+                       icons, deck.lang, page, margin, columns, size)
+    name = f"print/rules-plan-{key[:16]}"
+    known = records.get(name, key) if records else None
     try:
-        breaks: set[int] = set()
-        plan = _paginate(_scratch(), geometry, story, breaks)
-        # A last page with a single section: the previous page's last section that starts there (not
-        # its first) moves over too, as long as the pages do not grow in number.
-        for _ in range(3):
-            if len(plan) < 2 or len(plan[-1]) != 1:
-                break
-            movable = [s for s in plan[-2][1:] if s != plan[-1][0]]
-            if not movable:
-                break
-            trial = breaks | {movable[-1]}
-            again = _paginate(_scratch(), geometry, story, trial)
-            if len(again) > len(plan):
-                break
-            breaks, plan = trial, again
-        _paginate(canvas, geometry, story, breaks, furniture)
+        if known is not None:
+            breaks, heights = set(known["breaks"]), list(known["heights"])
+        else:
+            breaks, heights = _plan(geometry, story), []
+        pages = len(_paginate(canvas, geometry, story, breaks, furniture, heights))
     except _TooLarge as err:
         where = getattr(err.flowable, "_deckpress_where", None) or deck.model.where
         raise DeckError.at(where, "a rules block is too large for a whole column of the rules reminder "
                                   "page; split it (e.g. a table into two) or lower `font_size` in the "
                                   "print profile") from None
-    return len(plan)
+    if records is not None:
+        records.put(name, key, {"breaks": sorted(breaks), "heights": heights})
+    return pages
+
+
+def _plan(geometry: _Geometry, story: list[Piece]) -> set[int]:
+    """The sections before which the rules start a new page."""
+    breaks: set[int] = set()
+    plan = _paginate(_scratch(), geometry, story, breaks)
+    # A last page with a single section: the previous page's last section that starts there (not
+    # its first) moves over too, as long as the pages do not grow in number.
+    for _ in range(3):
+        if len(plan) < 2 or len(plan[-1]) != 1:
+            break
+        movable = [s for s in plan[-2][1:] if s != plan[-1][0]]
+        if not movable:
+            break
+        trial = breaks | {movable[-1]}
+        again = _paginate(_scratch(), geometry, story, trial)
+        if len(again) > len(plan):
+            break
+        breaks, plan = trial, again
+    return breaks

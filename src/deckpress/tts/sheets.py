@@ -17,6 +17,9 @@ from __future__ import annotations
 import hashlib
 import io
 import math
+import os
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,20 +107,66 @@ def trim_box(image: Image.Image, bleed_px: float) -> tuple[float, float, float, 
     return (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
 
 
-def load_trimmed(path: Path, bleed_px: float, size: tuple[int, int]) -> Image.Image:
-    """A face image cut to its trim and scaled to `size` (one resampling step)."""
+class Tiles:
+    """Faces cut and scaled for sheets, kept in memory by the face's digest and size, up to `limit` bytes
+    (0: none kept). A long-running `deckpress watch` keeps them, so a one-card edit decodes one face."""
+
+    def __init__(self, limit: int = 0):
+        self.limit = limit
+        self._kept: OrderedDict[tuple, Image.Image] = OrderedDict()
+        self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def get(self, key: tuple) -> Image.Image | None:
+        image = self._kept.get(key)
+        if image is not None:
+            self._kept.move_to_end(key)
+        return image
+
+    def put(self, key: tuple, image: Image.Image) -> None:
+        size = image.width * image.height * len(image.getbands())
+        if size > self.limit or key in self._kept:
+            return
+        self._kept[key] = image
+        self._bytes += size
+        while self._bytes > self.limit:
+            _, old = self._kept.popitem(last=False)
+            self._bytes -= old.width * old.height * len(old.getbands())
+
+
+TILES = Tiles()
+
+
+def load_trimmed(path: Path, bleed_px: float, size: tuple[int, int], digest: str | None = None) -> Image.Image:
+    """A face image cut to its trim and scaled to `size` (one resampling step); with the file's `digest`,
+    kept in TILES (the image returned is then shared: paste it, don't change it)."""
+    key = (digest, bleed_px, tuple(size))
+    if digest is not None and (kept := TILES.get(key)) is not None:
+        return kept
     with Image.open(path) as image:
         image = image.convert("RGB")
-        return image.resize(size, Image.Resampling.LANCZOS, box=trim_box(image, bleed_px))
+        tile = image.resize(size, Image.Resampling.LANCZOS, box=trim_box(image, bleed_px))
+    if digest is not None:
+        TILES.put(key, tile)
+    return tile
 
 
-def compose(grid: Grid, faces: list[Path], bleed_px: float) -> Image.Image:
-    """A sheet: faces[i] in slot i, empty slots white."""
+def compose(grid: Grid, faces: list[tuple[Path, str] | None], bleed_px: float) -> Image.Image:
+    """A sheet: the face faces[i] (its path and digest) in slot i; None a plain card, empty slots white."""
     if len(faces) > grid.slots:
         raise ValueError(f"{len(faces)} faces don't fit a {grid.columns} x {grid.rows} sheet")
     sheet = Image.new("RGB", grid.size, EMPTY_SLOT)
-    for slot, face in enumerate(faces):
-        sheet.paste(load_trimmed(face, bleed_px, (grid.card_w, grid.card_h)), grid.box(slot)[:2])
+    size = (grid.card_w, grid.card_h)
+
+    def tile(face: tuple[Path, str] | None) -> Image.Image:
+        return load_trimmed(face[0], bleed_px, size, face[1]) if face else plain_card(size)
+
+    # Pillow decodes and resamples without the GIL: a thread per core makes the tiles side by side.
+    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(faces)))) as pool:
+        for slot, image in enumerate(pool.map(tile, faces)):
+            sheet.paste(image, grid.box(slot)[:2])
     return sheet
 
 
@@ -133,25 +182,41 @@ def encode(image: Image.Image, image_format: str, quality: int) -> tuple[bytes, 
 
 def hashed_name(stem: str, data: bytes, extension: str) -> str:
     """`deck-sheet1-0123456789ab.jpg`: the content hash makes a changed image a new URL for TTS's cache."""
-    return f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}.{extension}"
+    return hashed_name_of(stem, hashlib.sha256(data).hexdigest(), extension)
+
+
+def hashed_name_of(stem: str, sha256: str, extension: str) -> str:
+    """hashed_name of data whose sha256 is `sha256`."""
+    return f"{stem}-{sha256[:12]}.{extension}"
 
 
 THUMBNAIL = 256
 THUMBNAIL_BACKGROUND = (38, 70, 52)
 
 
-def thumbnail(faces: list[Path], bleed_px: float, size: int = THUMBNAIL) -> bytes:
-    """A size x size PNG of up to five faces fanned out on a green cloth (the save's picture)."""
-    picked = faces if len(faces) <= 5 else [faces[round(i * (len(faces) - 1) / 4)] for i in range(5)]
+def thumbnail_faces(faces: list) -> list:
+    """The faces a thumbnail shows: up to five, spread over the list."""
+    return faces if len(faces) <= 5 else [faces[round(i * (len(faces) - 1) / 4)] for i in range(5)]
+
+
+def thumbnail(faces: list[Path], bleed_px: float, size: int = THUMBNAIL, digests: list[str] | None = None) -> bytes:
+    """A size x size PNG of up to five faces (thumbnail_faces) fanned out on a green cloth (the save's
+    picture); `digests`, the faces' digests, keep their small images in TILES."""
+    picked = thumbnail_faces(list(zip(faces, digests or [None] * len(faces))))
     canvas = Image.new("RGBA", (size, size), THUMBNAIL_BACKGROUND + (255,))
     count = len(picked)
-    for i, face in enumerate(picked):
-        with Image.open(face) as probe:
+
+    def card(face: tuple[Path, str | None]) -> Image.Image:
+        with Image.open(face[0]) as probe:
             w, h = probe.width - 2 * bleed_px, probe.height - 2 * bleed_px
         scale = min(size * 0.62 / h, size * 0.62 / w)
-        card = load_trimmed(face, bleed_px, (max(1, round(w * scale)), max(1, round(h * scale)))).convert("RGBA")
+        return load_trimmed(face[0], bleed_px, (max(1, round(w * scale)), max(1, round(h * scale))), face[1])
+
+    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, count))) as pool:
+        cards = list(pool.map(card, picked))
+    for i, image in enumerate(cards):
         angle = 0.0 if count == 1 else 24.0 - 48.0 * i / (count - 1)
-        turned = card.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+        turned = image.convert("RGBA").rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
         offset = 0.0 if count == 1 else (i - (count - 1) / 2) * size * 0.13
         x = round(size / 2 + offset - turned.width / 2)
         y = round(size / 2 - turned.height / 2 + abs(offset) * 0.25)
