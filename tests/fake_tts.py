@@ -41,8 +41,8 @@ def timing(request):
 def to_lua(runtime: lua52.LuaRuntime, value: Any) -> Any:
     """A JSON-like value as Lua tables (lists 1-based)."""
     if isinstance(value, dict):
-        return runtime.table_from({k: to_lua(runtime, v) for k, v in value.items()})
-    if isinstance(value, list):
+        return runtime.table_from({k: to_lua(runtime, v) for k, v in value.items() if v is not None})
+    if isinstance(value, (list, tuple)):
         return runtime.table_from([to_lua(runtime, v) for v in value])
     return value
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import lupa.lua52 as lua52
 
-from deck_data import _data, deck_data, from_lua
+from deck_data import _data, deck_data
+from fake_tts import to_py as from_lua
 from lua_modules import modules, runtime
 
 

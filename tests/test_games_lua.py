@@ -11,6 +11,7 @@ import pytest
 
 from conftest import ROOT
 from deck_data import deck_data
+from fake_tts import to_lua as deck_data_to_lua, to_py as from_lua
 from lua_modules import modules, runtime
 
 LUA_FILES = {"SkorchSetup": ROOT / "tts" / "skorch" / "setup.lua", "ScoutSetup": ROOT / "tts" / "scout" / "setup.lua",
@@ -26,23 +27,7 @@ SCOOP_SCORING = modules("scoop", lua)("scoop.engine").rules(deck_data("scoop", l
 
 
 def to_lua(value):
-    if isinstance(value, dict):
-        return lua.table_from({k: to_lua(v) for k, v in value.items() if v is not None})
-    if isinstance(value, (list, tuple)):
-        return lua.table_from([to_lua(v) for v in value])
-    return value
-
-
-def from_lua(value):
-    """Lua tables -> Python: sequences (keys 1..n) become lists, other tables dicts."""
-    if lua52.lua_type(value) != "table":
-        return value
-    keys = list(value.keys())
-    if not keys:
-        return []
-    if all(isinstance(k, int) for k in keys) and sorted(keys) == list(range(1, len(keys) + 1)):
-        return [from_lua(value[k]) for k in range(1, len(keys) + 1)]
-    return {k: from_lua(v) for k, v in value.items()}
+    return deck_data_to_lua(lua, value)
 
 
 def lua_error(fn, *args):

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from conftest import ROOT
-from deck_data import deck_data, from_lua, to_lua
+from deck_data import deck_data
+from fake_tts import to_lua, to_py as from_lua
 from lua_modules import modules, runtime
 
 lua = runtime()

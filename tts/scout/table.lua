@@ -220,7 +220,7 @@ end
 
 -- The engine's "player 2" as the colour that plays it.
 local function named(text)
-  return (string.gsub(text, "([Pp])layer (%d+)", function(_, k) return players[tonumber(k)] or ("player " .. k) end))
+  return Seating.name_players(text, players)
 end
 
 function M.show_turn()
