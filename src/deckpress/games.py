@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .options import (Bool, Choice, Context, Id, Int, Invalid, ListOf, MapOf, Number, Option, Record,
-                      Section, did_you_mean)
+                      Section, Str, did_you_mean)
 from .source import Map
 
 EXPRESSION = {"type": "string", "pattern": r"\{\{|\{%"}  # a family value, e.g. "{{ -n }}"
@@ -185,9 +185,61 @@ class Game:
         self.setup_options, self.mode_options, self.card_fields = setup_options, mode_options, card_fields
 
 
-GAMES: dict[str, Game] = {"score": Game("SCORE!", ScoreSetupOptions, ScoreModeOptions, {"effect": STEPS})}
+# --- Skorch, Scout, Scoop: their setup options (they have no mode options) --------------------------------
 
-RECORDS: list[type[Record]] = [ScoreStep, ScoreSetupOptions, ScoreModeOptions]
+class Rounds(Option):
+    """How many rounds: a number, or `players` (one round per player)."""
+
+    type_name = "integer or `players`"
+
+    def check(self, value, where, ctx):
+        if value == "players":
+            return value
+        return Int(self.doc, min=1, max=100).check(value, where, ctx)
+
+    def schema(self):
+        return {"anyOf": [{"const": "players"}, {"type": "integer", "minimum": 1, "maximum": 100}]}
+
+
+NO_MODE_OPTIONS = _record("NoModeOptions", "A game whose modes have no options of their own.", {})
+
+SkorchSetupOptions = _record("SkorchSetupOptions", """Skorch's `setup.options` (docs/rules/skorch.md).""", {
+    "prison": MapOf(Choice("A row.", ["back", "front"]), ListOf(Choice("A slot.", ["up", "down"]), "Its slots.",
+                                                                 min_items=1, max_items=10),
+                    "Each row of the prison, as its cards lie: `{back: [down, up, ...], front: [up, ...]}`."),
+    "prison_deal_order": ListOf(Choice("What is dealt.", ["back", "front", "hand"]),
+                                "What is dealt first, second and third.", min_items=3, max_items=3),
+    "start_discard": Int("Cards turned up to start the discard pile.", min=0, max=10),
+    "draw_per_turn": Int("Cards drawn after a play while the draw pile lasts.", min=0, max=10),
+    "elude_empty_value": Int("The value an Elude played on an empty discard pile counts as.", min=1, max=20),
+})
+
+ScoutSetupOptions = _record("ScoutSetupOptions", """Scout's `setup.options` (docs/rules/scout.md).""", {
+    "first_player_card": Id("The card whose holder starts the first round."),
+    "rounds": Rounds("How many rounds a game has."),
+    "turn_hand_once": Bool("A hand may be turned 180 degrees once, before the round's first turn."),
+    "chips_per_player": Int("Scout & Show chips each player gets.", min=0, max=10),
+    "round_score": MapOf(Choice("What scores.", ["won", "scout", "hand"]), Int("Points each."),
+                         "Points per card won, per Scout token, per card left in hand."),
+})
+
+ScoopSetupOptions = _record("ScoopSetupOptions", """Scoop's `setup.options` (docs/rules/scoop.md).""", {
+    "piles": ListOf(Id("A pile."), "Each player's piles, left to right.", min_items=1, max_items=10),
+    "draw_per_turn": Int("Cards drawn each turn.", min=1, max=1),
+    "face_ranks": ListOf(Str("A rank."), "The ranks that are face cards.", min_items=1),
+    "scoring": MapOf(Id("A pile."), MapOf(Str("A rank."), Int("Points."), "Points by rank."),
+                     "Points by pile and rank, for the Count."),
+})
+
+GAMES: dict[str, Game] = {
+    "score": Game("SCORE!", ScoreSetupOptions, ScoreModeOptions, {"effect": STEPS}),
+    "skorch": Game("Skorch", SkorchSetupOptions, NO_MODE_OPTIONS, {}),
+    "scout": Game("Scout", ScoutSetupOptions, NO_MODE_OPTIONS, {}),
+    "scoop": Game("Scoop", ScoopSetupOptions, NO_MODE_OPTIONS, {}),
+}
+
+RECORDS: list[type[Record]] = [ScoreStep, ScoreSetupOptions, ScoreModeOptions, SkorchSetupOptions,
+                               ScoutSetupOptions, ScoopSetupOptions]
 
 
 # --- Checking a deck --------------------------------------------------------------------------------------
@@ -259,6 +311,9 @@ def _load(record: type[Record], raw: Any, where, ctx: Context, ids: set[str], gi
         return {}
     values = _given(loaded) if given_only else {k: getattr(loaded, k) for k in record.OPTIONS}
     source = loaded.source
+    if values.get("first_player_card"):
+        _known_ids([values["first_player_card"]], ids, _located(source, "first_player_card", where), ctx,
+                   "first_player_card")
     if "deck_remove" in values and values["deck_remove"]:
         _known_ids(values["deck_remove"], ids, _located(source, "deck_remove", where), ctx, "deck_remove")
     override = values.get("priority_override") or {}

@@ -352,14 +352,19 @@ class Record:
         self.where = value.where
         self.extra = {}
         known = {**cls.OPTIONS, **(extra or {})}
+        misspelt = set()  # known keys an unknown one was taken for: their absence is the same mistake
         for key in value:
             if key not in known:
+                close = difflib.get_close_matches(str(key), [str(k) for k in known], n=1, cutoff=0.6)
+                misspelt.update(close)
                 ctx.error(value.key_where[key],
                           f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}"
                           f"{cls.UNKNOWN_KEY_HINT.format(key=key)}")
         for key, option in known.items():
             if key in value:
                 result = option.validate(value[key], value.at(key), ctx, key)
+            elif option.required and key in misspelt:
+                result = None
             elif option.required:
                 ctx.error(value.where, f"missing key {key!r} in {cls.__name__}; add `{key}:` ({option.doc})")
                 result = None

@@ -597,7 +597,8 @@ class Deck(Record):
     tts = Section(TTSOptions, "Tabletop Simulator export settings.", default=None)
     print = Section(PrintOptions, "Print-and-play settings.", default=None)
     script = Choice("The table script whose records type this deck's card effects, mode options and setup "
-                    "options (see ScoreStep, ScoreSetupOptions, ScoreModeOptions); none: they stay free-form.",
+                    "options (SCORE!: ScoreStep, ScoreSetupOptions, ScoreModeOptions; Skorch, Scout, Scoop: "
+                    "their SetupOptions); none: they stay free-form.",
                     list(games.GAMES), default=None)
 
     def validate(self, ctx):
