@@ -167,6 +167,16 @@ function SkorchEngine.all_ids(state)
   return out
 end
 
+-- Calls fn(card, row, slot) for each card lying in `player`'s prison, row by row.
+local function each_prison_card(player, fn)
+  for _, row in ipairs(SkorchEngine.ROWS) do
+    for slot = 1, #player[row] do
+      local c = player[row][slot]
+      if c then fn(c, row, slot) end
+    end
+  end
+end
+
 -- The cards `seat` may play from now (C12, C13): the hand while it holds cards, else the unlocked prison
 -- cards. A list of {id, place, index, card}.
 function SkorchEngine.playable(state, seat)
@@ -175,26 +185,18 @@ function SkorchEngine.playable(state, seat)
     for i, c in ipairs(player.hand) do out[#out + 1] = { id = c.id, place = "hand", index = i, card = c } end
     return out
   end
-  for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, #player[row] do
-      local c = player[row][slot]
-      if c and is_unlocked(player, row, slot) then
-        out[#out + 1] = { id = c.id, place = row, index = slot, card = c }
-      end
-    end
-  end
+  each_prison_card(player, function(c, row, slot)
+    if is_unlocked(player, row, slot) then out[#out + 1] = { id = c.id, place = row, index = slot, card = c } end
+  end)
   return out
 end
 
 -- C17: face-up unlocked prison cards `seat` can give in an Undead trade (ids).
 local function giveable(state, seat, except)
   local player, out = state.players[seat], {}
-  for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, #player[row] do
-      local c = player[row][slot]
-      if c and c.face_up and c.id ~= except and is_unlocked(player, row, slot) then out[#out + 1] = c.id end
-    end
-  end
+  each_prison_card(player, function(c, row, slot)
+    if c.face_up and c.id ~= except and is_unlocked(player, row, slot) then out[#out + 1] = c.id end
+  end)
   return out
 end
 
@@ -203,13 +205,9 @@ local function takeable(state, seat)
   local out = {}
   for _, other in ipairs(state.order) do
     if other ~= seat then
-      local player = state.players[other]
-      for _, row in ipairs(SkorchEngine.ROWS) do
-        for slot = 1, #player[row] do
-          local c = player[row][slot]
-          if c and c.face_up then out[#out + 1] = { id = c.id, seat = other } end
-        end
-      end
+      each_prison_card(state.players[other], function(c)
+        if c.face_up then out[#out + 1] = { id = c.id, seat = other } end
+      end)
     end
   end
   return out
@@ -217,13 +215,10 @@ end
 
 -- C18: the face-down attack cards of `seat`'s prison, locked or not (ids), Face-off's candidates.
 local function face_down_attacks(state, seat, except)
-  local player, out = state.players[seat], {}
-  for _, row in ipairs(SkorchEngine.ROWS) do
-    for slot = 1, #player[row] do
-      local c = player[row][slot]
-      if c and not c.face_up and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
-    end
-  end
+  local out = {}
+  each_prison_card(state.players[seat], function(c)
+    if not c.face_up and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
+  end)
   return out
 end
 
