@@ -209,7 +209,8 @@ SkorchSetupOptions = _record("SkorchSetupOptions", """Skorch's `setup.options` (
                     "Each row of the prison, as its cards lie: `{back: [down, up, ...], front: [up, ...]}`."),
     "prison_deal_order": ListOf(Choice("What is dealt.", ["back", "front", "hand"]),
                                 "What is dealt first, second and third.", min_items=3, max_items=3),
-    "start_discard": Int("Cards turned up to start the discard pile.", min=0, max=10),
+    "start_discard": Int("Cards turned up to start the discard pile (the table turns one: the rules read the "
+                         "first discard as one card).", min=1, max=1),
     "draw_per_turn": Int("Cards drawn after a play while the draw pile lasts.", min=0, max=10),
     "elude_empty_value": Int("The value an Elude played on an empty discard pile counts as.", min=1, max=20),
 })
@@ -225,7 +226,7 @@ ScoutSetupOptions = _record("ScoutSetupOptions", """Scout's `setup.options` (doc
 
 ScoopSetupOptions = _record("ScoopSetupOptions", """Scoop's `setup.options` (docs/rules/scoop.md).""", {
     "piles": ListOf(Id("A pile."), "Each player's piles, left to right.", min_items=1, max_items=10),
-    "draw_per_turn": Int("Cards drawn each turn.", min=1, max=1),
+    "draw_per_turn": Int("Cards drawn each turn (the rules draw one).", min=1, max=1),
     "face_ranks": ListOf(Str("A rank."), "The ranks that are face cards.", min_items=1),
     "scoring": MapOf(Id("A pile."), MapOf(Str("A rank."), Int("Points."), "Points by rank."),
                      "Points by pile and rank, for the Count."),
