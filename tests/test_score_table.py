@@ -3,6 +3,7 @@ the real Global script of the built save, under Lua 5.2 (lupa) against the fake 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -772,6 +773,16 @@ def test_the_extra_cards_are_rendered_like_the_others(changed_save):
     built = changed_save[1]
     faces = [built / "faces" / f for f in ("extras/steal-2.png", "extras/swap.png", "deck/fire-2.png")]
     assert len({Image.open(f).size for f in faces}) == 1   # same card size and bleed as the deck's
+
+
+def test_the_extra_cards_are_printed_like_the_others(changed_save):
+    """The print-and-play PDF draws the extras' faces, as it draws the deck's (images named by their face)."""
+    from pypdf import PdfReader
+    drawn = set()
+    for page in PdfReader(changed_save[1] / "print" / "score-a4.pdf").pages:
+        drawn.update(str(name) for name in (page["/Resources"].get("/XObject") or {}).keys())
+    for face in ("faces/extras/steal-2.png", "faces/extras/swap.png", "faces/deck/fire-2.png"):
+        assert any(hashlib.sha256(face.encode()).hexdigest()[:16] in name for name in drawn), face
 
 
 
