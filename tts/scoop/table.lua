@@ -157,19 +157,9 @@ local function pile_place(ref, k)
          facing(color)
 end
 
--- The card `guid`'s object: the card itself when it lies loose, else the deck holding it (cards dropped
--- on a card form a deck), or nil.
+-- The card `guid`'s object: loose, or the deck of the main component holding it.
 local function holder_of(guid)
-  local obj = getObjectFromGUID(guid)
-  if obj ~= nil and obj.type == "Card" then return obj end
-  for _, deck in ipairs(Table.tagged(Api.data().main)) do
-    if deck.type == "Deck" and not deck.spawning then
-      for _, entry in ipairs(deck.getObjects()) do
-        if entry.guid == guid then return deck end
-      end
-    end
-  end
-  return nil
+  return Table.holder_of(guid, Table.tagged(Api.data().main))
 end
 
 -- Move card `guid` (loose, or in a deck) to position, rotation; j counts the moves that take frames.

@@ -228,16 +228,7 @@ end
 
 -- The card `guid` wherever it lies loose or in a deck of the main component: its object (card or deck).
 local function holder_of(guid)
-  local obj = getObjectFromGUID(guid)
-  if obj ~= nil and obj.type == "Card" then return obj end
-  for _, deck in ipairs(game_objects()) do
-    if deck.type == "Deck" and not deck.spawning then
-      for _, entry in ipairs(deck.getObjects()) do
-        if entry.guid == guid then return deck end
-      end
-    end
-  end
-  return nil
+  return Table.holder_of(guid, game_objects())
 end
 
 -- Whose turn it is and what to beat, on the panel.

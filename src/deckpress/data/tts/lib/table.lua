@@ -206,6 +206,21 @@ function M.tagged(tag)
   return M.by_guid(getObjectsWithTag(tag))
 end
 
+-- The card `guid`'s object: the card itself when it lies loose, else the one of `decks` holding it (cards
+-- dropped on a card form a deck), or nil.
+function M.holder_of(guid, decks)
+  local obj = getObjectFromGUID(guid)
+  if obj ~= nil and obj.type == "Card" then return obj end
+  for _, deck in ipairs(decks) do
+    if deck.type == "Deck" and not deck.spawning then
+      for _, entry in ipairs(deck.getObjects()) do
+        if entry.guid == guid then return deck end
+      end
+    end
+  end
+  return nil
+end
+
 -- The y rotation at which a card reads upright to the holder of `color`'s hand.
 function M.upright(color)
   return (Player[color].getHandTransform().rotation.y + 180) % 360
