@@ -55,6 +55,23 @@ def slug(text: str) -> str:
     return out or "card"
 
 
+def project_file(rel: str, where: Where, what: str, ctx: Context) -> Path | None:
+    """The file that `rel`, relative to the deck file `where` is in, names inside the project; None after one
+    located line when it leads outside the project or does not exist."""
+    deck_path = Path(where.path)
+    try:
+        file = confine(deck_path.parent / rel, deck_path)
+    except OutsideProject:
+        ctx.error(where, f"{what} {rel!r} leads outside the project; keep the {what} inside "
+                         f"{project_root(deck_path)}")
+        return None
+    if not file.is_file():
+        ctx.error(where, f"{what} {rel!r} not found; put the {what} there or fix the path (relative to the "
+                         "deck file)")
+        return None
+    return file
+
+
 class Localized(Option):
     """A value given once, or per language as `{en: ..., ru: ...}`; the build's language is picked."""
 
@@ -309,15 +326,8 @@ class Component(Record):
         """The rows of `cards_from`, located at FILE:ROW:COLUMN; its path is kept as `cards_file`."""
         where = self.source.at("cards_from")
         deck_path = Path(where.path)
-        try:
-            self.cards_file = confine(deck_path.parent / self.cards_from, deck_path)
-        except OutsideProject:
-            ctx.error(where, f"{self.cards_from!r} leads outside the project; keep the spreadsheet inside "
-                             f"{project_root(deck_path)}")
-            return []
-        if not self.cards_file.is_file():
-            ctx.error(where, f"{self.cards_from!r} not found; put the spreadsheet there or fix the path "
-                             "(relative to the deck file)")
+        self.cards_file = project_file(self.cards_from, where, "spreadsheet", ctx)
+        if self.cards_file is None:
             return []
         kinds = {name: spec.type for name, spec in self.fields.items() if spec is not None}
         try:
@@ -557,17 +567,7 @@ class Icon(Record):
                                   "{image: ../art/coin.png}")
             return
         if self.image is not None:
-            where = self.source.at("image")
-            deck_path = Path(where.path)
-            try:
-                self.image_file = confine(deck_path.parent / self.image, deck_path)
-            except OutsideProject:
-                ctx.error(where, f"icon image {self.image!r} leads outside the project; keep it inside "
-                                 f"{project_root(deck_path)}")
-                return
-            if not self.image_file.is_file():
-                ctx.error(where, f"icon image {self.image!r} not found; put the image there or fix the path "
-                                 "(relative to the deck file)")
+            self.image_file = project_file(self.image, self.source.at("image"), "icon image", ctx)
 
     @classmethod
     def json_schema(cls) -> dict:
