@@ -126,20 +126,25 @@ def test_clean_builds_are_identical_across_folders_and_environments(game, tmp_pa
 
 
 def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, monkeypatch):
-    """One face, the sheet it is on and the PDFs that print it; not the backs, the tokens, the typesetting
-    of the rules or the calibration sheets, whose records did not change."""
+    """One face and the tiles cut from it, the sheet it is on and the PDFs that print it; not the backs,
+    the tokens, the typesetting of the rules or the calibration sheets, whose records did not change."""
     build(game, "--out", "build")
     made = []
-    for module, name in ((sheets, "compose"), (sheets, "load_trimmed"), (rules, "_plan"),
+    for module, name in ((sheets, "compose"), (faces, "cut"), (rules, "_plan"),
                          (pdf_builder, "write_pdf"), (pdf_builder, "write_calibration")):
         def spy(*args, _original=getattr(module, name), _name=name):
             made.append(_name)
             return _original(*args)
         monkeypatch.setattr(module, name, spy)
+    before = tree(game / "build" / "game")
     edit(game / "decks/game.yaml", "then play again", "then play twice")
     assert "(1 faces rendered, 8 reused)" in build(game)
-    assert sorted(set(made)) == ["compose", "load_trimmed", "write_pdf"]
-    assert made.count("compose") == 1 and made.count("write_pdf") == 2
+    after = tree(game / "build" / "game")
+    changed = sorted(name for name in after if name.startswith("faces/") and after[name] != before.get(name))
+    tiles = [name for name in after if name.startswith(f"cache/{changed[0].removesuffix('.png')}@")]
+    assert len(changed) == 1 and tiles
+    assert sorted(set(made)) == ["compose", "cut", "write_pdf"]
+    assert made.count("compose") == 1 and made.count("write_pdf") == 2 and made.count("cut") == len(tiles)
 
 
 def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game, tmp_path):
@@ -153,13 +158,15 @@ def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game,
     assert tree(out) == clean_build(game, tmp_path)
 
 
-def test_tiles_kept_in_memory_between_builds_give_the_same_sheets(game, tmp_path, monkeypatch):
-    """As under `deckpress watch`: faces cut for the sheets are kept by digest from build to build."""
-    monkeypatch.setattr(sheets, "TILES", sheets.Tiles(limit=64 * 2**20))
+def test_tiles_are_cut_again_only_when_missing(game, tmp_path):
+    """A reused face's tiles come from the last build's cache/; one removed from there is cut again from the
+    face, and the build still equals a clean one."""
     build(game)
-    for name in ("a card's text", "a template"):
-        CHANGES[name](game)
-        build(game)
-    assert len(sheets.TILES) > 0
-    monkeypatch.setattr(sheets, "TILES", sheets.Tiles())  # the clean build keeps none
-    assert tree(game / "build" / "game") == clean_build(game, tmp_path)
+    out = game / "build" / "game"
+    cached = sorted(out.glob("cache/faces/deck/back@*.png"))  # the back does not show the card edited below
+    assert cached
+    cached[0].unlink()
+    edit(game / "decks/game.yaml", "then play again", "then play twice")
+    build(game)
+    assert cached[0].is_file()
+    assert tree(out) == clean_build(game, tmp_path)

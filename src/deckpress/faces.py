@@ -1,4 +1,6 @@
-"""The face stage: one PNG per unique card face and per back, reused from the last build when unchanged."""
+"""The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
+and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
+while it is in memory and kept in the output folder's cache/ for the next build."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from .schema import Card, Component
 
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
+CACHE = "cache"  # the output folder's cache of tiles
+Size = tuple[int, int]
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,70 @@ def plan_faces(deck: LoadedDeck) -> Faces:
     return faces
 
 
+def tile_path(face_path: str, size: Size) -> str:
+    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.png."""
+    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.png"
+
+
+def cut(image, bleed_px: float, size: Size):
+    """The face `image` cut to its trim and scaled to `size` in one resampling step."""
+    from PIL import Image
+
+    box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
+    return image.resize(size, Image.Resampling.LANCZOS, box=box)
+
+
+def encode_png(image, dpi: int | None = None) -> bytes:
+    buffer = io.BytesIO()
+    # zlib level 1: a third less time than level 6 for faces about 30 % larger (the TTS sheets are JPEG;
+    # the PDFs carry the PNG data as it is)
+    image.save(buffer, format="PNG", compress_level=1, **({"dpi": (dpi, dpi)} if dpi else {}))
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What a drawing process does for one face: draw it (else read the previous build's), give it back
+    as PNG bytes or as an image, and cut tiles of `sizes` from it."""
+
+    face: Face
+    draw: bool = True
+    output: str | None = "png"  # "png", "image" or None
+    sizes: tuple[Size, ...] = ()
+
+
+@dataclass
+class _Done:
+    png: bytes | None = None
+    image: object = None
+    record: dict | None = None
+    tiles: dict[Size, bytes] = field(default_factory=dict)
+
+
 def check_faces(deck: LoadedDeck) -> list[str]:
     """Draw every face in memory: raises DeckError for text that does not fit, missing images...;
     returns the warnings, each once."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
     faces = plan_faces(deck).all()
-    records = {f.path: record for f, (_, record) in zip(faces, _draw_all(stage, faces))}
+    jobs = [_Job(face, output=None) for face in faces]
+    records = {f.path: done.record for f, done in zip(faces, _run(stage, jobs))}
     return FaceStage.recorded_warnings(records, shrinking=True)
+
+
+def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
+    """The faces as RGB images: read from the stage's previous build where still up to date, else drawn."""
+    from PIL import Image
+
+    images, todo = {}, []
+    for face in faces:
+        if stage.reusable(face, stage.key(face)):
+            with Image.open(stage.previous / face.path) as image:
+                images[face.path] = image.convert("RGB")
+        else:
+            todo.append(_Job(face, output="image"))
+    for job, done in zip(todo, _run(stage, todo)):
+        images[job.face.path] = done.image
+    return images
 
 
 class FaceStage:
@@ -82,6 +143,7 @@ class FaceStage:
         from .render import DPI, FaceRenderer  # Pillow only once faces are drawn
 
         self.dpi = DPI
+        self.bleed_px = deck.model.bleed * DPI / 25.4
         self.renderer = FaceRenderer(deck)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()
@@ -113,44 +175,77 @@ class FaceStage:
             return False
         return images_unchanged(old.get("images", {}), self.deck.path)
 
-    def draw(self, face: Face) -> tuple[bytes, dict]:
-        """The face as PNG bytes, and its record: its key but for the image files it drew (with their
+    def draw(self, face: Face):
+        """The face as an RGB image, and its record: its key but for the image files it drew (with their
         sha256), and warnings, located."""
         component = {"id": face.component.id, "name": face.component.name}
         card = face.card.fields() if face.card else {}
         label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
         where = face.card.where if face.card else face.component.source.at("back")
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
-        buffer = io.BytesIO()
-        # zlib level 1: a third less time than level 6 for faces about 30 % larger (the TTS sheets are JPEG;
-        # the PDFs carry the PNG data as it is)
-        image.save(buffer, format="PNG", dpi=(self.dpi, self.dpi), compress_level=1)
         r = self.renderer
         record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
         if r.warnings:
             record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
         if r.shrunk:
             record["shrunk"] = dict(r.shrunk)
-        return buffer.getvalue(), record
+        return image, record
 
-    def build(self, faces: list[Face], progress: Callable[[int, int], None]) -> int:
-        """Write every face, reusing unchanged ones; returns how many were drawn. Faces are drawn in
-        parallel processes where the system can fork them: each face is independent of the others."""
-        todo = []
+    def work(self, job: _Job) -> _Done:
+        from PIL import Image
+
+        done = _Done()
+        if job.draw:
+            image, done.record = self.draw(job.face)
+        else:
+            with Image.open(self.previous / job.face.path) as opened:
+                image = opened.convert("RGB")
+        if job.output == "png":
+            done.png = encode_png(image, self.dpi)
+        elif job.output == "image":
+            done.image = image
+        done.tiles = {size: encode_png(cut(image, self.bleed_px, size)) for size in job.sizes}
+        return done
+
+    def build(self, faces: list[Face], progress: Callable[[int, int], None],
+              tiles: dict[str, set[Size]] | None = None) -> int:
+        """Write every face, reusing unchanged ones, and the `tiles` of each (sizes by face path) into
+        cache/; returns how many faces were drawn. Faces are drawn in parallel processes where the system
+        can fork them: each face is independent of the others."""
+        tiles = tiles or {}
+        todo, keys = [], {}
         for face in faces:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            key = self.key(face)
-            if self.reusable(face, key):
-                copy_file(self.previous / face.path, target)
-                self.records[face.path] = self.previous_faces[face.path]
-            else:
-                todo.append((face, key))
-        for done, ((face, key), (png, record)) in enumerate(zip(todo, _draw_all(self, [f for f, _ in todo])), 1):
-            (self.out / face.path).write_bytes(png)
-            self.records[face.path] = {"key": key, **record}
-            progress(done, len(todo))
-        return len(todo)
+            keys[face.path] = key = self.key(face)
+            sizes = sorted(tiles.get(face.path, ()))
+            if not self.reusable(face, key):
+                todo.append(_Job(face, sizes=tuple(sizes)))
+                continue
+            copy_file(self.previous / face.path, target)
+            self.records[face.path] = self.previous_faces[face.path]
+            missing = []
+            for size in sizes:
+                kept = self.previous / tile_path(face.path, size)
+                if kept.is_file():
+                    copy_file(kept, self.out / tile_path(face.path, size))
+                else:
+                    missing.append(size)
+            if missing:
+                todo.append(_Job(face, draw=False, output=None, sizes=tuple(missing)))
+        drawn = sum(job.draw for job in todo)
+        count = 0
+        for job, done in zip(todo, _run(self, todo)):
+            for size, png in done.tiles.items():
+                target = self.out / tile_path(job.face.path, size)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(png)
+            if job.draw:
+                (self.out / job.face.path).write_bytes(done.png)
+                self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
+                count += 1
+                progress(count, drawn)
+        return drawn
 
     @staticmethod
     def recorded_warnings(records: dict, shrinking: bool = False) -> list[str]:
@@ -173,12 +268,12 @@ class FaceStage:
         return lines
 
 
-_WORK: tuple[FaceStage, list[Face]] | None = None  # what forked workers draw from
+_WORK: tuple[FaceStage, list[_Job]] | None = None  # what forked workers draw from
 
 
-def _draw_one(index: int) -> tuple[bytes, dict[str, str]]:
-    stage, faces = _WORK
-    return stage.draw(faces[index])
+def _work_one(index: int) -> _Done:
+    stage, jobs = _WORK
+    return stage.work(jobs[index])
 
 
 def _worker_start(parent: int) -> None:
@@ -195,21 +290,22 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _draw_all(stage: FaceStage, faces: list[Face]):
-    """Draw `faces` in order; with several cores and fork available, in worker processes."""
+def _run(stage: FaceStage, jobs: list[_Job]):
+    """Do `jobs`, giving their results in order; with several cores and fork available, in worker
+    processes."""
     global _WORK
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    workers = min(os.cpu_count() or 1, len(faces) // PER_WORKER)
+    workers = min(os.cpu_count() or 1, len(jobs) // PER_WORKER)
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from (stage.draw(face) for face in faces)
+        yield from (stage.work(job) for job in jobs)
         return
-    _WORK = (stage, faces)
+    _WORK = (stage, jobs)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        yield from pool.map(_draw_one, range(len(faces)), chunksize=2)
+        yield from pool.map(_work_one, range(len(jobs)), chunksize=2)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
         _WORK = None

@@ -7,7 +7,6 @@ carries deckpress's mark in its PNG text, so a file that is not a preview is nev
 
 from __future__ import annotations
 
-import io
 import math
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from PIL.PngImagePlugin import PngInfo
 
 from .build import MANIFEST, _read_manifest
 from .deck import LoadedDeck
-from .faces import Face, FaceStage, _draw_all, plan_faces
+from .faces import Face, FaceStage, face_images as drawn_images, plan_faces
 from .fonts import builtin_fonts, truetype
 
 MARK = ("Software", "deckpress preview")
@@ -35,16 +34,7 @@ def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str
     folder = out_root / deck.name
     records = _read_manifest(folder).get("faces", {}) if (folder / MANIFEST).is_file() else {}
     stage = FaceStage(deck, out=None, previous=folder if records else None, previous_faces=records)
-    images, todo = {}, []
-    for face in faces:
-        if stage.reusable(face, stage.key(face)):
-            with Image.open(folder / face.path) as image:
-                images[face.path] = image.convert("RGB")
-        else:
-            todo.append(face)
-    for face, (png, _) in zip(todo, _draw_all(stage, todo)):
-        images[face.path] = Image.open(io.BytesIO(png)).convert("RGB")
-    return images
+    return drawn_images(stage, faces)
 
 
 def _writable(target: Path) -> None:

@@ -15,7 +15,6 @@ import watchfiles
 
 from .paths import project_root
 
-TILES_BYTES = 160 * 2**20  # faces cut for sheets kept between rebuilds: a one-card edit decodes one face
 DEBOUNCE_MS = 30  # a save often arrives as several events; wait this long for the last one
 SETUP_MS = 200  # how often the watcher wakes when nothing changed (its first wake starts the first build)
 
@@ -35,10 +34,6 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], No
           echo: Callable[[str], None], stop_event=None) -> None:
     """Build every deck `decks()` names, then again after each change, until Ctrl-C (or `stop_event`).
     `build` builds one deck and reports its own errors."""
-    from .tts import sheets
-
-    sheets.TILES.limit = TILES_BYTES
-
     def build_all() -> None:
         for deck in decks():
             build(deck)

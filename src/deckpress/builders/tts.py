@@ -16,12 +16,16 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from dataclasses import dataclass
+
 from PIL import Image
 
 from ..context import BuildContext
+from ..deck import LoadedDeck
 from ..errors import DeckError, Where
+from ..faces import Faces, tile_path
 from ..inputs import artifact_key
-from ..render import DPI
+from ..render import DPI, face_pixels
 from ..schema import Card, Component
 from ..tts import lua, save, sheets
 
@@ -69,59 +73,149 @@ class Assets:
         return self.written[digest]
 
 
-def _face_path(ctx: BuildContext, relative: str) -> Path:
-    return ctx.out / relative
+Size = tuple[int, int]
 
 
-def _trim_size(path: Path, bleed_px: float) -> tuple[int, int]:
-    with Image.open(path) as image:
-        return (round(image.width - 2 * bleed_px), round(image.height - 2 * bleed_px))
+def _bleed_px(deck: LoadedDeck) -> float:
+    return deck.model.bleed * DPI / 25.4
 
 
-def card_art(ctx: BuildContext, assets: Assets, component: Component, cards: list[Card], first_key: int,
-             bleed_px: float) -> save.ComponentArt:
+def _trim(deck: LoadedDeck, component: Component) -> tuple[float, float]:
+    """The pixel size of the component's faces cut to the trim."""
+    width, height = face_pixels(component.size, deck.model.bleed)
+    bleed = _bleed_px(deck)
+    return width - 2 * bleed, height - 2 * bleed
+
+
+def _cards(component: Component) -> list[Card]:
+    return [c for c in component.cards if c.count > 0]
+
+
+@dataclass
+class _Sheet:
+    """One sheet of a cards component: its grid, its cards and their fronts, and their backs when the
+    cards' backs differ (None: the component's one back serves all)."""
+
+    stem: str
+    grid: sheets.Grid
+    cards: list[Card]
+    fronts: list[str]
+    backs: list[str | None] | None
+
+    @property
+    def size(self) -> Size:
+        return (self.grid.card_w, self.grid.card_h)
+
+
+@dataclass
+class _CardsPlan:
+    sheets: list[_Sheet]
+    back: str | None  # the face path of the back all cards share (None: a plain back), when they share one
+    shared: bool
+    back_size: Size  # of the shared back: the largest slot
+
+
+def _plan_cards(deck: LoadedDeck, faces: Faces, component: Component) -> _CardsPlan:
+    cards = _cards(component)
+    width, height = _trim(deck, component)
+    grids = sheets.plan_sheets(len(cards), round(width), round(height))
+    backs = {card.id: faces.back(component, card) for card in cards}
+    back_paths = {cid: (b.path if b else None) for cid, b in backs.items()}
+    shared = len(set(back_paths.values())) <= 1
+    largest = max(grids, key=lambda g: g.card_w * g.card_h)
+    plans, start = [], 0
+    for index, grid in enumerate(grids):
+        chunk = cards[start:start + min(grid.slots, len(cards) - start)]
+        stem = f"{component.id}-sheet{index + 1}" if len(grids) > 1 else f"{component.id}-sheet"
+        plans.append(_Sheet(stem, grid, chunk, [faces.front(component, c).path for c in chunk],
+                            None if shared else [back_paths[c.id] for c in chunk]))
+        start += len(chunk)
+    return _CardsPlan(plans, next(iter(back_paths.values())) if shared else None, shared,
+                      (largest.card_w, largest.card_h))
+
+
+def _token_size(deck: LoadedDeck, component: Component) -> Size:
+    width, height = _trim(deck, component)
+    return round(width), round(height)
+
+
+Shown = list[tuple[str, Size]]  # faces of a thumbnail, each with its size there
+
+
+def _thumbnail_faces(deck: LoadedDeck, faces: Faces) -> list[tuple[str, Shown]]:
+    """Each thumbnail (its target, and the faces it shows): the save's, of its main deck (or of every
+    component when there is none), and one per component."""
+    present = [c for c in deck.model.components if _cards(c)]
+    fronts = {c.id: [(faces.front(c, card).path, sheets.thumbnail_card_size(*_trim(deck, c))) for card in _cards(c)]
+              for c in present}
+    shown = [c for c in present if _kind(c) == "play"][:1] or present
+    out = [(f"tts/{deck.name}.png", sheets.thumbnail_faces([f for c in shown for f in fronts[c.id]]))] if shown else []
+    return out + [(f"tts/saved-objects/{c.id}.png", sheets.thumbnail_faces(fronts[c.id])) for c in present]
+
+
+def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
+    """The tiles this builder cuts from faces (face path -> sizes), which the face stage makes: a sheet
+    slot of every card's front (and back, where they differ), the shared back at the largest slot, the
+    tokens at trim size, and the cards of the thumbnails."""
+    wanted: dict[str, set[Size]] = {}
+
+    def want(path: str | None, size: Size) -> None:
+        if path is not None:
+            wanted.setdefault(path, set()).add(size)
+
+    for component in deck.model.components:
+        cards = _cards(component)
+        if not cards:
+            continue
+        if component.type == "tokens":
+            size = _token_size(deck, component)
+            for card in cards:
+                want(faces.front(component, card).path, size)
+                back = faces.back(component, card)
+                want(back and back.path, size)
+            continue
+        plan = _plan_cards(deck, faces, component)
+        want(plan.back, plan.back_size)
+        for sheet in plan.sheets:
+            for path in [*sheet.fronts, *(sheet.backs or [])]:
+                want(path, sheet.size)
+    for _, shown in _thumbnail_faces(deck, faces):
+        for path, size in shown:
+            want(path, size)
+    return wanted
+
+
+def _tile(ctx: BuildContext, face: str | None, size: Size) -> Path | None:
+    return ctx.out / tile_path(face, size) if face is not None else None
+
+
+def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key: int) -> save.ComponentArt:
     """Sheets (and backs) of a cards component; CustomDeck keys count up from first_key. A sheet's record
     is the digests of its faces and its grid, so a one-card edit makes one sheet again."""
     art = save.ComponentArt()
     digest = ctx.records.digest
-    fronts = [ctx.faces.front(component, card).path for card in cards]
-    faces = [_face_path(ctx, rel) for rel in fronts]
-    art.faces = {card.id: str(face) for card, face in zip(cards, faces)}
-    face_w, face_h = _trim_size(faces[0], bleed_px)
-    grids = sheets.plan_sheets(len(cards), face_w, face_h)
-    backs = {card.id: ctx.faces.back(component, card) for card in cards}
-    back_rels = {cid: (b.path if b else None) for cid, b in backs.items()}
-    unique_back = len(set(back_rels.values())) > 1
+    plan = _plan_cards(ctx.deck, ctx.faces, component)
+    bleed_px = _bleed_px(ctx.deck)
     shape = save.CARD_SHAPES[component.shape]
-    largest = max(grids, key=lambda g: g.card_w * g.card_h)
     shared_back = None
-    if not unique_back:
-        only = next(iter(back_rels.values()))
-        size = (largest.card_w, largest.card_h)
+    if plan.shared:
+        only, size = plan.back, plan.back_size
         shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, bleed_px),
-                                 lambda: (sheets.load_trimmed(_face_path(ctx, only), bleed_px, size, digest(only))
-                                          if only else sheets.plain_card(size)))
-    start = 0
-    for index, grid in enumerate(grids):
-        count = min(grid.slots, len(cards) - start)
-        chunk = cards[start:start + count]
-        stem = f"{component.id}-sheet{index + 1}" if len(grids) > 1 else f"{component.id}-sheet"
-        slot_faces = [(faces[i], digest(fronts[i])) for i in range(start, start + count)]
-        face_url = assets.add(stem, digest_key("sheet", [d for _, d in slot_faces], _grid(grid), bleed_px),
-                              lambda: sheets.compose(grid, slot_faces, bleed_px))
-        if unique_back:
-            slot_backs = [(_face_path(ctx, back_rels[card.id]), digest(back_rels[card.id]))
-                          if back_rels[card.id] else None for card in chunk]
-            back_url = assets.add(stem.replace("-sheet", "-backs"),
-                                  digest_key("backs", [b and b[1] for b in slot_backs], _grid(grid), bleed_px),
-                                  lambda: sheets.compose(grid, slot_backs, bleed_px))
-        else:
-            back_url = shared_back
-        art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, grid.columns, grid.rows,
-                                          unique_back, shape))
-        for slot, card in enumerate(chunk):
+                                 lambda: sheets.open_tile(_tile(ctx, only, size), size))
+    for index, sheet in enumerate(plan.sheets):
+        face_url = assets.add(sheet.stem, digest_key("sheet", [digest(f) for f in sheet.fronts], _grid(sheet.grid),
+                                                     bleed_px),
+                              lambda: sheets.compose(sheet.grid, [_tile(ctx, f, sheet.size) for f in sheet.fronts]))
+        back_url = shared_back
+        if sheet.backs is not None:
+            back_url = assets.add(sheet.stem.replace("-sheet", "-backs"),
+                                  digest_key("backs", [b and digest(b) for b in sheet.backs], _grid(sheet.grid),
+                                             bleed_px),
+                                  lambda: sheets.compose(sheet.grid, [_tile(ctx, b, sheet.size) for b in sheet.backs]))
+        art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, sheet.grid.columns,
+                                          sheet.grid.rows, not plan.shared, shape))
+        for slot, card in enumerate(sheet.cards):
             art.slots[card.id] = (index, slot)
-        start += count
     return art
 
 
@@ -133,24 +227,20 @@ def _grid(grid: sheets.Grid) -> list[int]:
     return [grid.columns, grid.rows, grid.card_w, grid.card_h]
 
 
-def token_art(ctx: BuildContext, assets: Assets, component: Component, cards: list[Card],
-              bleed_px: float) -> save.ComponentArt:
+def token_art(ctx: BuildContext, assets: Assets, component: Component) -> save.ComponentArt:
     art = save.ComponentArt()
     digest = ctx.records.digest
-    for card in cards:
+    size, bleed_px = _token_size(ctx.deck, component), _bleed_px(ctx.deck)
+    for card in _cards(component):
         rel = ctx.faces.front(component, card).path
-        front = _face_path(ctx, rel)
-        art.faces[card.id] = str(front)
-        size = _trim_size(front, bleed_px)
         front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, bleed_px),
-                               lambda: sheets.load_trimmed(front, bleed_px, size, digest(rel)))
+                               lambda: sheets.open_tile(_tile(ctx, rel, size), size))
         back = ctx.faces.back(component, card)
         back_url = front_url
         if back is not None:
             back_url = assets.add(f"{component.id}-{card.id}-back",
                                   digest_key("token", digest(back.path), size, bleed_px),
-                                  lambda: sheets.load_trimmed(_face_path(ctx, back.path), bleed_px, size,
-                                                              digest(back.path)))
+                                  lambda: sheets.open_tile(_tile(ctx, back.path, size), size))
         art.images[card.id] = (front_url, back_url)
     return art
 
@@ -268,37 +358,32 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
     return (groups["play"][0] if groups["play"] else None), by_component
 
 
-def write_thumbnail(ctx: BuildContext, target: str, faces: list[Path], bleed_px: float,
-                    made: dict[str, bytes]) -> None:
-    """The thumbnail of `faces` (files in the output folder) as `target`, unless its record is unchanged;
-    `made` holds the thumbnails this build made, by key (a component's often is the save's)."""
-    picked = sheets.thumbnail_faces(faces)
-    digests = [ctx.records.digest(p.relative_to(ctx.out).as_posix()) for p in picked]
-    key = digest_key("thumbnail", digests, bleed_px)
+def write_thumbnail(ctx: BuildContext, target: str, shown: Shown, made: dict[str, bytes]) -> None:
+    """The thumbnail of the faces `shown` as `target`, unless its record is unchanged; `made` holds the
+    thumbnails this build made, by key (a component's often is the save's)."""
+    key = digest_key("thumbnail", [[ctx.records.digest(face), size] for face, size in shown])
     if not ctx.records.reuse_file(target, key, target):
         if key not in made:
-            made[key] = sheets.thumbnail(picked, bleed_px, digests=digests)
+            made[key] = sheets.thumbnail([_tile(ctx, face, size) for face, size in shown])
         ctx.path(target).write_bytes(made[key])
         ctx.records.keep(target, key, target)
 
 
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
-    bleed_px = model.bleed * DPI / 25.4
     assets = Assets(ctx)
     guids = save.Guids(deck.name)
 
     arts: dict[str, save.ComponentArt] = {}
     key = 1
     for component in model.components:
-        cards = [c for c in component.cards if c.count > 0]
-        if not cards:
+        if not _cards(component):
             continue
         ctx.progress(f"tts: {component.id}")
         if component.type == "tokens":
-            arts[component.id] = token_art(ctx, assets, component, cards, bleed_px)
+            arts[component.id] = token_art(ctx, assets, component)
         else:
-            arts[component.id] = card_art(ctx, assets, component, cards, key, bleed_px)
+            arts[component.id] = card_art(ctx, assets, component, key)
             key += len(arts[component.id].sheets)
 
     present = [c for c in model.components if c.id in arts]
@@ -322,13 +407,10 @@ def build(ctx: BuildContext) -> None:
     epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
-    all_faces = [Path(p) for c in ([main] if main else present) for p in arts[c.id].faces.values()]
-    thumbnails: dict[str, bytes] = {}
-    write_thumbnail(ctx, f"tts/{deck.name}.png", all_faces, bleed_px, thumbnails)
-
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))
-        faces = [Path(p) for p in arts[component.id].faces.values()]
-        write_thumbnail(ctx, f"tts/saved-objects/{component.id}.png", faces, bleed_px, thumbnails)
+    thumbnails: dict[str, bytes] = {}
+    for target, shown in _thumbnail_faces(deck, ctx.faces):
+        write_thumbnail(ctx, target, shown, thumbnails)
     ctx.progress(f"tts: {len(objects)} objects, {key - 1} card sheets")

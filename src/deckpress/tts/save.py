@@ -107,7 +107,6 @@ class ComponentArt:
     sheets: list[SheetEntry] = field(default_factory=list)
     slots: dict[str, tuple[int, int]] = field(default_factory=dict)  # card id -> (sheet index, slot)
     images: dict[str, tuple[str, str]] = field(default_factory=dict)  # token card id -> (front, back)
-    faces: dict[str, str] = field(default_factory=dict)  # card id -> trimmed face path (thumbnails)
 
     def card_id(self, card: Card) -> int:
         sheet, slot = self.slots[card.id]

@@ -1,7 +1,8 @@
 """Deck sheets: card faces packed into TTS card sheets (at most 10 x 7 cards, 4096 px a side).
 
 The plan is pure arithmetic (`plan_sheets`); `compose` and `encode` make the images. Faces are cut to
-the trim (TTS shows the whole slot on the card, so the print bleed would show as a border).
+the trim (TTS shows the whole slot on the card, so the print bleed would show as a border): the face
+stage cuts each face to its slot's size as it draws it (`tiles` of builders/tts.py asks for them).
 
 How the grid is chosen: TTS scales each slot onto the card, so the sharpest card is the largest slot,
 capped at the face's own trim resolution (no upscaling). For a given number of sheets the faces are
@@ -18,7 +19,6 @@ import hashlib
 import io
 import math
 import os
-from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,69 +103,24 @@ def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) 
     return plan(count)
 
 
-def trim_box(image: Image.Image, bleed_px: float) -> tuple[float, float, float, float]:
-    return (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
-
-
-class Tiles:
-    """Faces cut and scaled for sheets, kept in memory by the face's digest and size, up to `limit` bytes
-    (0: none kept). A long-running `deckpress watch` keeps them, so a one-card edit decodes one face."""
-
-    def __init__(self, limit: int = 0):
-        self.limit = limit
-        self._kept: OrderedDict[tuple, Image.Image] = OrderedDict()
-        self._bytes = 0
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-    def get(self, key: tuple) -> Image.Image | None:
-        image = self._kept.get(key)
-        if image is not None:
-            self._kept.move_to_end(key)
-        return image
-
-    def put(self, key: tuple, image: Image.Image) -> None:
-        size = image.width * image.height * len(image.getbands())
-        if size > self.limit or key in self._kept:
-            return
-        self._kept[key] = image
-        self._bytes += size
-        while self._bytes > self.limit:
-            _, old = self._kept.popitem(last=False)
-            self._bytes -= old.width * old.height * len(old.getbands())
-
-
-TILES = Tiles()
-
-
-def load_trimmed(path: Path, bleed_px: float, size: tuple[int, int], digest: str | None = None) -> Image.Image:
-    """A face image cut to its trim and scaled to `size` (one resampling step); with the file's `digest`,
-    kept in TILES (the image returned is then shared: paste it, don't change it)."""
-    key = (digest, bleed_px, tuple(size))
-    if digest is not None and (kept := TILES.get(key)) is not None:
-        return kept
+def open_tile(path: Path | None, size: tuple[int, int]) -> Image.Image:
+    """A tile the face stage cut from a face (see faces.tile_path); None: a plain card."""
+    if path is None:
+        return plain_card(size)
     with Image.open(path) as image:
-        image = image.convert("RGB")
-        tile = image.resize(size, Image.Resampling.LANCZOS, box=trim_box(image, bleed_px))
-    if digest is not None:
-        TILES.put(key, tile)
-    return tile
+        return image.convert("RGB")
 
 
-def compose(grid: Grid, faces: list[tuple[Path, str] | None], bleed_px: float) -> Image.Image:
-    """A sheet: the face faces[i] (its path and digest) in slot i; None a plain card, empty slots white."""
-    if len(faces) > grid.slots:
-        raise ValueError(f"{len(faces)} faces don't fit a {grid.columns} x {grid.rows} sheet")
+def compose(grid: Grid, tiles: list[Path | None]) -> Image.Image:
+    """A sheet: the tile tiles[i] (a face cut to the grid's slot) in slot i; None a plain card, empty slots
+    white."""
+    if len(tiles) > grid.slots:
+        raise ValueError(f"{len(tiles)} faces don't fit a {grid.columns} x {grid.rows} sheet")
     sheet = Image.new("RGB", grid.size, EMPTY_SLOT)
     size = (grid.card_w, grid.card_h)
-
-    def tile(face: tuple[Path, str] | None) -> Image.Image:
-        return load_trimmed(face[0], bleed_px, size, face[1]) if face else plain_card(size)
-
-    # Pillow decodes and resamples without the GIL: a thread per core makes the tiles side by side.
-    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(faces)))) as pool:
-        for slot, image in enumerate(pool.map(tile, faces)):
+    # Pillow decodes without the GIL: a thread per core reads the tiles side by side.
+    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(tiles)))) as pool:
+        for slot, image in enumerate(pool.map(lambda tile: open_tile(tile, size), tiles)):
             sheet.paste(image, grid.box(slot)[:2])
     return sheet
 
@@ -199,24 +154,22 @@ def thumbnail_faces(faces: list) -> list:
     return faces if len(faces) <= 5 else [faces[round(i * (len(faces) - 1) / 4)] for i in range(5)]
 
 
-def thumbnail(faces: list[Path], bleed_px: float, size: int = THUMBNAIL, digests: list[str] | None = None) -> bytes:
-    """A size x size PNG of up to five faces (thumbnail_faces) fanned out on a green cloth (the save's
-    picture); `digests`, the faces' digests, keep their small images in TILES."""
-    picked = thumbnail_faces(list(zip(faces, digests or [None] * len(faces))))
+def thumbnail_card_size(trim_w: float, trim_h: float, size: int = THUMBNAIL) -> tuple[int, int]:
+    """The size of a card of trim_w x trim_h px on a thumbnail: 62 % of its side, the longer way."""
+    scale = min(size * 0.62 / trim_h, size * 0.62 / trim_w)
+    return max(1, round(trim_w * scale)), max(1, round(trim_h * scale))
+
+
+def thumbnail(tiles: list[Path], size: int = THUMBNAIL) -> bytes:
+    """A size x size PNG of the tiles (faces cut to thumbnail_card_size; see thumbnail_faces) fanned out on
+    a green cloth (the save's picture)."""
     canvas = Image.new("RGBA", (size, size), THUMBNAIL_BACKGROUND + (255,))
-    count = len(picked)
-
-    def card(face: tuple[Path, str | None]) -> Image.Image:
-        with Image.open(face[0]) as probe:
-            w, h = probe.width - 2 * bleed_px, probe.height - 2 * bleed_px
-        scale = min(size * 0.62 / h, size * 0.62 / w)
-        return load_trimmed(face[0], bleed_px, (max(1, round(w * scale)), max(1, round(h * scale))), face[1])
-
-    with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, count))) as pool:
-        cards = list(pool.map(card, picked))
-    for i, image in enumerate(cards):
+    count = len(tiles)
+    for i, tile in enumerate(tiles):
+        with Image.open(tile) as image:
+            card = image.convert("RGBA")
         angle = 0.0 if count == 1 else 24.0 - 48.0 * i / (count - 1)
-        turned = image.convert("RGBA").rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
+        turned = card.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
         offset = 0.0 if count == 1 else (i - (count - 1) / 2) * size * 0.13
         x = round(size / 2 + offset - turned.width / 2)
         y = round(size / 2 - turned.height / 2 + abs(offset) * 0.25)
