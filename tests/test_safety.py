@@ -313,3 +313,36 @@ def test_ctrl_c_and_sigterm_remove_the_staging_folder(game, signum, code, word):
     assert len(lines) == 1 and lines[0].startswith(word), stderr
     assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
     assert tree(game / "build") == before
+
+
+def test_a_builder_that_fails_stops_the_others_before_the_error_is_raised(tmp_path):
+    """Builders run side by side: when one raises, the others stop at their next progress report, and the
+    error reaches the caller only once none of them is still writing."""
+    import threading
+
+    from deckpress.build import _run_builders
+    from deckpress.context import BuildContext, BuildOptions
+    from deckpress.errors import DeckError, Where
+    from deckpress.faces import Faces
+
+    started, reports, finished = threading.Event(), [], []
+
+    def failing(ctx):
+        started.wait(5)
+        raise DeckError.at(Where("decks/x.yaml", 3, 1), "broken")
+
+    def slow(ctx):
+        started.set()
+        try:
+            for n in range(500):
+                ctx.progress(f"step {n}")
+                reports.append(n)
+                time.sleep(0.01)
+        finally:
+            finished.append(True)
+
+    ctx = BuildContext(deck=None, faces=Faces(), out=tmp_path, final=tmp_path, previous=None,
+                       options=BuildOptions(), progress=lambda message: None)
+    with pytest.raises(DeckError, match="broken"):
+        _run_builders(ctx, [("failing", failing), ("slow", slow)])
+    assert finished == [True] and len(reports) < 500

@@ -8,12 +8,15 @@ on OUT keeps two builds into one folder from running at once.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -162,9 +165,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
                            records=Records(staging, previous, old_manifest.get("records", {})))
-        for name, builder in BUILDERS:
-            echo(f"{deck.name}: {name}")
-            builder(ctx)
+        _run_builders(ctx, BUILDERS)
         artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
                      for p in sorted(staging.rglob("*")) if p.is_file()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
@@ -178,6 +179,39 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         raise
     return (f"{deck.name}: built {len(artifacts)} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
+
+
+class _Stopped(Exception):
+    """Raised in a builder's thread, at its next progress report, once the build is stopping."""
+
+
+def _run_builders(ctx: BuildContext, builders) -> None:
+    """Run the builders side by side, one thread each: Pillow and zlib work without the GIL, so the TTS
+    sheets are made while the PDFs are typeset. On an error or Ctrl-C in one, the others stop at their
+    next progress report; the first error is raised once every builder has stopped (so none writes into
+    the staging folder as it is removed)."""
+    stopping = threading.Event()
+
+    def run(builder) -> None:
+        def progress(message: str) -> None:
+            if stopping.is_set():
+                raise _Stopped
+            ctx.progress(message)
+
+        builder(dataclasses.replace(ctx, progress=progress))
+
+    threads = ThreadPoolExecutor(max_workers=len(builders), thread_name_prefix="builder")
+    futures = [threads.submit(run, builder) for _, builder in builders]
+    try:
+        for future in as_completed(futures):
+            if future.exception() is not None and not isinstance(future.exception(), _Stopped):
+                stopping.set()
+                future.result()
+    except BaseException:
+        stopping.set()
+        raise
+    finally:
+        threads.shutdown(wait=True)
 
 
 def _umask() -> int:
