@@ -15,7 +15,7 @@ from conftest import ROOT
 from lua_modules import impurities, modules, runtime
 from deckpress.errors import DeckError
 from deckpress.paths import PACKAGE_DATA
-from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, find_modules, lua_literal, lua_string,
+from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, check_script, find_modules, lua_literal, lua_string,
                                sandbox_problems)
 from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
@@ -110,9 +110,16 @@ def test_bundler_wraps_modules_without_require(tmp_path):
     assert runtime.execute(code) == (41, True)
 
 
-def test_bundler_rejects_a_module_moonsharp_cant_run(tmp_path):
-    with pytest.raises(DeckError, match="bitwise"):
-        bundle([Module("x.engine", tmp_path / "engine.lua", "return 1 & 2\n")])
+def test_a_module_moonsharp_cant_run_is_located_in_its_own_file(tmp_path):
+    modules = [Module("x.util", tmp_path / "util.lua", "return {}\n"),
+               Module("x.engine", tmp_path / "engine.lua", "local a = 1\n\nreturn a & 2\n")]
+    script = "local t = {}\n" + bundle(modules) + "return t\n"
+    with pytest.raises(DeckError) as err:
+        check_script(script, modules, "tts/global.lua.j2")
+    assert str(err.value).startswith(f"{tmp_path / 'engine.lua'}:3:10: bitwise")
+    with pytest.raises(DeckError) as err:
+        check_script(script.replace("a & 2", "a").replace("return t", "return t // 2"), modules, "tts/global.lua.j2")
+    assert str(err.value).startswith(f"tts/global.lua.j2 (rendered):{script.count(chr(10))}:")
 
 
 LUA_SOURCES = sorted([*(ROOT / "tts").rglob("*.lua"), *(PACKAGE_DATA / "tts").rglob("*.lua")])

@@ -400,7 +400,7 @@ def build(ctx: BuildContext) -> None:
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
     script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
-    lua.check_sandbox(script, "tts/global.lua.j2 (rendered)")
+    lua.check_script(script, modules, "tts/global.lua.j2")
     xml = lua.render(deck.path, "ui.xml.j2", title=title, deck=deck.name, data=data,
                      seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 

@@ -243,11 +243,30 @@ def bundle(modules: list[Module]) -> str:
     """The module table: one `MODULES["name"] = function(...) ... end` per module, in the given order."""
     parts = [BUNDLE_HEAD]
     for module in modules:
-        check_sandbox(module.source, str(module.path))
         body = module.source.rstrip("\n")
-        parts.append(f"\n-- module {module.name} ({module.path.name})\n"
-                     f"MODULES[{lua_string(module.name)}] = function(...)\n{body}\nend\n")
+        parts.append(f"{_module_head(module)}{body}\nend\n")
     return "".join(parts)
+
+
+def _module_head(module: Module) -> str:
+    return f"\n-- module {module.name} ({module.path.name})\nMODULES[{lua_string(module.name)}] = function(...)\n"
+
+
+def check_script(script: str, modules: list[Module], path: str) -> None:
+    """Raise a located DeckError when the rendered `script` (from the template `path`, with `modules`
+    bundled) uses something the TTS sandbox lacks: at its line in the module's file when it is in one."""
+    problems = sandbox_problems(script)
+    if not problems:
+        return
+    line, col, message = problems[0]
+    for module in modules:
+        start = script.find(_module_head(module))
+        if start < 0:
+            continue
+        first = script.count("\n", 0, start) + 4  # the line after the head's blank, comment and MODULES lines
+        if first <= line < first + module.source.count("\n") + 1:
+            raise DeckError.at(Where(str(module.path), line - first + 1, col), message)
+    raise DeckError.at(Where(f"{path} (rendered)", line, col), message)
 
 
 class _ProjectLoader(jinja2.BaseLoader):

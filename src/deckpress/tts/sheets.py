@@ -128,10 +128,11 @@ def compose(grid: Grid, tiles: list[Path | None]) -> Image.Image:
 def encode(image: Image.Image, image_format: str, quality: int) -> tuple[bytes, str]:
     """(bytes, extension). JPEG uses 4:4:4 chroma so coloured text stays sharp; both are deterministic."""
     buffer = io.BytesIO()
+    image = image if image.mode == "RGB" else image.convert("RGB")
     if image_format == "png":
-        image.convert("RGB").save(buffer, format="PNG", compress_level=6)
+        image.save(buffer, format="PNG", compress_level=6)
         return buffer.getvalue(), "png"
-    image.convert("RGB").save(buffer, format="JPEG", quality=quality, subsampling=0, optimize=False)
+    image.save(buffer, format="JPEG", quality=quality, subsampling=0, optimize=False)
     return buffer.getvalue(), "jpg"
 
 
