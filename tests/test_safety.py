@@ -346,3 +346,53 @@ def test_a_builder_that_fails_stops_the_others_before_the_error_is_raised(tmp_pa
     with pytest.raises(DeckError, match="broken"):
         _run_builders(ctx, [("failing", failing), ("slow", slow)])
     assert finished == [True] and len(reports) < 500
+
+
+def two_decks(project: Path) -> None:
+    """A second deck beside the first, both with many faces: `deckpress build` builds them side by side."""
+    many_faces(project)
+    deck = project / "decks" / "score.yaml"
+    (project / "decks" / "other.yaml").write_text(deck.read_text(encoding="utf-8"), encoding="utf-8")
+
+
+def descendants(pid: int) -> list[int]:
+    found = children(pid)
+    return found + [d for child in found for d in descendants(child)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the build's processes from /proc")
+@pytest.mark.parametrize("signum, code, word", [(signal.SIGINT, 130, "interrupted"),
+                                                (signal.SIGTERM, 143, "stopped"),
+                                                (signal.SIGKILL, -9, None)])
+def test_a_stopped_build_of_decks_side_by_side_leaves_nothing_behind(game, signum, code, word):
+    """Each deck's process removes its staging folder, its face workers end, and the previous builds are
+    as they were; after kill -9 too, once the deck processes see their parent gone."""
+    two_decks(game)
+    before = tree(game / "build")
+    run = start_build(game)
+    processes = descendants(run.pid)
+    assert len(processes) >= 3  # the two decks' processes, and face workers
+    run.send_signal(signum)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == code, stderr
+    if word is not None:
+        lines = stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(word), stderr
+    deadline = time.monotonic() + 10
+    while any(alive(p) for p in processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(alive(p) for p in processes)
+    assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
+    assert tree(game / "build") == before
+
+
+def test_decks_built_side_by_side_print_in_the_decks_order(game):
+    deck = game / "decks" / "score.yaml"
+    (game / "decks" / "another.yaml").write_text(deck.read_text(encoding="utf-8").replace(
+        "card_size: poker", "card_size: huge"), encoding="utf-8")
+    (game / "decks" / "zebra.yaml").write_text(deck.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run_cli("build", cwd=game)
+    assert result.exit_code == 1
+    assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["score", "zebra"]
+    lines = [line for line in result.stderr.splitlines() if not line.startswith("building 3 decks")]  # progress
+    assert len(lines) == 1 and lines[0].startswith("decks/another.yaml:") and "card_size" in lines[0], lines

@@ -85,8 +85,13 @@ def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> bool:
 
 
 @contextmanager
-def _locked(out_root: Path, deck: str, echo: Callable[..., None]) -> Iterator[None]:
-    """Hold a lock on the output folder: a second build into it waits for the first to finish."""
+def output_lock(out_root: Path, deck: str, echo: Callable[..., None]) -> Iterator[None]:
+    """Hold a lock on the output folder (made if need be), for building `deck` (or several decks): a second
+    build into it waits for the first to finish. Raises DeckError when the folder can't be made."""
+    try:
+        out_root.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _write_problem(err, out_root) from None
     try:
         import fcntl
     except ImportError:  # Windows: a lock file, OUT/.<deck>.lock; msvcrt retries it for about 10 s
@@ -121,10 +126,10 @@ def _write_problem(err: OSError, out_root: Path) -> DeckError:
 
 
 def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
-               warn: Callable[[str], None]) -> str:
+               warn: Callable[[str], None], lock: bool = True) -> str:
     """Build one deck; returns a one-line summary. `echo(message, done=None, total=None)` reports progress
     (with counts for a step that has them), `warn` each warning (a face drawn with a placeholder...).
-    Raises DeckError on bad input or an unwritable output."""
+    Raises DeckError on bad input or an unwritable output. `lock=False`: the caller holds output_lock."""
     deck = load_deck(path, options.lang)
     for warning in deck.warnings:
         warn(warning)
@@ -132,8 +137,9 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
     final = out_root / deck.name
     check_output(final, deck)
     try:
-        out_root.mkdir(parents=True, exist_ok=True)
-        with _locked(out_root, deck.name, echo):
+        if not lock:
+            return _build_locked(deck, options, final, echo, warn)
+        with output_lock(out_root, deck.name, echo):
             return _build_locked(deck, options, final, echo, warn)
     except OSError as err:
         raise _write_problem(err, out_root) from None

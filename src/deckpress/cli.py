@@ -168,14 +168,66 @@ def _build_one(path: Path, options: BuildOptions) -> bool:
     return True
 
 
+def _build_quietly(path: Path, options: BuildOptions) -> tuple[bool, list[str], str | None]:
+    """Build one deck with the output lock already held, keeping what it would print: whether it succeeded,
+    its warnings and mistakes (for stderr), its summary."""
+    lines: list[str] = []
+    try:
+        summary = build_deck(path, options, lambda *args: None, warn=lines.append, lock=False)
+    except DeckError as err:
+        return False, lines + [str(problem) for problem in err.problems], None
+    return True, lines, None if options.quiet else summary
+
+
+def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
+    """Build the decks in processes side by side (each deck's own faces are drawn in processes of its
+    own too), printing each deck's lines in the decks' order."""
+    from .build import output_lock
+    from .processes import TaskFailed, side_by_side
+
+    progress = Progress(options.quiet)
+    results = []
+    try:
+        with output_lock(options.out, "decks", progress):
+            progress(f"building {len(paths)} decks", 0, len(paths))
+            tasks = [lambda path=path: _build_quietly(path, options) for path in paths]
+            for path, (ok, lines, summary) in zip(paths, side_by_side(tasks)):
+                for line in lines:
+                    progress.warn(line)
+                if summary:
+                    progress.clear()
+                    click.echo(summary)
+                results.append(ok)
+                progress(f"building {len(paths)} decks", len(results), len(paths))
+    except DeckError as err:
+        progress.clear()
+        _report(err)
+        return [False]
+    except TaskFailed as err:
+        progress.clear()
+        click.echo(f"{paths[err.index]}: the build stopped (exit status {err.exitcode}); the previous build "
+                   "is as it was", err=True)
+        return [False]
+    finally:
+        progress.clear()
+    return results
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @build_options
 def build(decks: tuple[str, ...], **values) -> None:
-    """Build DECKs (names like `score`, or paths; default: every decks/*.yaml)."""
+    """Build DECKs (names like `score`, or paths; default: every decks/*.yaml). Several decks are built
+    side by side on several cores."""
+    from .processes import available
+
     options = _options(**values)
     with interruptible(f"the previous builds in {options.out} are as they were"):
-        results = [_build_one(path, options) for path in resolve_decks(decks)]
+        paths = resolve_decks(decks)
+        if len(paths) > 1 and available():
+            results = _build_side_by_side(paths, options)
+        else:
+            results = [_build_one(path, options) for path in paths]
     sys.exit(0 if all(results) else 1)
 
 
