@@ -14,7 +14,6 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from dataclasses import dataclass
@@ -31,7 +30,6 @@ from ..schema import Card, Component
 from ..tts import lua, save, sheets
 
 ASSETS = "tts/assets"
-SIDE_BY_SIDE = 2  # sheets made at once: each is up to 64 MB in memory
 
 
 class Assets:
@@ -54,24 +52,9 @@ class Assets:
     def add(self, stem: str, key: str, make: Callable[[], Image.Image]) -> str:
         """The URL of the image `make()` gives, recorded as `stem` made from `key`: taken from the previous
         build when its record is unchanged, else made, encoded and written."""
-        return self.add_all([(stem, key, make)])[0]
-
-    def add_all(self, images: list[tuple[str, str, Callable[[], Image.Image]]]) -> list[str]:
-        """add() of each image, in order; those with no record to reuse are made and encoded ahead, two at
-        a time (Pillow decodes, composes and encodes without the GIL), and written in order."""
-        keys = [artifact_key("tts image", key, self.format, self.quality) for _, key, _ in images]
-        with ThreadPoolExecutor(max_workers=SIDE_BY_SIDE) as pool:
-            ahead = {i: pool.submit(self._encode, make) for i, ((stem, _, make), key) in enumerate(zip(images, keys))
-                     if self.ctx.records.get(f"{ASSETS}/{stem}", key) is None}
-            return [self._add(stem, key, ahead[i].result if i in ahead else lambda make=make: self._encode(make))
-                    for i, ((stem, _, make), key) in enumerate(zip(images, keys))]
-
-    def _encode(self, make: Callable[[], Image.Image]) -> tuple[bytes, str]:
-        return sheets.encode(make(), self.format, self.quality)
-
-    def _add(self, stem: str, key: str, encoded: Callable[[], tuple[bytes, str]]) -> str:
         records = self.ctx.records
         name = f"{ASSETS}/{stem}"
+        key = artifact_key("tts image", key, self.format, self.quality)
         value = records.get(name, key)
         if value is not None:
             digest, file = value["sha256"], sheets.hashed_name_of(stem, value["sha256"], value["extension"])
@@ -79,7 +62,7 @@ class Assets:
                 records.put(name, key, value)
                 self.written.setdefault(digest, self.url(file))
                 return self.written[digest]
-        data, extension = encoded()
+        data, extension = sheets.encode(make(), self.format, self.quality)
         digest = hashlib.sha256(data).hexdigest()
         if digest not in self.written:
             file = sheets.hashed_name(stem, data, extension)
@@ -219,19 +202,16 @@ def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key:
         only, size = plan.back, plan.back_size
         shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, bleed_px),
                                  lambda: sheets.open_tile(_tile(ctx, only, size), size))
-    images = []
-    for sheet in plan.sheets:
-        images.append((sheet.stem, digest_key("sheet", [digest(f) for f in sheet.fronts], _grid(sheet.grid), bleed_px),
-                       lambda sheet=sheet: sheets.compose(sheet.grid, [_tile(ctx, f, sheet.size) for f in sheet.fronts])))
-        if sheet.backs is not None:
-            images.append((sheet.stem.replace("-sheet", "-backs"),
-                           digest_key("backs", [b and digest(b) for b in sheet.backs], _grid(sheet.grid), bleed_px),
-                           lambda sheet=sheet: sheets.compose(sheet.grid, [_tile(ctx, b, sheet.size)
-                                                                           for b in sheet.backs])))
-    urls = iter(assets.add_all(images))
     for index, sheet in enumerate(plan.sheets):
-        face_url = next(urls)
-        back_url = next(urls) if sheet.backs is not None else shared_back
+        face_url = assets.add(sheet.stem, digest_key("sheet", [digest(f) for f in sheet.fronts], _grid(sheet.grid),
+                                                     bleed_px),
+                              lambda: sheets.compose(sheet.grid, [_tile(ctx, f, sheet.size) for f in sheet.fronts]))
+        back_url = shared_back
+        if sheet.backs is not None:
+            back_url = assets.add(sheet.stem.replace("-sheet", "-backs"),
+                                  digest_key("backs", [b and digest(b) for b in sheet.backs], _grid(sheet.grid),
+                                             bleed_px),
+                                  lambda: sheets.compose(sheet.grid, [_tile(ctx, b, sheet.size) for b in sheet.backs]))
         art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, sheet.grid.columns,
                                           sheet.grid.rows, not plan.shared, shape))
         for slot, card in enumerate(sheet.cards):
