@@ -769,39 +769,46 @@ class Edges:
         box), where `mask` is not 0."""
         if mask is None:  # edges wholly inside the box are gone
             self.records = [r for r in self.records if _overlap(r[0], box) != r[0]]
+        painted = None
         for old_box, old_partial, _, _ in self.records:
             shared = _overlap(old_box, box)
             if shared is not None:
                 theirs = tuple(v - o for v, o in zip(shared, old_box[:2] * 2))
                 if mask is None:
                     old_partial.paste(0, theirs)
-                else:
-                    mine = tuple(v - o for v, o in zip(shared, box[:2] * 2))
-                    old_partial.paste(0, theirs, mask.crop(mine).point(_NONZERO))
+                    continue
+                painted = painted or mask.point(_NONZERO)
+                old_partial.paste(0, theirs, painted.crop(tuple(v - o for v, o in zip(shared, box[:2] * 2))))
 
     def paint(self, canvas: Image.Image, colour: tuple, mask: Image.Image, fine: Image.Image, left: int,
               top: int) -> None:
         """Paint opaque `colour` through `mask` at (left, top); `fine` is the mask at SUPERSAMPLE times."""
         box = (left, top, left + mask.width, top + mask.height)
-        base = canvas.crop(box)
+        base = canvas.crop(box)  # what this paint covers, once earlier edges it contains are undone
+        undone = False
         s = SUPERSAMPLE
         for old_box, old_partial, old_fine, under in self.records:
             shared = _overlap(old_box, box)
             if shared is None:
                 continue
-            mine = tuple(v - o for v, o in zip(shared, box[:2] * 2))
             theirs = tuple(v - o for v, o in zip(shared, old_box[:2] * 2))
+            partial = old_partial.crop(theirs)
+            if partial.getbbox() is None:  # no edge left there
+                continue
+            mine = tuple(v - o for v, o in zip(shared, box[:2] * 2))
             uncovered = ImageChops.subtract(old_fine.crop(tuple(v * s for v in theirs)),
                                             fine.crop(tuple(v * s for v in mine))).reduce(s).point(_NONZERO)
-            covered = ImageChops.subtract(old_partial.crop(theirs), uncovered)
+            covered = ImageChops.subtract(partial, uncovered)
             if covered.getbbox() is not None:
                 base.paste(under.crop(theirs), mine, covered)
+                undone = True
+        if undone:
+            canvas.paste(base, box[:2])
         self.forget(box, mask)
         partial = mask.point(_PARTIAL)
         if partial.getbbox() is not None:
-            self.records.append((box, partial, fine, base.copy()))
-        base.paste(colour, (0, 0, mask.width, mask.height), mask)
-        canvas.paste(base, box[:2])
+            self.records.append((box, partial, fine, base))
+        canvas.paste(colour, box, mask)
 
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
