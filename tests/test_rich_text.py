@@ -187,8 +187,10 @@ def test_bold_and_italic_need_a_face_of_the_font(renderer):
         face(renderer, "*x*", font="mono")
     with pytest.raises(DeckError, match="font 'title' has no bold face .*`title-bold: "):
         face(renderer, "**x**", font="title")
-    assert ink(face(renderer, "**x**", font="serif")).getbbox() == \
-        ink(face(renderer, "x", font="serif-bold")).getbbox()
+    # the same glyph, its line placed by the regular face's ascent (a pixel less than the bold's at 10 pt)
+    rich = ink(face(renderer, "**x**", font="serif")).getbbox()
+    bold = ink(face(renderer, "x", font="serif-bold")).getbbox()
+    assert rich[0] == bold[0] and rich[2] == bold[2] and all(abs(a - b) <= 1 for a, b in zip(rich, bold))
 
 
 def test_a_deck_font_takes_the_bold_face_the_deck_names(tmp_path):

@@ -1,11 +1,13 @@
 """Draw card faces with Pillow at 300 DPI, bleed included.
 
 Coordinates in templates are millimetres from the top-left corner of the trim box.
-Everything is drawn at twice the final resolution and reduced, which smooths the
-edges of shapes. Text wraps and shrinks to fit its box; if it cannot fit at the
-element's `min_size`, rendering fails with the card's name. Text may hold markup (see markup.py):
-bold and italic runs are set in the matching face of the element's font, and inline icons are as
-tall as the text's size.
+Everything is drawn at the final resolution: text anti-aliased by FreeType at its exact size, images
+resized once to their box, plain rectangles crisp on whole pixels; rounded rectangles, ellipses and
+lines keep smooth edges from their coverage, drawn at SUPERSAMPLE times the resolution in a mask over
+just their bounding box, reduced, and painted through (see `smooth` and `Edges`). Text wraps and
+shrinks to fit its box; if it cannot fit at the element's `min_size`, rendering fails with the card's
+name. Text may hold markup (see markup.py): bold and italic runs are set in the matching face of the
+element's font, and inline icons are as tall as the text's size.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageChops, ImageColor, ImageDraw
 
 from .deck import LoadedDeck
 from .errors import DeckError, Where
@@ -29,7 +31,7 @@ from .paths import OutsideProject, confine, project_root
 from .schema import Element, Template
 
 DPI = 300
-SUPERSAMPLE = 2
+SUPERSAMPLE = 2  # times the resolution the coverage of smooth shapes is drawn at
 PT_PER_INCH = 72
 SIZE_STEP_PT = 0.5
 MAX_IMAGE_PIXELS = 40_000_000  # of an image a template draws: 8000 x 5000, far more than a card needs
@@ -71,6 +73,7 @@ class FaceRenderer:
         self.images_missing: set[Path] = set()  # placeholders the last `render` drew instead
         self.warnings: list[str] = []  # what the last `render` drew in place of what it was asked
         self.shrunk: dict[str, float] = {}  # text elements the last `render` shrank: smallest size, by element
+        self.edges = Edges()  # of the smooth shapes on the face being drawn
 
     def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
         ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
@@ -84,9 +87,10 @@ class FaceRenderer:
                where: Where, label: str) -> Image.Image:
         template = self.deck.templates[template_name]
         self.images_read, self.images_missing, self.warnings, self.shrunk = set(), set(), [], {}
+        self.edges = Edges()
         width, height = face_pixels(size_mm, self.bleed)
-        scale = mm_to_px(1) * SUPERSAMPLE
-        canvas = Image.new("RGBA", (width * SUPERSAMPLE, height * SUPERSAMPLE), (255, 255, 255, 255))
+        scale = mm_to_px(1)
+        canvas = Image.new("RGB", (width, height), (255, 255, 255))
         try:
             ctx = self.context(template, card, component, size_mm)
         except Invalid as err:
@@ -101,7 +105,7 @@ class FaceRenderer:
             except Invalid as err:
                 raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
                     from None
-        return canvas.convert("RGB").reduce(SUPERSAMPLE)
+        return canvas
 
 
 def _each(element: Element, ctx: dict) -> list[dict]:
@@ -187,6 +191,11 @@ class _Painter:
             self.check_safe(box)
         draw = getattr(self, f"draw_{e.type}")
         if e.rotate == 0 and not self.translucent():
+            if e.type in ("text", "icon", "image"):
+                x0, y0, x1, y1 = self.px(box)
+                pad = LAYER_PAD_MM * self.scale
+                self.r.edges.forget((math.floor(x0 - pad), math.floor(y0 - pad), math.ceil(x1 + pad),
+                                     math.ceil(y1 + pad)))
             draw(ImageDraw.Draw(self.canvas), self.canvas, box)
             return
         # A layer just big enough for the element, turned about the trim's centre, then laid on the canvas.
@@ -205,9 +214,15 @@ class _Painter:
         self.origin = (left, top)
         draw(ImageDraw.Draw(layer), layer, box)
         self.origin = (0, 0)
+        ink = layer.getbbox()  # of the pixels not fully transparent: only those are turned and laid on
+        if ink is None:
+            return
+        layer = layer.crop(ink)
+        left, top = left + ink[0], top + ink[1]
         if e.rotate:
             left, top = self.turned(left, top, layer.size)
             layer = layer.transpose(_TURNS[e.rotate])
+        self.r.edges.forget((left, top, left + layer.width, top + layer.height))
         composite(self.canvas, layer, left, top)
 
     def turned(self, left: int, top: int, size: tuple[int, int]) -> tuple[int, int]:
@@ -235,24 +250,36 @@ class _Painter:
             raise Invalid(f"its box ({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) reaches outside "
                           f"the safe zone ({self.r.safe:.2f} mm inside the trim); move it inwards")
 
-    def outline(self) -> tuple[Any, Any, int]:
+    def outline(self) -> tuple[Any, Any, float]:
+        """Fill and stroke colours, and the stroke's width in pixels (0 without a stroke)."""
         fill, stroke = self.color(self.e.fill), self.color(self.e.stroke)
-        width = round(self.num(self.e.stroke_width) * self.scale) if stroke else 0
+        width = self.num(self.e.stroke_width) * self.scale if stroke else 0.0
         return fill, stroke, width
 
     def draw_rect(self, draw: ImageDraw.ImageDraw, layer, box: Box) -> None:
         fill, stroke, width = self.outline()
         radius = self.num(self.e.radius) * self.scale
-        draw.rounded_rectangle(self.px(box), radius=radius, fill=fill, outline=stroke, width=width)
+        if radius > 0:
+            smooth(layer, "rounded_rectangle", self.px(box), fill, stroke, width, self.edges(layer), radius)
+            return
+        x0, y0, x1, y1 = (edge(v) for v in self.px(box))  # the pixels the box covers most of
+        if x1 > x0 and y1 > y0:
+            if layer is self.canvas:
+                self.r.edges.forget((x0, y0, x1, y1))
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=fill, outline=stroke, width=round(width))
 
     def draw_ellipse(self, draw, layer, box: Box) -> None:
         fill, stroke, width = self.outline()
-        draw.ellipse(self.px(box), fill=fill, outline=stroke, width=width)
+        smooth(layer, "ellipse", self.px(box), fill, stroke, width, self.edges(layer))
 
     def draw_line(self, draw, layer, box: Box) -> None:
-        x0, y0, x1, y1 = self.px(box)
         stroke = self.color(self.e.stroke) or self.color(self.e.color)
-        draw.line((x0, y0, x1, y1), fill=stroke, width=max(1, round(self.num(self.e.stroke_width) * self.scale)))
+        smooth(layer, "line", self.px(box), None, stroke, self.num(self.e.stroke_width) * self.scale,
+               self.edges(layer))
+
+    def edges(self, surface: Image.Image) -> Edges | None:
+        """The canvas's smooth edges when drawing on the canvas; None on a layer."""
+        return self.r.edges if surface is self.canvas else None
 
     def font_path(self) -> str:
         name = render_text(self.e.font, self.ctx)
@@ -269,8 +296,9 @@ class _Painter:
             raise Invalid(f"font {font_name or self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
 
-    def pt_to_px(self, pt: float) -> int:
-        return max(1, round(pt / PT_PER_INCH * DPI * SUPERSAMPLE))
+    def pt_to_px(self, pt: float) -> float:
+        """A font size in pixels, not rounded: FreeType sets text at fractional sizes."""
+        return max(1.0, pt / PT_PER_INCH * DPI)
 
     def text_sizes(self) -> tuple[float, float]:
         """The text element's `size` and `min_size` in points, within bounds."""
@@ -334,7 +362,7 @@ class _Painter:
         probe = truetype(path, 400)
         left, top, right, bottom = probe.getbbox(glyph)
         fit = min((x1 - x0) / max(1, right - left), (y1 - y0) / max(1, bottom - top))
-        font = truetype(path, max(1, int(400 * fit)))
+        font = truetype(path, max(1.0, 400 * fit))
         left, top, right, bottom = font.getbbox(glyph)
         x = (x0 + x1) / 2 - (left + right) / 2
         y = (y0 + y1) / 2 - (top + bottom) / 2
@@ -352,13 +380,13 @@ class _Painter:
             if self.e.placeholder and rel:
                 self.r.images_missing.add(file)
                 self.r.warnings.append(f"image {rel!r} does not exist yet; drew a placeholder")
-                self.draw_placeholder(draw, box, rel)
+                self.draw_placeholder(draw, layer, box, rel)
                 return
             raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file, fix `src`, or "
                           "set `placeholder: true` while the art is not done")
         self.r.images_read.add(file)
         img = load_image(file, rel)
-        x0, y0, x1, y1 = (round(v) for v in self.px(box))
+        x0, y0, x1, y1 = (edge(v) for v in self.px(box))
         width, height = max(1, x1 - x0), max(1, y1 - y0)
         if self.e.fit == "stretch":
             img = img.resize((width, height), Image.LANCZOS)
@@ -378,16 +406,18 @@ class _Painter:
             img.putalpha(img.getchannel("A").point(lambda a: round(a * opacity)))
         composite(layer, img, x0 + (width - img.width) // 2, y0 + (height - img.height) // 2)
 
-    def draw_placeholder(self, draw, box: Box, rel: str) -> None:
+    def draw_placeholder(self, draw, layer, box: Box, rel: str) -> None:
         x0, y0, x1, y1 = self.px(box)
-        draw.rectangle((x0, y0, x1, y1), fill=(200, 200, 200), outline=(120, 120, 120),
-                       width=max(1, round(0.4 * self.scale)))
-        draw.line((x0, y0, x1, y1), fill=(150, 150, 150), width=max(1, round(0.3 * self.scale)))
-        draw.line((x0, y1, x1, y0), fill=(150, 150, 150), width=max(1, round(0.3 * self.scale)))
+        left, top, right, bottom = (edge(v) for v in (x0, y0, x1, y1))
+        if right > left and bottom > top:
+            draw.rectangle((left, top, right - 1, bottom - 1), fill=(200, 200, 200), outline=(120, 120, 120),
+                           width=max(1, round(0.4 * self.scale)))
+        smooth(layer, "line", (x0, y0, x1, y1), None, (150, 150, 150), 0.3 * self.scale)
+        smooth(layer, "line", (x0, y1, x1, y0), None, (150, 150, 150), 0.3 * self.scale)
         label = Path(rel).name
         font = truetype(str(self.r.deck.fonts["sans"]), self.pt_to_px(7))
-        while font.size > 8 and font.getlength(label) > (x1 - x0) * 0.9:
-            font = truetype(str(self.r.deck.fonts["sans"]), font.size - 4)
+        while font.size > 4 and font.getlength(label) > (x1 - x0) * 0.9:
+            font = truetype(str(self.r.deck.fonts["sans"]), font.size - 2)
         draw.text(((x0 + x1) / 2, (y0 + y1) / 2), label, font=font, fill=(60, 60, 60), anchor="mm")
 
 
@@ -457,7 +487,7 @@ class _RichText:
         self.icons: dict[str, Any] = {}
         self.glyph_fonts: dict[str, str] = {}
         self.images: dict[str, Image.Image] = {}
-        self.sizes: dict[tuple[str, int], tuple[float, float, int]] = {}
+        self.sizes: dict[tuple[str, float], tuple[float, float, int]] = {}
         for span in spans:
             if isinstance(span, IconRef) and span.name not in self.icons:
                 self.icons[span.name] = self.load_icon(span.name)
@@ -473,7 +503,7 @@ class _RichText:
         return icon
 
     # -- measuring -------------------------------------------------------------------------------
-    def icon_size(self, name: str, em: int) -> tuple[float, float, int]:
+    def icon_size(self, name: str, em: float) -> tuple[float, float, int]:
         """Width and height in pixels of icon `name` in text of `em` pixels, and (glyphs) its font size."""
         if (name, em) not in self.sizes:
             if name in self.images:
@@ -620,12 +650,189 @@ def load_image(file: Path, name: str) -> Image.Image:
 
 
 def composite(base: Image.Image, layer: Image.Image, left: int, top: int) -> None:
-    """Lay `layer` on `base` with its top-left corner at (left, top), clipped to `base`."""
+    """Lay the RGBA `layer` on `base` (the RGB canvas or an RGBA layer) with its top-left corner at
+    (left, top), clipped to `base`."""
     crop_left, crop_top = max(0, -left), max(0, -top)
     if crop_left or crop_top:
         layer = layer.crop((crop_left, crop_top, layer.width, layer.height))
     if layer.width > 0 and layer.height > 0 and left + crop_left < base.width and top + crop_top < base.height:
-        base.alpha_composite(layer, (left + crop_left, top + crop_top))
+        if base.mode == "RGB":  # the canvas is opaque: over it, a layer is its own alpha's blend
+            base.paste(layer, (left + crop_left, top + crop_top), layer)
+        else:
+            base.alpha_composite(layer, (left + crop_left, top + crop_top))
+
+
+def edge(v: float) -> int:
+    """The pixel edge nearest `v`, a half rounded up: the halves of a card, one drawn and one turned by
+    180 degrees, meet on a row of the canvas rather than both stopping short of it."""
+    return math.floor(v + 0.5)
+
+
+def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, float], fill, stroke,
+           width: float, edges: Edges | None = None, radius: float = 0.0) -> None:
+    """Draw the ImageDraw `shape` ("rounded_rectangle" or "ellipse" filling the box `xy`, or "line" from
+    its first corner to its second, `width` pixels wide) on `surface` with smooth edges: the coverage of
+    its fill and of its stroke (`width` pixels inside its edge) drawn at SUPERSAMPLE times the resolution
+    in masks over just its bounding box, reduced, and the colours painted through them, fill first.
+    On the canvas, `edges` keeps a shape's edge from showing the edge of one drawn before it where the two
+    coincide (a band over a panel with the same rounded corners)."""
+    x0, y0, x1, y1 = xy
+    reach = width / 2 + 1 if shape == "line" else 1  # how far the ink may reach beyond xy
+    left, top = max(0, math.floor(min(x0, x1) - reach)), max(0, math.floor(min(y0, y1) - reach))
+    right = min(surface.width, math.ceil(max(x0, x1) + reach))
+    bottom = min(surface.height, math.ceil(max(y0, y1) + reach))
+    if right <= left or bottom <= top:
+        return
+    s = SUPERSAMPLE
+    size = ((right - left) * s, (bottom - top) * s)
+    ax, ay, bx, by = ((x0 - left) * s, (y0 - top) * s, (x1 - left) * s, (y1 - top) * s)
+    stroke_px = round(width * s)
+    options = {"radius": radius * s} if shape == "rounded_rectangle" else {}
+
+    def coverage(**ink: Any) -> Image.Image:
+        mask = Image.new("L", size, 0)
+        if shape == "line":
+            ImageDraw.Draw(mask).line((ax, ay, bx, by), fill=255, width=max(1, stroke_px))
+        elif bx - ax >= 1 and by - ay >= 1:  # the box's pixels, the last one inclusive as ImageDraw counts
+            getattr(ImageDraw.Draw(mask), shape)((edge(ax), edge(ay), edge(bx) - 1, edge(by) - 1), **options,
+                                                 **ink)
+        return mask
+
+    def core(inset: float) -> tuple[int, int, int, int] | None:
+        """A box `inset` pixels inside the shape's edge and past its corners' curves: inside the shape, or
+        in a ring's hole; in pixels of the bounding box."""
+        if shape == "line":
+            return None
+        w, h = abs(x1 - x0), abs(y1 - y0)
+        corner = min(radius, w / 2, h / 2) if shape == "rounded_rectangle" else None
+        kx = (w / 2 if corner is None else corner) * (1 - math.sqrt(0.5)) + 2 + inset  # past the 45° point
+        ky = (h / 2 if corner is None else corner) * (1 - math.sqrt(0.5)) + 2 + inset  # of the corners
+        box = (math.ceil(min(x0, x1) + kx) - left, math.ceil(min(y0, y1) + ky) - top,
+               math.floor(max(x0, x1) - kx) - left, math.floor(max(y0, y1) - ky) - top)
+        return box if box[2] > box[0] and box[3] > box[1] else None
+
+    masks = []
+    if shape == "line":
+        if stroke is not None:
+            masks.append((stroke, coverage(), None))
+    else:
+        if fill is not None:
+            masks.append((fill, coverage(fill=255), core(0)))
+        if stroke is not None and stroke_px > 0:
+            ring = coverage(outline=255, width=stroke_px)
+            if masks and len(stroke) == 4 and stroke[3] < 255:  # a see-through stroke shows what is under
+                masks[0] = (fill, ImageChops.subtract(masks[0][1], ring), masks[0][2])  # the shape, not its fill
+            masks.append((stroke, ring, core(width + 1)))
+    w, h = right - left, bottom - top
+    for colour, fine, inside in masks:
+        pieces = [(0, 0, w, h)]
+        # the shapes are convex, and so are their rings' holes: the inside is uniform if its corners agree
+        corners = {fine.getpixel((x, y)) for x in (s * inside[0], s * inside[2] - 1)
+                   for y in (s * inside[1], s * inside[3] - 1)} if inside else {0, 255}
+        if len(corners) == 1:  # the inside is painted whole, not through the mask: many times faster
+            if corners == {255}:
+                paint_through(surface, colour, None, left + inside[0], top + inside[1],
+                              (inside[2] - inside[0], inside[3] - inside[1]))
+                if edges is not None:
+                    edges.forget((left + inside[0], top + inside[1], left + inside[2], top + inside[3]))
+            l, t, r, b = inside  # the rest, through the mask: four strips around it
+            pieces = [(0, 0, w, t), (0, b, w, h), (0, t, l, b), (r, t, w, b)]
+        for piece in pieces:
+            if piece[2] <= piece[0] or piece[3] <= piece[1]:
+                continue
+            part_fine = fine.crop(tuple(v * s for v in piece))
+            if part_fine.getbbox() is None:
+                continue
+            part, at = part_fine.reduce(s), (left + piece[0], top + piece[1])
+            if edges is None:
+                paint_through(surface, colour, part, *at)
+            else:
+                edges.paint(surface, colour[:3], part, part_fine, *at)
+
+
+_PARTIAL = [255 if 0 < v < 255 else 0 for v in range(256)]
+_NONZERO = [255 if v else 0 for v in range(256)]
+
+
+class Edges:
+    """The edges (partly covered pixels) of the smooth shapes painted on the canvas, each with its coverage
+    at SUPERSAMPLE times the resolution and the pixels it was painted over. A shape whose coverage of such
+    a pixel includes all of an earlier edge's is painted over what was under that edge: its colour then
+    replaces the earlier one in the pixel, as it would at the higher resolution, instead of leaving a
+    fringe of it. Painting anything else on the canvas forgets the edges it may touch."""
+
+    def __init__(self) -> None:
+        self.records: list[tuple[tuple[int, int, int, int], Image.Image, Image.Image, Image.Image]] = []
+
+    def forget(self, box: tuple[int, int, int, int], mask: Image.Image | None = None) -> None:
+        """Forget the edges in `box` (the canvas pixels there were painted over), or, with `mask` (of the
+        box), where `mask` is not 0."""
+        if mask is None:  # edges wholly inside the box are gone
+            self.records = [r for r in self.records if _overlap(r[0], box) != r[0]]
+        painted = None
+        for old_box, old_partial, _, _ in self.records:
+            shared = _overlap(old_box, box)
+            if shared is not None:
+                theirs = tuple(v - o for v, o in zip(shared, old_box[:2] * 2))
+                if mask is None:
+                    old_partial.paste(0, theirs)
+                    continue
+                painted = painted or mask.point(_NONZERO)
+                old_partial.paste(0, theirs, painted.crop(tuple(v - o for v, o in zip(shared, box[:2] * 2))))
+
+    def paint(self, canvas: Image.Image, colour: tuple, mask: Image.Image, fine: Image.Image, left: int,
+              top: int) -> None:
+        """Paint opaque `colour` through `mask` at (left, top); `fine` is the mask at SUPERSAMPLE times."""
+        box = (left, top, left + mask.width, top + mask.height)
+        base = canvas.crop(box)  # what this paint covers, once earlier edges it contains are undone
+        undone = False
+        s = SUPERSAMPLE
+        for old_box, old_partial, old_fine, under in self.records:
+            shared = _overlap(old_box, box)
+            if shared is None:
+                continue
+            theirs = tuple(v - o for v, o in zip(shared, old_box[:2] * 2))
+            partial = old_partial.crop(theirs)
+            if partial.getbbox() is None:  # no edge left there
+                continue
+            mine = tuple(v - o for v, o in zip(shared, box[:2] * 2))
+            uncovered = ImageChops.subtract(old_fine.crop(tuple(v * s for v in theirs)),
+                                            fine.crop(tuple(v * s for v in mine))).reduce(s).point(_NONZERO)
+            covered = ImageChops.subtract(partial, uncovered)
+            if covered.getbbox() is not None:
+                base.paste(under.crop(theirs), mine, covered)
+                undone = True
+        if undone:
+            canvas.paste(base, box[:2])
+        self.forget(box, mask)
+        partial = mask.point(_PARTIAL)
+        if partial.getbbox() is not None:
+            self.records.append((box, partial, fine, base))
+        canvas.paste(colour, box, mask)
+
+
+def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+    """The box two boxes share; None when they do not overlap."""
+    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return box if box[2] > box[0] and box[3] > box[1] else None
+
+
+def paint_through(surface: Image.Image, colour: tuple, mask: Image.Image | None, left: int, top: int,
+                  size: tuple[int, int] | None = None) -> None:
+    """Paint `colour` (RGB, or RGBA to blend) on `surface` through `mask`, the coverage ("L") of the
+    area whose top-left corner is (left, top), or without one over an area of `size`."""
+    size = mask.size if mask is not None else size
+    if len(colour) == 4:
+        alpha, colour = colour[3], colour[:3]
+        if alpha < 255:
+            mask = mask if mask is not None else Image.new("L", size, 255)
+            mask = mask.point([round(v * alpha / 255) for v in range(256)])
+    if surface.mode == "RGB":
+        surface.paste(colour, (left, top, left + size[0], top + size[1]), mask)
+        return
+    patch = Image.new("RGBA", size, (*colour, 0))
+    patch.putalpha(mask if mask is not None else 255)
+    composite(surface, patch, left, top)
 
 
 def wrap(text: str, font, width: float) -> list[str] | None:
