@@ -6,7 +6,6 @@ over avoids it."""
 from __future__ import annotations
 
 import copy
-import io
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -268,18 +267,17 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
             queue.pop(0)
             continue
         if len(items) > 1:
-            scratch = _scratch()
-            trial = copy.copy(frame)
-            if all(trial.add(f, scratch, trySplit=1) for f in items):
+            trial = _Trial.of(frame)
+            if all(trial.add(f, canvas, trySplit=1) for f in items):
                 for f in items:
                     frame.add(f, canvas, trySplit=1)
                 seen.add(block.section)
                 queue.pop(0)
                 continue
-            trial = copy.copy(frame)
-            if all(trial.add(f, scratch, trySplit=1) for f in items[:-1]):
-                parts = trial.split(items[-1], scratch)
-                if len(parts) > 1 and trial.add(parts[0], scratch, trySplit=1):
+            trial = _Trial.of(frame)
+            if all(trial.add(f, canvas, trySplit=1) for f in items[:-1]):
+                parts = trial.split(items[-1], canvas)
+                if len(parts) > 1 and trial.add(parts[0], canvas, trySplit=1):
                     for f in [*items[:-1], parts[0]]:
                         frame.add(f, canvas, trySplit=1)
                     seen.add(block.section)
@@ -304,9 +302,27 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
         return
 
 
-def _scratch() -> Canvas:
-    """A canvas that is never saved, for trial layouts."""
-    return Canvas(io.BytesIO())
+def _no_draw(*args, **kwargs) -> None:
+    pass
+
+
+class _Trial(Frame):
+    """A frame that places flowables as Frame does, without drawing them: for trial layouts, which
+    only need to know what fits (its canvas is only lent to the flowables for measuring)."""
+
+    @classmethod
+    def of(cls, frame: Frame) -> "_Trial":
+        """A trial copy of `frame`, from where it is now."""
+        trial = copy.copy(frame)
+        object.__setattr__(trial, "__class__", cls)  # Frame's own __setattr__ would keep it as an attribute
+        return trial
+
+    def add(self, flowable, canv, trySplit=0):
+        flowable.drawOn = _no_draw  # Frame._add, but for its drawing step
+        try:
+            return Frame._add(self, flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
 
 
 @dataclass
@@ -318,31 +334,35 @@ class _Geometry:
     top: float
     height: float
 
-    def frames(self, height: float) -> list[Frame]:
-        return [Frame(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
-                      bottomPadding=0, showBoundary=0) for x in self.x]
+    def frames(self, height: float, trial: bool = False) -> list[Frame]:
+        kind = _Trial if trial else Frame
+        return [kind(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                     bottomPadding=0, showBoundary=0) for x in self.x]
 
-    def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> set[int]:
+    def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
+             ) -> set[int]:
+        """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
+        draws nothing. Returns the sections seen."""
         seen: set[int] = set()
-        for frame in self.frames(self.height if height is None else height):
+        for frame in self.frames(self.height if height is None else height, trial):
             _fill(frame, canvas, queue, seen)
         return seen
 
-    def holds(self, queue: list[Piece], height: float | None = None) -> bool:
+    def holds(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> bool:
         """Whether one page (with columns of `height`) takes all of `queue`."""
         rest = list(queue)
         try:
-            self.fill(_scratch(), rest, height)
+            self.fill(canvas, rest, height, trial=True)
         except _TooLarge:
             return False
         return not rest
 
-    def balanced(self, queue: list[Piece]) -> float:
+    def balanced(self, canvas: Canvas, queue: list[Piece]) -> float:
         """The least column height (to 0.1 pt) at which one page still takes all of `queue`."""
         low, high = 0.0, self.height
         while high - low > 0.1:
             mid = (low + high) / 2
-            low, high = (low, mid) if self.holds(queue, mid) else (mid, high)
+            low, high = (low, mid) if self.holds(canvas, queue, mid) else (mid, high)
         return high
 
 
@@ -350,7 +370,7 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
               furniture=None, heights: list[float | None] | None = None) -> list[list[int]]:
     """Typeset `story` on pages of `canvas`, a new page before each section in `breaks`; the columns
     of a page that ends the story or comes before a break are balanced. Returns the sections on each
-    page. With `furniture` (the real canvas), draws each page's title and footer and ends the page.
+    page. With `furniture`, draws the pages, each with its title and footer; else only lays them out.
     `heights` gets each page's column height (None: full); when it holds them already, they are used."""
     chunks: list[list[Piece]] = [[]]
     for block in story:
@@ -367,10 +387,10 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
             if heights is not None and len(pages) < len(heights):
                 height = heights[len(pages)]
             else:
-                height = geometry.balanced(queue) if geometry.holds(queue) else None
+                height = geometry.balanced(canvas, queue) if geometry.holds(canvas, queue) else None
                 if heights is not None:
                     heights.append(height)
-            seen = geometry.fill(canvas, queue, height)
+            seen = geometry.fill(canvas, queue, height, trial=furniture is None)
             if queue and queue[0] is first:
                 raise _TooLarge(first.items[0])
             pages.append(sorted(seen))
@@ -417,7 +437,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
         if known is not None:
             breaks, heights = set(known["breaks"]), list(known["heights"])
         else:
-            breaks, heights = _plan(geometry, story), []
+            breaks, heights = _plan(canvas, geometry, story), []
         pages = len(_paginate(canvas, geometry, story, breaks, furniture, heights))
     except _TooLarge as err:
         where = getattr(err.flowable, "_deckpress_where", None) or deck.model.where
@@ -429,10 +449,10 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     return pages
 
 
-def _plan(geometry: _Geometry, story: list[Piece]) -> set[int]:
-    """The sections before which the rules start a new page."""
+def _plan(canvas: Canvas, geometry: _Geometry, story: list[Piece]) -> set[int]:
+    """The sections before which the rules start a new page (laid out, not drawn, on `canvas`)."""
     breaks: set[int] = set()
-    plan = _paginate(_scratch(), geometry, story, breaks)
+    plan = _paginate(canvas, geometry, story, breaks)
     # A last page with a single section: the previous page's last section that starts there (not
     # its first) moves over too, as long as the pages do not grow in number.
     for _ in range(3):
@@ -442,7 +462,7 @@ def _plan(geometry: _Geometry, story: list[Piece]) -> set[int]:
         if not movable:
             break
         trial = breaks | {movable[-1]}
-        again = _paginate(_scratch(), geometry, story, trial)
+        again = _paginate(canvas, geometry, story, trial)
         if len(again) > len(plan):
             break
         breaks, plan = trial, again
