@@ -49,6 +49,35 @@ class Styles:
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
 
 
+class _Para(Paragraph):
+    """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
+    reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
+    per width, and split its pieces per width and number of lines that fit (the rules' styles have a
+    fixed leading, so whole lines are what decides a split). The pieces are _Paras too."""
+
+    # what Paragraph.wrap (and its breakLines) set on the paragraph
+    _WRAPPED = ("width", "height", "blPara", "_wrapWidths", "frags", "_width_max", "_splitLongWordCount",
+                "_hyphenations")
+
+    def wrap(self, availWidth, availHeight):
+        wraps = self.__dict__.setdefault("_wraps", {})
+        state = wraps.get(availWidth)
+        if state is None:
+            size = super().wrap(availWidth, availHeight)
+            if getattr(self, "width", None) != availWidth:  # too narrow to break at all: nothing to keep
+                return size
+            state = wraps[availWidth] = {k: getattr(self, k) for k in self._WRAPPED if hasattr(self, k)}
+        self.__dict__.update(state)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        splits = self.__dict__.setdefault("_splits", {})
+        key = (availWidth, int(availHeight / self.style.leading) if availHeight > 0 else 0)
+        if key not in splits:
+            splits[key] = super().split(availWidth, availHeight)
+        return list(splits[key])
+
+
 def _markup(text: str) -> str:
     return escape(str(text)).replace("\n", "<br/>")
 
@@ -146,9 +175,9 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
         where = block.where
         kind, content = block.kind, block.content
         if kind == "paragraph":
-            out.append(Paragraph(check(content, where, styles.body.fontSize), styles.body))
+            out.append(_Para(check(content, where, styles.body.fontSize), styles.body))
         elif kind == "heading":
-            out.append(Paragraph(check(content, where, styles.h2.fontSize), styles.h2))
+            out.append(_Para(check(content, where, styles.h2.fontSize), styles.h2))
         elif kind in ("list", "numbered"):
             bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
             # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
@@ -158,7 +187,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                                    leftIndent=max(styles.item.leftIndent,
                                                   styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
             for bullet, item in zip(bullets, content):
-                out.append(Paragraph(check(item, where, style.fontSize), style, bulletText=bullet))
+                out.append(_Para(check(item, where, style.fontSize), style, bulletText=bullet))
             out.append(Spacer(1, styles.body.spaceAfter))
         elif kind == "table":
             header = list(content.header or [])
@@ -168,7 +197,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
                                  styles.cell.fontSize, bool(header))
-            cells = [[Paragraph(check(c, where, styles.cell.fontSize), styles.head if (header and r == 0)
+            cells = [[_Para(check(c, where, styles.cell.fontSize), styles.head if (header and r == 0)
                                 else styles.cell) for c in row] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
@@ -221,14 +250,14 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
     for section in model.rules or []:
         if section is None or not section.reminder:
             continue
-        head = Paragraph(check(section.heading, section.where, styles.h1.fontSize), styles.h1)
+        head = _Para(check(section.heading, section.where, styles.h1.fontSize), styles.h1)
         sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
     for n, mode in enumerate(modes):
         name = check(mode.name, mode.where, styles.h2.fontSize) + _markup(_players(mode.players or
                                                                                  model.game.players, text))
-        heads = [Paragraph(_markup(text["modes"]), styles.h1)] if n == 0 else []
-        sections.append([*heads, Paragraph(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
+        heads = [_Para(_markup(text["modes"]), styles.h1)] if n == 0 else []
+        sections.append([*heads, _Para(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
     check.problems.raise_if_any()
     story: list[Piece] = []
     for index, flowables in enumerate(sections):
