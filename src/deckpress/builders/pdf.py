@@ -45,6 +45,7 @@ def build(ctx: BuildContext) -> None:
     images = Images(ctx.out)
     model = model_inputs(deck)
     faces = [ctx.records.digest(face.path) for face in ctx.faces.all()]
+    stories: dict = {}  # the rules reminder's, shared by the PDFs whose columns are as wide
     with plain_streams():
         for profile in profiles:
             offset = (cli_offset[0] + profile.spec.back_offset[0], cli_offset[1] + profile.spec.back_offset[1])
@@ -59,7 +60,7 @@ def build(ctx: BuildContext) -> None:
                 write_images(ctx, profile)
             else:
                 recorded(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, model, faces],
-                         lambda target: write_pdf(ctx, profile, style, images, target))
+                         lambda target: write_pdf(ctx, profile, style, images, target, stories))
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
@@ -124,7 +125,8 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
                               "profile with a larger page")
 
 
-def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path) -> None:
+def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
+              stories: dict | None = None) -> None:
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
@@ -157,7 +159,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
-                   f"{game.name} {game.version}", ctx.records)
+                   f"{game.name} {game.version}", ctx.records, stories)
     canvas.save()
 
 

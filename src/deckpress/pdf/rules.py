@@ -429,14 +429,20 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
 
 
 def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
-               size: float, footer: str, records: Records | None = None) -> int:
+               size: float, footer: str, records: Records | None = None,
+               stories: dict[tuple[float, float], list[Piece]] | None = None) -> int:
     """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added. With
     `records`, the page breaks and column heights found are recorded, and used again while the rules,
-    the modes and the page are the same (finding them takes most of the typesetting)."""
+    the modes and the page are the same (finding them takes most of the typesetting). `stories` keeps
+    the deck's stories by font size and column width, for the next PDF of the build: a story is laid
+    out again as it is, its paragraphs' lines already broken (drawing changes no flowable)."""
     margin = max(margin, 12.0)
     gutter = 6.0
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
-    story = rules_story(deck, size, width * mm)
+    stories = {} if stories is None else stories
+    if (size, width) not in stories:
+        stories[size, width] = rules_story(deck, size, width * mm)
+    story = stories[size, width]
     if not story:
         return 0
     text = labels(deck.lang)
