@@ -17,7 +17,6 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import fonts
 from ..fonts import builtin_fonts
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
@@ -72,20 +71,34 @@ class SubsetFont(TTFont):
         del self.state[doc]
 
 
+@lru_cache(maxsize=None)
+def pdf_font(key: str) -> str:
+    """The reportlab name of the DejaVu face `key` (of FONTS), the face registered with reportlab the
+    first time a PDF needs it in the process (reading a face takes some 20 ms; most PDFs use two)."""
+    pdfmetrics.registerFont(SubsetFont(FONTS[key], str(builtin_fonts()[key])))
+    return FONTS[key]
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> dict[str, str]:
-    """Register the DejaVu TTFs with reportlab once per process (Latin, Cyrillic, card suits)."""
-    files = builtin_fonts()
-    for key, name in FONTS.items():
-        pdfmetrics.registerFont(SubsetFont(name, str(files[key])))
+    """Register the faces every PDF uses (sans and sans-bold; the others as they are needed, see
+    pdf_font) and the sans family, whose <b> and <i> reportlab's paragraphs follow."""
+    pdf_font("sans")
+    pdf_font("sans-bold")
     pdfmetrics.registerFontFamily(SANS, normal=SANS, bold=BOLD, italic=ITALIC,
                                   boldItalic=FONTS["sans-bold-oblique"])
     return dict(FONTS)
 
 
 def missing_glyphs(text: str, key: str = "sans") -> str:
-    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order."""
-    return fonts.missing_glyphs(text, str(builtin_fonts()[key]))
+    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order; the
+    face is registered, to set the text in."""
+    have = pdfmetrics.getFont(pdf_font(key)).face.charToGlyph
+    out = []
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ch not in out:
+            out.append(ch)
+    return "".join(out)
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..render import glyph_ink
 from ..schema import Block
-from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs
+from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
 from .labels import labels
 
 INK = colors.HexColor("#222222")
@@ -95,10 +95,12 @@ class _Checker:
         self.deck = deck
         self.icons = deck.model.icons
 
-    def spans(self, text: str, where: Where):
+    def spans(self, text: str, where: Where, bold: bool = False):
+        """The text's spans, checked against the faces they are set in (`bold`: the style's)."""
         spans = parse(str(text), self.icons)
         for span in spans:
-            lacking = missing_glyphs(span.text, _FACES[(span.bold, span.italic)]) if isinstance(span, Run) else ""
+            lacking = (missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]) if isinstance(span, Run)
+                       else "")
             if lacking:
                 self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
                                          "text without these characters")
@@ -109,10 +111,11 @@ class _Checker:
         return "".join(s.text if isinstance(s, Run) else (self.icons[s.name].glyph or "M")
                        for s in parse(str(text), self.icons))
 
-    def __call__(self, text: str, where: Where, size: float) -> str:
-        """The text as Paragraph markup for text of `size` points: <b>, <i>, icons as a glyph in its font
+    def __call__(self, text: str, where: Where, style: ParagraphStyle) -> str:
+        """The text as Paragraph markup for a paragraph of `style`: <b>, <i>, icons as a glyph in its font
         and colour or an <img> an em tall."""
-        return to_reportlab(self.spans(text, where), lambda name: self.icon(name, size))
+        return to_reportlab(self.spans(text, where, style.fontName == BOLD),
+                            lambda name: self.icon(name, style.fontSize))
 
     def icon(self, name: str, size: float) -> str:
         icon = self.icons[name]
@@ -131,7 +134,7 @@ def _pdf_font(deck: LoadedDeck, name: str) -> str:
     """The reportlab font of a deckpress font name: one of the embedded DejaVu faces, or the font file
     registered under a name from its content (the same in every build of the same file)."""
     if name in FONTS:
-        return FONTS[name]
+        return pdf_font(name)
     path = deck.fonts[name]
     face = f"DeckpressFont-{sha256_file(path)[:12]}"
     if face not in pdfmetrics.getRegisteredFontNames():
@@ -175,9 +178,9 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
         where = block.where
         kind, content = block.kind, block.content
         if kind == "paragraph":
-            out.append(_Para(check(content, where, styles.body.fontSize), styles.body))
+            out.append(_Para(check(content, where, styles.body), styles.body))
         elif kind == "heading":
-            out.append(_Para(check(content, where, styles.h2.fontSize), styles.h2))
+            out.append(_Para(check(content, where, styles.h2), styles.h2))
         elif kind in ("list", "numbered"):
             bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
             # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
@@ -187,7 +190,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                                    leftIndent=max(styles.item.leftIndent,
                                                   styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
             for bullet, item in zip(bullets, content):
-                out.append(_Para(check(item, where, style.fontSize), style, bulletText=bullet))
+                out.append(_Para(check(item, where, style), style, bulletText=bullet))
             out.append(Spacer(1, styles.body.spaceAfter))
         elif kind == "table":
             header = list(content.header or [])
@@ -197,8 +200,8 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
                                  styles.cell.fontSize, bool(header))
-            cells = [[_Para(check(c, where, styles.cell.fontSize), styles.head if (header and r == 0)
-                                else styles.cell) for c in row] for r, row in enumerate(grid)]
+            kinds = [styles.head if (header and r == 0) else styles.cell for r in range(len(grid))]
+            cells = [[_Para(check(c, where, kind), kind) for c in row] for kind, row in zip(kinds, grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -250,11 +253,11 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
     for section in model.rules or []:
         if section is None or not section.reminder:
             continue
-        head = _Para(check(section.heading, section.where, styles.h1.fontSize), styles.h1)
+        head = _Para(check(section.heading, section.where, styles.h1), styles.h1)
         sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
     for n, mode in enumerate(modes):
-        name = check(mode.name, mode.where, styles.h2.fontSize) + _markup(_players(mode.players or
+        name = check(mode.name, mode.where, styles.h2) + _markup(_players(mode.players or
                                                                                  model.game.players, text))
         heads = [_Para(_markup(text["modes"]), styles.h1)] if n == 0 else []
         sections.append([*heads, _Para(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
