@@ -180,8 +180,9 @@ class Images:
             self._made[rel] = obj
         return self._made[rel]
 
-    def draw(self, canvas: Canvas, rel: str, x: float, y: float, w: float, h: float) -> None:
-        """Draw the image `rel` (a path in the output folder) into x, y, w, h (points)."""
+    def draw(self, canvas: Canvas, rel: str, matrix: tuple[float, float, float, float, float, float]) -> None:
+        """Paint the image `rel` (a path in the output folder), its unit square mapped by `matrix` (a, b,
+        c, d, e, f: points), in the canvas's current state; the caller saves and restores it."""
         template = self.xobject(rel)
         doc = canvas._doc
         reg = doc.getXObjectName(template.name)
@@ -192,11 +193,8 @@ class Images:
             doc.Reference(obj, reg)
             doc.addForm(obj.name, obj)
         canvas._currentPageHasImages = 1
-        canvas.saveState()
-        canvas.translate(x, y)
-        canvas.scale(w, h)
+        canvas.transform(*matrix)
         canvas._code.append(f"/{reg} Do")
-        canvas.restoreState()
         canvas._formsinuse.append(obj.name)
 
 

@@ -77,13 +77,12 @@ def draw_face(canvas: Canvas, images: Images, rel: str, slot: Slot, face_bleed: 
         clip = slot.clip
     canvas.clipPath(_shape_path(canvas, clip, shape), stroke=0, fill=0)
     t = slot.trim
-    if slot.rotate == 180:
-        cx, cy = (t.x + t.w / 2) * mm, (t.y + t.h / 2) * mm
-        canvas.translate(cx, cy)
-        canvas.rotate(180)
-        canvas.translate(-cx, -cy)
-    images.draw(canvas, rel, (t.x - face_bleed) * mm, (t.y - face_bleed) * mm, (t.w + 2 * face_bleed) * mm,
-                (t.h + 2 * face_bleed) * mm)
+    x, y = (t.x - face_bleed) * mm, (t.y - face_bleed) * mm
+    w, h = (t.w + 2 * face_bleed) * mm, (t.h + 2 * face_bleed) * mm
+    if slot.rotate == 180:  # turned about the trim's centre (the image's too): one corner to the other
+        images.draw(canvas, rel, (-w, 0, 0, -h, x + w, y + h))
+    else:
+        images.draw(canvas, rel, (w, 0, 0, h, x, y))
     canvas.restoreState()
 
 
