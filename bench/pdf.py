@@ -2,8 +2,9 @@
 (by a `deckpress build` in a temporary copy of the project), then the PDF builder runs
 
   cold   without records: every PDF made, the rules typeset from scratch;
-  edit   with the previous build's records but those of the PDF files, as after a one-card edit: every
-         PDF made again (a face changed), the rules' recorded page plan used.
+  edit   with the previous build's records but those of the deck's PDFs, as after a one-card edit: those
+         PDFs made again (a face changed), the rules' recorded page plan used, the calibration sheets
+         taken from the previous build.
 
     python bench/pdf.py [DECK ...] [--runs N] [--project DIR]
 
@@ -85,9 +86,10 @@ def main() -> None:
             previous = project / "build" / deck.name
             manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
             faces = plan_faces(deck)
-            # a one-card edit: every record but the PDF files' (their key holds the faces' digests)
+            # a one-card edit: every record but the deck's PDFs' (their key holds the faces' digests; the
+            # calibration sheets' does not)
             edited = {k: v for k, v in manifest["records"].items()
-                      if not (k.startswith("print/") and k.endswith(".pdf"))}
+                      if not (k.startswith(f"print/{deck.name}-") and k.endswith(".pdf"))}
             contexts[name] = (deck, faces, previous, edited)
 
         def run(name: str, old: dict | None) -> tuple[float, float]:
@@ -97,9 +99,9 @@ def main() -> None:
                 target = out / face.path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(previous / face.path, target)
-            ctx = BuildContext(deck=deck, faces=faces, out=out, final=previous, previous=None,
+            ctx = BuildContext(deck=deck, faces=faces, out=out, final=previous, previous=previous,
                                options=BuildOptions(quiet=True), progress=lambda message: None,
-                               records=Records(out, None, old or {}))
+                               records=Records(out, previous, old or {}))
             clock.rules = 0.0
             start = time.perf_counter()
             pdf.build(ctx)
