@@ -14,7 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..schema import Component
 from .canvas import BOLD, SANS, Images
-from .layout import Rect, Sheet, Slot
+from .layout import Rect, Slot
 
 LABEL_SIZE = 6.5
 MIN_LABEL_SIZE = 4.5
@@ -264,9 +264,8 @@ def component_shape(component: Component) -> str:
     return component.shape if component.type == "tokens" else "rectangle"
 
 
-def used_extent(sheet: Sheet, count: int, back: bool, mode: str) -> tuple[Rect, Rect]:
-    """(trim, bleed) bounding boxes of the first `count` slots, fronts or backs."""
-    slots = [sheet.back_slot(i, mode, count) if back else sheet.front_slot(i, count) for i in range(count)]
+def used_extent(slots: list[Slot]) -> tuple[Rect, Rect]:
+    """(trim, bleed) bounding boxes of the slots a page uses."""
     trim = slots[0].trim
     bleed = slots[0].clip
     for s in slots[1:]:
