@@ -138,22 +138,31 @@ class PngXObject(pdfdoc.PDFImageXObject):
         self.width, self.height, self.bitsPerComponent = width, height, 8
         self.colors = 3 if color == 2 else 1
         self.colorSpace = "DeviceRGB" if color == 2 else "DeviceGray"
-        self.streamContent = b"".join(idat)
         self._filters = ("FlateDecode",)
         self.mask = None
+        # The stream, shared with the copy of this object that each PDF registers: formatted once for all
+        # of them (it refers to no other object), then held formatted only.
+        self._stream = {"content": b"".join(idat)}
 
     def format(self, document):
-        stream = pdfdoc.PDFStream(content=self.streamContent)
-        stream.dictionary.dict.update({
-            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
-            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
-            "ColorSpace": pdfdoc.PDFName(self.colorSpace),
-            "Filter": pdfdoc.PDFName("FlateDecode"),
-            "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
-                                                 "BitsPerComponent": 8, "Columns": self.width}),
-            "Length": len(self.streamContent)})
-        stream.filters = ()  # already compressed: do not deflate again
-        return stream.format(document)
+        stream = self._stream
+        if "formatted" not in stream:
+            if not isinstance(document.encrypt, pdfdoc.NoEncryption):
+                raise ValueError("deckpress formats images for PDFs without encryption")
+            content = stream["content"]
+            pdf = pdfdoc.PDFStream(content=content)
+            pdf.dictionary.dict.update({
+                "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
+                "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
+                "ColorSpace": pdfdoc.PDFName(self.colorSpace),
+                "Filter": pdfdoc.PDFName("FlateDecode"),
+                "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
+                                                     "BitsPerComponent": 8, "Columns": self.width}),
+                "Length": len(content)})
+            pdf.filters = ()  # already compressed: do not deflate again
+            stream["formatted"] = pdf.format(document)
+            del stream["content"]
+        return stream["formatted"]
 
 
 class Images:
