@@ -6,7 +6,7 @@ over avoids it."""
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.lib import colors
@@ -365,6 +365,7 @@ class _Geometry:
     width: float
     top: float
     height: float
+    known: dict = field(default_factory=dict, repr=False)  # holds' answers: the plan and the pages ask again
 
     def frames(self, height: float, trial: bool = False) -> list[Frame]:
         kind = _Trial if trial else Frame
@@ -382,12 +383,15 @@ class _Geometry:
 
     def holds(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> bool:
         """Whether one page (with columns of `height`) takes all of `queue`."""
-        rest = list(queue)
-        try:
-            self.fill(canvas, rest, height, trial=True)
-        except _TooLarge:
-            return False
-        return not rest
+        key = (tuple((tuple(piece.items), piece.section) for piece in queue), height)
+        if key not in self.known:
+            rest = list(queue)
+            try:
+                self.fill(canvas, rest, height, trial=True)
+                self.known[key] = not rest
+            except _TooLarge:
+                self.known[key] = False
+        return self.known[key]
 
     def balanced(self, canvas: Canvas, queue: list[Piece]) -> float:
         """The least column height (to 0.1 pt) at which one page still takes all of `queue`."""
