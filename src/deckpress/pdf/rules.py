@@ -257,8 +257,8 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
         sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
     for n, mode in enumerate(modes):
-        name = check(mode.name, mode.where, styles.h2) + _markup(_players(mode.players or
-                                                                                 model.game.players, text))
+        name = check(mode.name, mode.where, styles.h2) + _markup(_players(mode.players or model.game.players,
+                                                                          text))
         heads = [_Para(_markup(text["modes"]), styles.h1)] if n == 0 else []
         sections.append([*heads, _Para(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
     check.problems.raise_if_any()
