@@ -6,8 +6,10 @@ All geometry comes from layout.py in millimetres; this module converts to points
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -103,26 +105,37 @@ def cut_lines(canvas: Canvas, page: tuple[float, float], trims: list[Rect], xs: 
     and after the first cuts."""
     if not _line_style(canvas, style):
         return
-    blocks = list(trims) + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
-    for x in xs:
-        blocked = sorted((b.y, b.y1) for b in blocks if b.x - 1e-6 <= x <= b.x1 + 1e-6)
-        _free_segments(canvas, x, 0, page[1], blocked, vertical=True)
-    for y in ys:
-        blocked = sorted((b.x, b.x1) for b in blocks if b.y - 1e-6 <= y <= b.y1 + 1e-6)
-        _free_segments(canvas, y, 0, page[0], blocked, vertical=False)
+    code = _cut_code(page, tuple(trims), tuple(xs), tuple(ys), tuple(avoid))
+    if code:
+        canvas._code.append(code)  # what canvas.line writes for each segment
     canvas.setDash([])
 
 
-def _free_segments(canvas: Canvas, at: float, start: float, end: float, blocked: list[tuple[float, float]],
-                   vertical: bool) -> None:
+@lru_cache(maxsize=256)
+def _cut_code(page: tuple[float, float], trims: tuple[Rect, ...], xs: tuple[float, ...], ys: tuple[float, ...],
+              avoid: tuple[Rect, ...]) -> str:
+    """cut_lines' segments as PDF operators, one line each as canvas.line writes it: made once for the
+    pages of a sheet that are alike (most pages of a large deck)."""
+    blocks = list(trims) + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
+    lines: list[tuple[float, float, float, float]] = []
+    for x in xs:
+        blocked = sorted((b.y, b.y1) for b in blocks if b.x - 1e-6 <= x <= b.x1 + 1e-6)
+        lines.extend((x, a, x, b) for a, b in _free_segments(0, page[1], blocked))
+    for y in ys:
+        blocked = sorted((b.x, b.x1) for b in blocks if b.y - 1e-6 <= y <= b.y1 + 1e-6)
+        lines.extend((a, y, b, y) for a, b in _free_segments(0, page[0], blocked))
+    return "\n".join(f"n {fp_str(x1 * mm, y1 * mm)} m {fp_str(x2 * mm, y2 * mm)} l S" for x1, y1, x2, y2 in lines)
+
+
+def _free_segments(start: float, end: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The stretches from `start` to `end` (more than 0.5 mm long) outside the `blocked` ones."""
+    out = []
     pos = start
     for a, b in blocked + [(end, end)]:
         if a - pos > 0.5:
-            if vertical:
-                canvas.line(at * mm, pos * mm, at * mm, a * mm)
-            else:
-                canvas.line(pos * mm, at * mm, a * mm, at * mm)
+            out.append((pos, a))
         pos = max(pos, b)
+    return out
 
 
 def outlines(canvas: Canvas, slots: list[Slot], shape: str, style: Style) -> None:
