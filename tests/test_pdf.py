@@ -401,6 +401,14 @@ def test_unprintable_rules_text_is_an_error(project, tmp_path):
     assert "mini.yaml:" in str(err.value) and "cannot print" in str(err.value)
 
 
+def test_a_heading_is_checked_against_the_bold_face_it_is_set_in(project, tmp_path):
+    # U+1D5A0 (mathematical sans-serif A) is in DejaVu Sans but not in DejaVu Sans Bold
+    root = _deck_with(project, tmp_path, ("heading: Подготовка", "heading: Подготовка \U0001d5a0"))
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    assert "mini.yaml:" in str(err.value) and "cannot print '\U0001d5a0'" in str(err.value)
+
+
 def test_card_too_large_for_the_page(project, tmp_path):
     root = _deck_with(project, tmp_path, ("size: {width: 20, height: 20}", "size: {width: 250, height: 250}"))
     deck = load_deck(root / "decks" / "mini.yaml")

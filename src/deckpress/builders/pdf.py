@@ -45,6 +45,7 @@ def build(ctx: BuildContext) -> None:
     images = Images(ctx.out)
     model = model_inputs(deck)
     faces = [ctx.records.digest(face.path) for face in ctx.faces.all()]
+    stories: dict = {}  # the rules reminder's, shared by the PDFs whose columns are as wide
     with plain_streams():
         for profile in profiles:
             offset = (cli_offset[0] + profile.spec.back_offset[0], cli_offset[1] + profile.spec.back_offset[1])
@@ -59,7 +60,7 @@ def build(ctx: BuildContext) -> None:
                 write_images(ctx, profile)
             else:
                 recorded(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, model, faces],
-                         lambda target: write_pdf(ctx, profile, style, images, target))
+                         lambda target: write_pdf(ctx, profile, style, images, target, stories))
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
@@ -124,7 +125,8 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
                               "profile with a larger page")
 
 
-def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path) -> None:
+def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
+              stories: dict | None = None) -> None:
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
@@ -157,17 +159,16 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
-                   f"{game.name} {game.version}", ctx.records)
+                   f"{game.name} {game.version}", ctx.records, stories)
     canvas.save()
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
                 images: Images, text: dict, footer: list[str]) -> None:
-    count = len(chunk)
-    slots = [sheet.front_slot(i, count) for i in range(count)]
+    slots = sheet.front_slots(len(chunk))
     for item, slot in zip(chunk, slots):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
-    trim, bleed = used_extent(sheet, count, back=False, mode=style.duplex)
+    trim, bleed = used_extent(slots)
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
     if component.type == "tokens":
@@ -182,14 +183,14 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
 def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style, images: Images, text: dict,
                footer: list[str]) -> None:
     flip = view_flip(style.duplex, sheet.page)
-    count = len(chunk)
+    slots = sheet.back_slots(len(chunk), flip)
     canvas.saveState()
     canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
-    for i, item in enumerate(chunk):
+    for item, slot in zip(chunk, slots):
         if item.back:
-            draw_face(canvas, images, item.back, sheet.back_slot(i, flip, count), style.bleed_face, shape)
+            draw_face(canvas, images, item.back, slot, style.bleed_face, shape)
     canvas.restoreState()
-    trim, bleed = used_extent(sheet, count, back=True, mode=flip)
+    trim, bleed = used_extent(slots)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
     first = [f"{text['backs']} ({style.duplex})", text["backs"]]
     margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
@@ -210,16 +211,15 @@ def view_flip(duplex: str, page: tuple[float, float]) -> str:
 
 def _gutterfold_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
                      images: Images, text: dict, footer: list[str]) -> None:
-    count = len(chunk)
-    fronts = [sheet.front_slot(i, count) for i in range(count)]
-    backs = [sheet.back_slot(i, count=count) for i in range(count)]
+    fronts = sheet.front_slots(len(chunk))
+    backs = sheet.back_slots(len(chunk))
     for item, slot in zip(chunk, fronts):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     for item, slot in zip(chunk, backs):
         if item.back:
             draw_face(canvas, images, item.back, slot, style.bleed_face, shape)
-    ftrim, fbleed = used_extent(sheet, count, back=False, mode="")
-    btrim, bbleed = used_extent(sheet, count, back=True, mode="")
+    ftrim, fbleed = used_extent(fronts)
+    btrim, bbleed = used_extent(backs)
     trim, bleed = ftrim.union(btrim), fbleed.union(bbleed)
     first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)

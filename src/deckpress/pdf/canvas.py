@@ -17,7 +17,6 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import fonts
 from ..fonts import builtin_fonts
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
@@ -72,20 +71,34 @@ class SubsetFont(TTFont):
         del self.state[doc]
 
 
+@lru_cache(maxsize=None)
+def pdf_font(key: str) -> str:
+    """The reportlab name of the DejaVu face `key` (of FONTS), the face registered with reportlab the
+    first time a PDF needs it in the process (reading a face takes some 20 ms; most PDFs use two)."""
+    pdfmetrics.registerFont(SubsetFont(FONTS[key], str(builtin_fonts()[key])))
+    return FONTS[key]
+
+
 @lru_cache(maxsize=1)
 def register_fonts() -> dict[str, str]:
-    """Register the DejaVu TTFs with reportlab once per process (Latin, Cyrillic, card suits)."""
-    files = builtin_fonts()
-    for key, name in FONTS.items():
-        pdfmetrics.registerFont(SubsetFont(name, str(files[key])))
+    """Register the faces every PDF uses (sans and sans-bold; the others as they are needed, see
+    pdf_font) and the sans family, whose <b> and <i> reportlab's paragraphs follow."""
+    pdf_font("sans")
+    pdf_font("sans-bold")
     pdfmetrics.registerFontFamily(SANS, normal=SANS, bold=BOLD, italic=ITALIC,
                                   boldItalic=FONTS["sans-bold-oblique"])
     return dict(FONTS)
 
 
 def missing_glyphs(text: str, key: str = "sans") -> str:
-    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order."""
-    return fonts.missing_glyphs(text, str(builtin_fonts()[key]))
+    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order; the
+    face is registered, to set the text in."""
+    have = pdfmetrics.getFont(pdf_font(key)).face.charToGlyph
+    out = []
+    for ch in text:
+        if ord(ch) not in have and not ch.isspace() and ch not in out:
+            out.append(ch)
+    return "".join(out)
 
 
 @contextmanager
@@ -125,22 +138,31 @@ class PngXObject(pdfdoc.PDFImageXObject):
         self.width, self.height, self.bitsPerComponent = width, height, 8
         self.colors = 3 if color == 2 else 1
         self.colorSpace = "DeviceRGB" if color == 2 else "DeviceGray"
-        self.streamContent = b"".join(idat)
         self._filters = ("FlateDecode",)
         self.mask = None
+        # The stream, shared with the copy of this object that each PDF registers: formatted once for all
+        # of them (it refers to no other object), then held formatted only.
+        self._stream = {"content": b"".join(idat)}
 
     def format(self, document):
-        stream = pdfdoc.PDFStream(content=self.streamContent)
-        stream.dictionary.dict.update({
-            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
-            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
-            "ColorSpace": pdfdoc.PDFName(self.colorSpace),
-            "Filter": pdfdoc.PDFName("FlateDecode"),
-            "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
-                                                 "BitsPerComponent": 8, "Columns": self.width}),
-            "Length": len(self.streamContent)})
-        stream.filters = ()  # already compressed: do not deflate again
-        return stream.format(document)
+        stream = self._stream
+        if "formatted" not in stream:
+            if not isinstance(document.encrypt, pdfdoc.NoEncryption):
+                raise ValueError("deckpress formats images for PDFs without encryption")
+            content = stream["content"]
+            pdf = pdfdoc.PDFStream(content=content)
+            pdf.dictionary.dict.update({
+                "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
+                "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
+                "ColorSpace": pdfdoc.PDFName(self.colorSpace),
+                "Filter": pdfdoc.PDFName("FlateDecode"),
+                "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
+                                                     "BitsPerComponent": 8, "Columns": self.width}),
+                "Length": len(content)})
+            pdf.filters = ()  # already compressed: do not deflate again
+            stream["formatted"] = pdf.format(document)
+            del stream["content"]
+        return stream["formatted"]
 
 
 class Images:
@@ -167,8 +189,9 @@ class Images:
             self._made[rel] = obj
         return self._made[rel]
 
-    def draw(self, canvas: Canvas, rel: str, x: float, y: float, w: float, h: float) -> None:
-        """Draw the image `rel` (a path in the output folder) into x, y, w, h (points)."""
+    def draw(self, canvas: Canvas, rel: str, matrix: tuple[float, float, float, float, float, float]) -> None:
+        """Paint the image `rel` (a path in the output folder), its unit square mapped by `matrix` (a, b,
+        c, d, e, f: points), in the canvas's current state; the caller saves and restores it."""
         template = self.xobject(rel)
         doc = canvas._doc
         reg = doc.getXObjectName(template.name)
@@ -179,11 +202,8 @@ class Images:
             doc.Reference(obj, reg)
             doc.addForm(obj.name, obj)
         canvas._currentPageHasImages = 1
-        canvas.saveState()
-        canvas.translate(x, y)
-        canvas.scale(w, h)
+        canvas.transform(*matrix)
         canvas._code.append(f"/{reg} Do")
-        canvas.restoreState()
         canvas._formsinuse.append(obj.name)
 
 

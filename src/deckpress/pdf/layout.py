@@ -162,8 +162,16 @@ class Sheet:
         return self.backs.cols - 1 - col, row
 
     def front_slot(self, index: int, count: int | None = None) -> Slot:
-        col, row = self._front_cell(index)
         used = None if count is None else {self._front_cell(i) for i in range(count)}
+        return self._front_slot(index, used)
+
+    def front_slots(self, count: int) -> list[Slot]:
+        """front_slot of each of the first `count` items, on a page of `count`."""
+        used = {self._front_cell(i) for i in range(count)}
+        return [self._front_slot(i, used) for i in range(count)]
+
+    def _front_slot(self, index: int, used: set[tuple[int, int]] | None) -> Slot:
+        col, row = self._front_cell(index)
         fold = "bottom" if self.fold_y is not None else None
         return Slot(self.fronts.cell(col, row),
                     slot_bleed(self.fronts, col, row, self.bleed, fold, self.gutter, used))
@@ -176,8 +184,16 @@ class Sheet:
         edge: the page turns over its top edge, so the rows mirror and each back turns 180 degrees
         (upright again when the cut card is turned over sideways).
         """
-        col, row = self._back_cell(index, mode)
         used = None if count is None else {self._back_cell(i, mode) for i in range(count)}
+        return self._back_slot(index, mode, used)
+
+    def back_slots(self, count: int, mode: str = "long-edge") -> list[Slot]:
+        """back_slot of each of the first `count` items, on a page of `count`."""
+        used = {self._back_cell(i, mode) for i in range(count)}
+        return [self._back_slot(i, mode, used) for i in range(count)]
+
+    def _back_slot(self, index: int, mode: str, used: set[tuple[int, int]] | None) -> Slot:
+        col, row = self._back_cell(index, mode)
         g = self.backs
         if self.fold_y is not None:
             return Slot(g.cell(col, row), slot_bleed(g, col, row, self.bleed, "top", self.gutter, used), 180)

@@ -6,8 +6,7 @@ over avoids it."""
 from __future__ import annotations
 
 import copy
-import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.sax.saxutils import escape, quoteattr
 
 from reportlab.lib import colors
@@ -26,7 +25,7 @@ from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..render import glyph_ink
 from ..schema import Block
-from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs
+from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
 from .labels import labels
 
 INK = colors.HexColor("#222222")
@@ -50,6 +49,35 @@ class Styles:
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
 
 
+class _Para(Paragraph):
+    """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
+    reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
+    per width, and split its pieces per width and number of lines that fit (the rules' styles have a
+    fixed leading, so whole lines are what decides a split). The pieces are _Paras too."""
+
+    # what Paragraph.wrap (and its breakLines) set on the paragraph
+    _WRAPPED = ("width", "height", "blPara", "_wrapWidths", "frags", "_width_max", "_splitLongWordCount",
+                "_hyphenations")
+
+    def wrap(self, availWidth, availHeight):
+        wraps = self.__dict__.setdefault("_wraps", {})
+        state = wraps.get(availWidth)
+        if state is None:
+            size = super().wrap(availWidth, availHeight)
+            if getattr(self, "width", None) != availWidth:  # too narrow to break at all: nothing to keep
+                return size
+            state = wraps[availWidth] = {k: getattr(self, k) for k in self._WRAPPED if hasattr(self, k)}
+        self.__dict__.update(state)
+        return self.width, self.height
+
+    def split(self, availWidth, availHeight):
+        splits = self.__dict__.setdefault("_splits", {})
+        key = (availWidth, int(availHeight / self.style.leading) if availHeight > 0 else 0)
+        if key not in splits:
+            splits[key] = super().split(availWidth, availHeight)
+        return list(splits[key])
+
+
 def _markup(text: str) -> str:
     return escape(str(text)).replace("\n", "<br/>")
 
@@ -67,10 +95,12 @@ class _Checker:
         self.deck = deck
         self.icons = deck.model.icons
 
-    def spans(self, text: str, where: Where):
+    def spans(self, text: str, where: Where, bold: bool = False):
+        """The text's spans, checked against the faces they are set in (`bold`: the style's)."""
         spans = parse(str(text), self.icons)
         for span in spans:
-            lacking = missing_glyphs(span.text, _FACES[(span.bold, span.italic)]) if isinstance(span, Run) else ""
+            lacking = (missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]) if isinstance(span, Run)
+                       else "")
             if lacking:
                 self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
                                          "text without these characters")
@@ -81,10 +111,11 @@ class _Checker:
         return "".join(s.text if isinstance(s, Run) else (self.icons[s.name].glyph or "M")
                        for s in parse(str(text), self.icons))
 
-    def __call__(self, text: str, where: Where, size: float) -> str:
-        """The text as Paragraph markup for text of `size` points: <b>, <i>, icons as a glyph in its font
+    def __call__(self, text: str, where: Where, style: ParagraphStyle) -> str:
+        """The text as Paragraph markup for a paragraph of `style`: <b>, <i>, icons as a glyph in its font
         and colour or an <img> an em tall."""
-        return to_reportlab(self.spans(text, where), lambda name: self.icon(name, size))
+        return to_reportlab(self.spans(text, where, style.fontName == BOLD),
+                            lambda name: self.icon(name, style.fontSize))
 
     def icon(self, name: str, size: float) -> str:
         icon = self.icons[name]
@@ -103,7 +134,7 @@ def _pdf_font(deck: LoadedDeck, name: str) -> str:
     """The reportlab font of a deckpress font name: one of the embedded DejaVu faces, or the font file
     registered under a name from its content (the same in every build of the same file)."""
     if name in FONTS:
-        return FONTS[name]
+        return pdf_font(name)
     path = deck.fonts[name]
     face = f"DeckpressFont-{sha256_file(path)[:12]}"
     if face not in pdfmetrics.getRegisteredFontNames():
@@ -147,9 +178,9 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
         where = block.where
         kind, content = block.kind, block.content
         if kind == "paragraph":
-            out.append(Paragraph(check(content, where, styles.body.fontSize), styles.body))
+            out.append(_Para(check(content, where, styles.body), styles.body))
         elif kind == "heading":
-            out.append(Paragraph(check(content, where, styles.h2.fontSize), styles.h2))
+            out.append(_Para(check(content, where, styles.h2), styles.h2))
         elif kind in ("list", "numbered"):
             bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
             # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
@@ -159,7 +190,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                                    leftIndent=max(styles.item.leftIndent,
                                                   styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
             for bullet, item in zip(bullets, content):
-                out.append(Paragraph(check(item, where, style.fontSize), style, bulletText=bullet))
+                out.append(_Para(check(item, where, style), style, bulletText=bullet))
             out.append(Spacer(1, styles.body.spaceAfter))
         elif kind == "table":
             header = list(content.header or [])
@@ -169,8 +200,8 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
                                  styles.cell.fontSize, bool(header))
-            cells = [[Paragraph(check(c, where, styles.cell.fontSize), styles.head if (header and r == 0)
-                                else styles.cell) for c in row] for r, row in enumerate(grid)]
+            kinds = [styles.head if (header and r == 0) else styles.cell for r in range(len(grid))]
+            cells = [[_Para(check(c, where, kind), kind) for c in row] for kind, row in zip(kinds, grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -222,14 +253,14 @@ def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
     for section in model.rules or []:
         if section is None or not section.reminder:
             continue
-        head = Paragraph(check(section.heading, section.where, styles.h1.fontSize), styles.h1)
+        head = _Para(check(section.heading, section.where, styles.h1), styles.h1)
         sections.append([head, *_blocks(section.body, styles, width, check)])
     modes = [m for m in model.modes or [] if m is not None]
     for n, mode in enumerate(modes):
-        name = check(mode.name, mode.where, styles.h2.fontSize) + _markup(_players(mode.players or
-                                                                                 model.game.players, text))
-        heads = [Paragraph(_markup(text["modes"]), styles.h1)] if n == 0 else []
-        sections.append([*heads, Paragraph(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
+        name = check(mode.name, mode.where, styles.h2) + _markup(_players(mode.players or model.game.players,
+                                                                          text))
+        heads = [_Para(_markup(text["modes"]), styles.h1)] if n == 0 else []
+        sections.append([*heads, _Para(name, styles.h2), *_blocks(mode.rules, styles, width, check)])
     check.problems.raise_if_any()
     story: list[Piece] = []
     for index, flowables in enumerate(sections):
@@ -268,18 +299,17 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
             queue.pop(0)
             continue
         if len(items) > 1:
-            scratch = _scratch()
-            trial = copy.copy(frame)
-            if all(trial.add(f, scratch, trySplit=1) for f in items):
+            trial = _Trial.of(frame)
+            if all(trial.add(f, canvas, trySplit=1) for f in items):
                 for f in items:
                     frame.add(f, canvas, trySplit=1)
                 seen.add(block.section)
                 queue.pop(0)
                 continue
-            trial = copy.copy(frame)
-            if all(trial.add(f, scratch, trySplit=1) for f in items[:-1]):
-                parts = trial.split(items[-1], scratch)
-                if len(parts) > 1 and trial.add(parts[0], scratch, trySplit=1):
+            trial = _Trial.of(frame)
+            if all(trial.add(f, canvas, trySplit=1) for f in items[:-1]):
+                parts = trial.split(items[-1], canvas)
+                if len(parts) > 1 and trial.add(parts[0], canvas, trySplit=1):
                     for f in [*items[:-1], parts[0]]:
                         frame.add(f, canvas, trySplit=1)
                     seen.add(block.section)
@@ -304,9 +334,27 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
         return
 
 
-def _scratch() -> Canvas:
-    """A canvas that is never saved, for trial layouts."""
-    return Canvas(io.BytesIO())
+def _no_draw(*args, **kwargs) -> None:
+    pass
+
+
+class _Trial(Frame):
+    """A frame that places flowables as Frame does, without drawing them: for trial layouts, which
+    only need to know what fits (its canvas is only lent to the flowables for measuring)."""
+
+    @classmethod
+    def of(cls, frame: Frame) -> "_Trial":
+        """A trial copy of `frame`, from where it is now."""
+        trial = copy.copy(frame)
+        object.__setattr__(trial, "__class__", cls)  # Frame's own __setattr__ would keep it as an attribute
+        return trial
+
+    def add(self, flowable, canv, trySplit=0):
+        flowable.drawOn = _no_draw  # Frame._add, but for its drawing step
+        try:
+            return Frame._add(self, flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
 
 
 @dataclass
@@ -317,32 +365,40 @@ class _Geometry:
     width: float
     top: float
     height: float
+    known: dict = field(default_factory=dict, repr=False)  # holds' answers: the plan and the pages ask again
 
-    def frames(self, height: float) -> list[Frame]:
-        return [Frame(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
-                      bottomPadding=0, showBoundary=0) for x in self.x]
+    def frames(self, height: float, trial: bool = False) -> list[Frame]:
+        kind = _Trial if trial else Frame
+        return [kind(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
+                     bottomPadding=0, showBoundary=0) for x in self.x]
 
-    def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> set[int]:
+    def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
+             ) -> set[int]:
+        """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
+        draws nothing. Returns the sections seen."""
         seen: set[int] = set()
-        for frame in self.frames(self.height if height is None else height):
+        for frame in self.frames(self.height if height is None else height, trial):
             _fill(frame, canvas, queue, seen)
         return seen
 
-    def holds(self, queue: list[Piece], height: float | None = None) -> bool:
+    def holds(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> bool:
         """Whether one page (with columns of `height`) takes all of `queue`."""
-        rest = list(queue)
-        try:
-            self.fill(_scratch(), rest, height)
-        except _TooLarge:
-            return False
-        return not rest
+        key = (tuple((tuple(piece.items), piece.section) for piece in queue), height)
+        if key not in self.known:
+            rest = list(queue)
+            try:
+                self.fill(canvas, rest, height, trial=True)
+                self.known[key] = not rest
+            except _TooLarge:
+                self.known[key] = False
+        return self.known[key]
 
-    def balanced(self, queue: list[Piece]) -> float:
+    def balanced(self, canvas: Canvas, queue: list[Piece]) -> float:
         """The least column height (to 0.1 pt) at which one page still takes all of `queue`."""
         low, high = 0.0, self.height
         while high - low > 0.1:
             mid = (low + high) / 2
-            low, high = (low, mid) if self.holds(queue, mid) else (mid, high)
+            low, high = (low, mid) if self.holds(canvas, queue, mid) else (mid, high)
         return high
 
 
@@ -350,7 +406,7 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
               furniture=None, heights: list[float | None] | None = None) -> list[list[int]]:
     """Typeset `story` on pages of `canvas`, a new page before each section in `breaks`; the columns
     of a page that ends the story or comes before a break are balanced. Returns the sections on each
-    page. With `furniture` (the real canvas), draws each page's title and footer and ends the page.
+    page. With `furniture`, draws the pages, each with its title and footer; else only lays them out.
     `heights` gets each page's column height (None: full); when it holds them already, they are used."""
     chunks: list[list[Piece]] = [[]]
     for block in story:
@@ -367,10 +423,10 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
             if heights is not None and len(pages) < len(heights):
                 height = heights[len(pages)]
             else:
-                height = geometry.balanced(queue) if geometry.holds(queue) else None
+                height = geometry.balanced(canvas, queue) if geometry.holds(canvas, queue) else None
                 if heights is not None:
                     heights.append(height)
-            seen = geometry.fill(canvas, queue, height)
+            seen = geometry.fill(canvas, queue, height, trial=furniture is None)
             if queue and queue[0] is first:
                 raise _TooLarge(first.items[0])
             pages.append(sorted(seen))
@@ -380,14 +436,20 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
 
 
 def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
-               size: float, footer: str, records: Records | None = None) -> int:
+               size: float, footer: str, records: Records | None = None,
+               stories: dict[tuple[float, float], list[Piece]] | None = None) -> int:
     """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added. With
     `records`, the page breaks and column heights found are recorded, and used again while the rules,
-    the modes and the page are the same (finding them takes most of the typesetting)."""
+    the modes and the page are the same (finding them takes most of the typesetting). `stories` keeps
+    the deck's stories by font size and column width, for the next PDF of the build: a story is laid
+    out again as it is, its paragraphs' lines already broken (drawing changes no flowable)."""
     margin = max(margin, 12.0)
     gutter = 6.0
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
-    story = rules_story(deck, size, width * mm)
+    stories = {} if stories is None else stories
+    if (size, width) not in stories:
+        stories[size, width] = rules_story(deck, size, width * mm)
+    story = stories[size, width]
     if not story:
         return 0
     text = labels(deck.lang)
@@ -417,7 +479,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
         if known is not None:
             breaks, heights = set(known["breaks"]), list(known["heights"])
         else:
-            breaks, heights = _plan(geometry, story), []
+            breaks, heights = _plan(canvas, geometry, story), []
         pages = len(_paginate(canvas, geometry, story, breaks, furniture, heights))
     except _TooLarge as err:
         where = getattr(err.flowable, "_deckpress_where", None) or deck.model.where
@@ -429,10 +491,10 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     return pages
 
 
-def _plan(geometry: _Geometry, story: list[Piece]) -> set[int]:
-    """The sections before which the rules start a new page."""
+def _plan(canvas: Canvas, geometry: _Geometry, story: list[Piece]) -> set[int]:
+    """The sections before which the rules start a new page (laid out, not drawn, on `canvas`)."""
     breaks: set[int] = set()
-    plan = _paginate(_scratch(), geometry, story, breaks)
+    plan = _paginate(canvas, geometry, story, breaks)
     # A last page with a single section: the previous page's last section that starts there (not
     # its first) moves over too, as long as the pages do not grow in number.
     for _ in range(3):
@@ -442,7 +504,7 @@ def _plan(geometry: _Geometry, story: list[Piece]) -> set[int]:
         if not movable:
             break
         trial = breaks | {movable[-1]}
-        again = _paginate(_scratch(), geometry, story, trial)
+        again = _paginate(canvas, geometry, story, trial)
         if len(again) > len(plan):
             break
         breaks, plan = trial, again

@@ -6,15 +6,17 @@ All geometry comes from layout.py in millimetres; this module converts to points
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from reportlab.lib import colors
+from reportlab.lib.rl_accel import fp_str
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from ..schema import Component
 from .canvas import BOLD, SANS, Images
-from .layout import Rect, Sheet, Slot
+from .layout import Rect, Slot
 
 LABEL_SIZE = 6.5
 MIN_LABEL_SIZE = 4.5
@@ -77,13 +79,12 @@ def draw_face(canvas: Canvas, images: Images, rel: str, slot: Slot, face_bleed: 
         clip = slot.clip
     canvas.clipPath(_shape_path(canvas, clip, shape), stroke=0, fill=0)
     t = slot.trim
-    if slot.rotate == 180:
-        cx, cy = (t.x + t.w / 2) * mm, (t.y + t.h / 2) * mm
-        canvas.translate(cx, cy)
-        canvas.rotate(180)
-        canvas.translate(-cx, -cy)
-    images.draw(canvas, rel, (t.x - face_bleed) * mm, (t.y - face_bleed) * mm, (t.w + 2 * face_bleed) * mm,
-                (t.h + 2 * face_bleed) * mm)
+    x, y = (t.x - face_bleed) * mm, (t.y - face_bleed) * mm
+    w, h = (t.w + 2 * face_bleed) * mm, (t.h + 2 * face_bleed) * mm
+    if slot.rotate == 180:  # turned about the trim's centre (the image's too): one corner to the other
+        images.draw(canvas, rel, (-w, 0, 0, -h, x + w, y + h))
+    else:
+        images.draw(canvas, rel, (w, 0, 0, h, x, y))
     canvas.restoreState()
 
 
@@ -104,26 +105,37 @@ def cut_lines(canvas: Canvas, page: tuple[float, float], trims: list[Rect], xs: 
     and after the first cuts."""
     if not _line_style(canvas, style):
         return
-    blocks = list(trims) + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
-    for x in xs:
-        blocked = sorted((b.y, b.y1) for b in blocks if b.x - 1e-6 <= x <= b.x1 + 1e-6)
-        _free_segments(canvas, x, 0, page[1], blocked, vertical=True)
-    for y in ys:
-        blocked = sorted((b.x, b.x1) for b in blocks if b.y - 1e-6 <= y <= b.y1 + 1e-6)
-        _free_segments(canvas, y, 0, page[0], blocked, vertical=False)
+    code = _cut_code(page, tuple(trims), tuple(xs), tuple(ys), tuple(avoid))
+    if code:
+        canvas._code.append(code)  # what canvas.line writes for each segment
     canvas.setDash([])
 
 
-def _free_segments(canvas: Canvas, at: float, start: float, end: float, blocked: list[tuple[float, float]],
-                   vertical: bool) -> None:
+@lru_cache(maxsize=256)
+def _cut_code(page: tuple[float, float], trims: tuple[Rect, ...], xs: tuple[float, ...], ys: tuple[float, ...],
+              avoid: tuple[Rect, ...]) -> str:
+    """cut_lines' segments as PDF operators, one line each as canvas.line writes it: made once for the
+    pages of a sheet that are alike (most pages of a large deck)."""
+    blocks = list(trims) + [r.grow(0.8, 0.8, 0.8, 0.8) for r in avoid]
+    lines: list[tuple[float, float, float, float]] = []
+    for x in xs:
+        blocked = sorted((b.y, b.y1) for b in blocks if b.x - 1e-6 <= x <= b.x1 + 1e-6)
+        lines.extend((x, a, x, b) for a, b in _free_segments(0, page[1], blocked))
+    for y in ys:
+        blocked = sorted((b.x, b.x1) for b in blocks if b.y - 1e-6 <= y <= b.y1 + 1e-6)
+        lines.extend((a, y, b, y) for a, b in _free_segments(0, page[0], blocked))
+    return "\n".join(f"n {fp_str(x1 * mm, y1 * mm)} m {fp_str(x2 * mm, y2 * mm)} l S" for x1, y1, x2, y2 in lines)
+
+
+def _free_segments(start: float, end: float, blocked: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The stretches from `start` to `end` (more than 0.5 mm long) outside the `blocked` ones."""
+    out = []
     pos = start
     for a, b in blocked + [(end, end)]:
         if a - pos > 0.5:
-            if vertical:
-                canvas.line(at * mm, pos * mm, at * mm, a * mm)
-            else:
-                canvas.line(pos * mm, at * mm, a * mm, at * mm)
+            out.append((pos, a))
         pos = max(pos, b)
+    return out
 
 
 def outlines(canvas: Canvas, slots: list[Slot], shape: str, style: Style) -> None:
@@ -265,9 +277,8 @@ def component_shape(component: Component) -> str:
     return component.shape if component.type == "tokens" else "rectangle"
 
 
-def used_extent(sheet: Sheet, count: int, back: bool, mode: str) -> tuple[Rect, Rect]:
-    """(trim, bleed) bounding boxes of the first `count` slots, fronts or backs."""
-    slots = [sheet.back_slot(i, mode, count) if back else sheet.front_slot(i, count) for i in range(count)]
+def used_extent(slots: list[Slot]) -> tuple[Rect, Rect]:
+    """(trim, bleed) bounding boxes of the slots a page uses."""
     trim = slots[0].trim
     bleed = slots[0].clip
     for s in slots[1:]:

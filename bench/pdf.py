@@ -1,0 +1,129 @@
+"""Times the PDF builder alone, for each deck of the project, in one process: the faces are drawn once
+(by a `deckpress build` in a temporary copy of the project), then the PDF builder runs
+
+  cold   without records: every PDF made, the rules typeset from scratch;
+  edit   with the previous build's records but those of the deck's PDFs, as after a one-card edit: those
+         PDFs made again (a face changed), the rules' recorded page plan used, the calibration sheets
+         taken from the previous build.
+
+    python bench/pdf.py [DECK ...] [--runs N] [--project DIR]
+
+`rules` is the part of the time spent in deckpress.pdf.rules (typesetting the rules reminder). The first
+row, a one-card edit of the first deck, is the first PDF build of the process, as in a real
+`deckpress build`: it includes what is done once per process (reading the fonts); the other rows give
+the median of N runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from functools import wraps
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Clock:
+    """Time spent in the functions of deckpress.pdf.rules that the PDF builder calls."""
+
+    def __init__(self) -> None:
+        self.rules = 0.0
+        self.depth = 0
+
+    def wrap(self, module) -> None:
+        for name, value in list(vars(module).items()):
+            if callable(value) and getattr(value, "__module__", "") == "deckpress.pdf.rules" \
+                    and isinstance(value, type(lambda: 0)):
+                setattr(module, name, self._timed(value))
+
+    def _timed(self, function):
+        @wraps(function)
+        def timed(*args, **kwargs):
+            self.depth += 1
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.depth -= 1
+                if not self.depth:
+                    self.rules += time.perf_counter() - start
+        return timed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("decks", nargs="*", help="deck names (default: every deck in decks/)")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--project", type=Path, default=ROOT)
+    args = parser.parse_args()
+    from deckpress.build import MANIFEST
+    from deckpress.builders import pdf
+    from deckpress.context import BuildContext, BuildOptions
+    from deckpress.deck import load_deck
+    from deckpress.faces import plan_faces
+    from deckpress.inputs import Records
+
+    clock = Clock()
+    clock.wrap(pdf)
+    names = args.decks or sorted(p.stem for p in (args.project / "decks").glob("*.yaml"))
+    with tempfile.TemporaryDirectory() as tmp:
+        project = Path(tmp)
+        for folder in ("decks", "templates", "tts", "print"):
+            if (args.project / folder).is_dir():
+                shutil.copytree(args.project / folder, project / folder)
+        subprocess.run([sys.executable, "-m", "deckpress", "build", *names, "--quiet"], cwd=project,
+                       check=True, stdout=subprocess.DEVNULL)
+        contexts = {}
+        for name in names:
+            deck = load_deck(project / "decks" / f"{name}.yaml", None)
+            previous = project / "build" / deck.name
+            manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
+            faces = plan_faces(deck)
+            # a one-card edit: every record but the deck's PDFs' (their key holds the faces' digests; the
+            # calibration sheets' does not)
+            edited = {k: v for k, v in manifest["records"].items()
+                      if not (k.startswith(f"print/{deck.name}-") and k.endswith(".pdf"))}
+            contexts[name] = (deck, faces, previous, edited)
+
+        def run(name: str, old: dict | None) -> tuple[float, float]:
+            deck, faces, previous, edited = contexts[name]
+            out = Path(tempfile.mkdtemp(dir=tmp))
+            for face in faces.all():  # the faces drawn by the build above, where the builder reads them
+                target = out / face.path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(previous / face.path, target)
+            ctx = BuildContext(deck=deck, faces=faces, out=out, final=previous, previous=previous,
+                               options=BuildOptions(quiet=True), progress=lambda message: None,
+                               records=Records(out, previous, old or {}))
+            clock.rules = 0.0
+            start = time.perf_counter()
+            pdf.build(ctx)
+            total = time.perf_counter() - start
+            shutil.rmtree(out)
+            return total, clock.rules
+
+        first = run(names[0], contexts[names[0]][3])
+        print(f"PDF builder alone, seconds (median of {args.runs} runs; rules = rules reminder typesetting)")
+        print(f"  {'deck':10} {'cold':>7} {'rules':>7}   {'edit':>7} {'rules':>7}")
+        print(f"  {names[0] + '*':10} {'':>7} {'':>7}   {first[0]:7.3f} {first[1]:7.3f}"
+              "   * first PDF build of the process")
+        sums = [0.0] * 4
+        for name in names:
+            cold = [run(name, None) for _ in range(args.runs)]
+            edit = [run(name, contexts[name][3]) for _ in range(args.runs)]
+            row = [statistics.median(t[0] for t in cold), statistics.median(t[1] for t in cold),
+                   statistics.median(t[0] for t in edit), statistics.median(t[1] for t in edit)]
+            sums = [a + b for a, b in zip(sums, row)]
+            print(f"  {name:10} {row[0]:7.3f} {row[1]:7.3f}   {row[2]:7.3f} {row[3]:7.3f}")
+        print(f"  {'all':10} {sums[0]:7.3f} {sums[1]:7.3f}   {sums[2]:7.3f} {sums[3]:7.3f}")
+
+
+if __name__ == "__main__":
+    main()
