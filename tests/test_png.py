@@ -116,8 +116,10 @@ def test_both_encodings_carry_their_pixels_into_a_pdf(tmp_path):
         (tmp_path / name).write_bytes(encode(face, DPI))
     images = Images(tmp_path)
     canvas = new_canvas(tmp_path / "faces.pdf", (210, 297), "t", "a", "s")
-    images.draw(canvas, "card.png", 20, 400, 180, 245)
-    images.draw(canvas, "photo.png", 300, 400, 180, 245)
+    for name, x in (("card.png", 20), ("photo.png", 300)):
+        canvas.saveState()
+        images.draw(canvas, name, (180, 0, 0, 245, x, 400))
+        canvas.restoreState()
     canvas.showPage()
     canvas.save()
     assert images.xobject("card.png").__class__.__name__ == "PngXObject"  # passed through, not re-encoded
