@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import png
 from .deck import LoadedDeck
 from .inputs import copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
-from .png import encode
 from .schema import Card, Component
 
 
@@ -110,13 +110,10 @@ def check_faces(deck: LoadedDeck) -> list[str]:
 
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
     """The faces as RGB images: read from the stage's previous build where still up to date, else drawn."""
-    from PIL import Image
-
     images, todo = {}, []
     for face in faces:
         if stage.reusable(face, stage.key(face)):
-            with Image.open(stage.previous / face.path) as image:
-                images[face.path] = image.convert("RGB")
+            images[face.path] = png.read(stage.previous / face.path)
         else:
             todo.append(_Job(face, output="image"))
     for job, done in zip(todo, _run(stage, todo)):
@@ -184,19 +181,16 @@ class FaceStage:
         return image, record
 
     def work(self, job: _Job) -> _Done:
-        from PIL import Image
-
         done = _Done()
         if job.draw:
             image, done.record = self.draw(job.face)
         else:
-            with Image.open(self.previous / job.face.path) as opened:
-                image = opened.convert("RGB")
+            image = png.read(self.previous / job.face.path)
         if job.output == "png":
-            done.png = encode(image, self.dpi)  # the PDFs carry its data as it is
+            done.png = png.encode(image, self.dpi)  # the PDFs carry its data as it is
         elif job.output == "image":
             done.image = image
-        done.tiles = {size: encode(cut(image, self.bleed_px, size), self.dpi) for size in job.sizes}
+        done.tiles = {size: png.encode(cut(image, self.bleed_px, size), self.dpi) for size in job.sizes}
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
@@ -228,10 +222,10 @@ class FaceStage:
         drawn = sum(job.draw for job in todo)
         count = 0
         for job, done in zip(todo, _run(self, todo)):
-            for size, png in done.tiles.items():
+            for size, data in done.tiles.items():
                 target = self.out / tile_path(job.face.path, size)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(png)
+                target.write_bytes(data)
             if job.draw:
                 (self.out / job.face.path).write_bytes(done.png)
                 self.records[job.face.path] = {"key": keys[job.face.path], **done.record}

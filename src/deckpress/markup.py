@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
+from html import escape
 
 ICON_NAME = r"[a-z][a-z0-9_-]*"
 _ICON = re.compile(rf":({ICON_NAME}):")
@@ -203,7 +203,7 @@ def to_reportlab(spans: list[Span], icon_markup) -> str:
         if isinstance(span, IconRef):
             out.append(icon_markup(span.name))
             continue
-        chunk = escape(span.text).replace("\n", "<br/>")
+        chunk = escape(span.text, quote=False).replace("\n", "<br/>")
         if span.italic:
             chunk = f"<i>{chunk}</i>"
         if span.bold:

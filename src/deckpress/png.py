@@ -65,3 +65,13 @@ def compresses_poorly(rows: bytes, row_bytes: int, height: int) -> bool:
 def chunk(kind: bytes, body: bytes) -> bytes:
     """A PNG chunk: length, type, data and the CRC of type and data."""
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def read(path) -> "Image.Image":
+    """The PNG file at `path` as an RGB image, decoded once: with no copy when it is RGB already (a face,
+    a tile), converted otherwise."""
+    from PIL import Image
+
+    image = Image.open(path)
+    image.load()
+    return image if image.mode == "RGB" else image.convert("RGB")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape, quoteattr
+from html import escape
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -79,7 +79,7 @@ class _Para(Paragraph):
 
 
 def _markup(text: str) -> str:
-    return escape(str(text)).replace("\n", "<br/>")
+    return escape(str(text), quote=False).replace("\n", "<br/>")
 
 
 _FACES = {(False, False): "sans", (True, False): "sans-bold", (False, True): "sans-oblique",
@@ -121,13 +121,13 @@ class _Checker:
         icon = self.icons[name]
         if icon.image is not None:
             width, height = ImageReader(str(icon.image_file)).getSize()
-            return (f"<img src={quoteattr(str(icon.image_file))} width=\"{size * width / height:.2f}\" "
+            return (f"<img src=\"{escape(str(icon.image_file))}\" width=\"{size * width / height:.2f}\" "
                     f"height=\"{size:.2f}\" valign=\"middle\"/>")
         face = _pdf_font(self.deck, icon.font)
         colour = f" color=\"{icon.color[:7]}\"" if icon.color else ""
         left, top, right, bottom = glyph_ink(truetype(str(self.deck.fonts[icon.font]), 400), icon.glyph)
         scale = 400 / max(1, right - left, bottom - top)  # its ink an em across, as on the faces
-        return f"<font name=\"{face}\" size=\"{size * scale:.2f}\"{colour}>{escape(icon.glyph)}</font>"
+        return f"<font name=\"{face}\" size=\"{size * scale:.2f}\"{colour}>{escape(icon.glyph, quote=False)}</font>"
 
 
 def _pdf_font(deck: LoadedDeck, name: str) -> str:

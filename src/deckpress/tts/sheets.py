@@ -25,6 +25,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from .. import png
+
 MAX_COLUMNS = 10
 MAX_ROWS = 7
 MAX_SIDE = 4096  # px, TTS knowledge base: larger textures fail on many GPUs
@@ -105,10 +107,7 @@ def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) 
 
 def open_tile(path: Path | None, size: tuple[int, int]) -> Image.Image:
     """A tile the face stage cut from a face (see faces.tile_path); None: a plain card."""
-    if path is None:
-        return plain_card(size)
-    with Image.open(path) as image:
-        return image.convert("RGB")
+    return plain_card(size) if path is None else png.read(path)
 
 
 def compose(grid: Grid, tiles: list[Path | None]) -> Image.Image:
@@ -167,8 +166,7 @@ def thumbnail(tiles: list[Path], size: int = THUMBNAIL) -> bytes:
     canvas = Image.new("RGBA", (size, size), THUMBNAIL_BACKGROUND + (255,))
     count = len(tiles)
     for i, tile in enumerate(tiles):
-        with Image.open(tile) as image:
-            card = image.convert("RGBA")
+        card = png.read(tile).convert("RGBA")
         angle = 0.0 if count == 1 else 24.0 - 48.0 * i / (count - 1)
         turned = card.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
         offset = 0.0 if count == 1 else (i - (count - 1) / 2) * size * 0.13
