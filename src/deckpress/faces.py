@@ -72,11 +72,13 @@ def tile_path(face_path: str, size: Size) -> str:
 
 
 def cut(image, bleed_px: float, size: Size):
-    """The face `image` cut to its trim and scaled to `size` in one resampling step."""
+    """The face `image` cut to its trim and scaled to `size` in one resampling step. Bicubic: on card faces
+    scaled to 0.55-0.98 its pixels differ from Lanczos's by about 1/255 (RMS) and it takes 70 % of the
+    time (8 instead of 11 ms for a poker card at 0.97)."""
     from PIL import Image
 
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
-    return image.resize(size, Image.Resampling.LANCZOS, box=box)
+    return image.resize(size, Image.Resampling.BICUBIC, box=box)
 
 
 @dataclass(frozen=True)
