@@ -434,3 +434,23 @@ def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path
     with pytest.raises(DeckError) as err:
         build_pdfs(root, "mini", tmp_path / "out")
     assert "mini.yaml:24:9:" in str(err.value) and "too large for a whole column" in str(err.value)
+
+
+def test_a_pdf_streamed_to_its_file_is_the_one_reportlab_would_write(tmp_path):
+    """canvas.save writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
+    collector is back in place afterwards."""
+    from reportlab.pdfbase import pdfdoc
+
+    from deckpress.pdf.canvas import new_canvas, save
+
+    collector = pdfdoc.PDFFile
+    files = []
+    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", save)):
+        canvas = new_canvas(tmp_path / name, (210, 297), "Title", "Author", "Subject")
+        for page in range(3):
+            canvas.drawString(100, 700, f"page {page} \u2014 \u0416")
+            canvas.showPage()
+        finish(canvas)
+        files.append((tmp_path / name).read_bytes())
+    assert files[0] == files[1] and len(PdfReader(tmp_path / "streamed.pdf").pages) == 3
+    assert pdfdoc.PDFFile is collector

@@ -24,7 +24,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
-from ..pdf.canvas import SANS, Images, new_canvas, plain_streams
+from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
 from ..pdf.profiles import Profile, deck_profiles
@@ -160,7 +160,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         set_boxes(canvas, None, None)
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
-    canvas.save()
+    save(canvas)
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
@@ -294,7 +294,7 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
                 draw_face(canvas, images, face, slot, ctx.deck.model.bleed)
             set_boxes(canvas, trim, whole)
             canvas.showPage()
-    canvas.save()
+    save(canvas)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:
@@ -344,5 +344,5 @@ def write_calibration(ctx: BuildContext, profile: Profile, style: Style, target:
                         "Measure the printer's back-side offset", style.duplex)
     calibration(canvas, profile.page, style.offset, style.duplex,
                 calibration_text(deck.lang, style.duplex, style.offset))
-    canvas.save()
+    save(canvas)
 

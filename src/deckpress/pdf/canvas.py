@@ -229,3 +229,34 @@ def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: s
     canvas.setCreator("deckpress")
     canvas.setProducer("deckpress (reportlab)")
     return canvas
+
+
+class _StreamingFile(pdfdoc.PDFFile):
+    """reportlab's collector of the PDF's bytes, writing them to `target` as each object is formatted,
+    where reportlab's keeps them all and joins them at the end (twice the file in memory: 190 MB for the
+    PDF of a 1,000-card deck)."""
+
+    target = None  # the open file, set by `save`
+
+    def __init__(self, pdfVersion=pdfdoc.PDF_VERSION_DEFAULT):
+        super().__init__(pdfVersion)  # adds the header to self.strings
+        for data in self.strings:
+            self.target.write(data)
+        self.strings = []
+        self.write = self.target.write
+
+    def format(self, document) -> bytes:
+        return b""  # all written already
+
+
+def save(canvas: Canvas) -> None:
+    """canvas.save(), streaming the file out (_StreamingFile) rather than making it in memory first."""
+    if canvas._code:
+        canvas.showPage()
+    with open(canvas._filename, "wb") as target:
+        _StreamingFile.target = target
+        collector, pdfdoc.PDFFile = pdfdoc.PDFFile, _StreamingFile  # the name PDFDocument.format uses
+        try:
+            canvas._doc.SaveToFile(target, canvas)
+        finally:
+            pdfdoc.PDFFile, _StreamingFile.target = collector, None
