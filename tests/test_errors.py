@@ -88,6 +88,14 @@ def test_missing_deck_font_file(project):
     assert "font file 'fonts/title.ttf' not found" in message
 
 
+def test_a_deck_font_that_is_not_a_font(project):
+    edit(project / "decks/score.yaml", "card_size: poker", "card_size: poker\nfonts: {sans: ../fonts/title.ttf}")
+    (project / "fonts").mkdir()
+    (project / "fonts" / "title.ttf").write_text("not a font\n", encoding="utf-8")
+    at, message = one_error(project, "build")
+    assert "title.ttf is not a TrueType font deckpress can read" in message
+
+
 def test_missing_image(project):
     edit(project / "templates/score-back.yaml", "elements:\n",
          "elements:\n  - {type: image, name: logo, src: art/logo.png, x: 10, y: 10, w: 20, h: 20}\n")

@@ -291,7 +291,7 @@ class _Painter:
         try:
             missing = missing_glyphs(text, font_path)
         except BadFont as err:
-            raise Invalid(f"{err}; use a .ttf file") from None
+            raise Invalid(f"{err}; use a .ttf or .otf file") from None
         if missing:
             raise Invalid(f"font {font_name or self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
