@@ -114,55 +114,55 @@ def plain_streams() -> Iterator[None]:
 
 class PngXObject(pdfdoc.PDFImageXObject):
     """An RGB or grey PNG embedded without decoding: its zlib data (IDAT) is a valid PDF Flate stream
-    with the PNG predictors, so the image costs no re-compression and keeps its exact pixels."""
+    with the PNG predictors, so the image costs no re-compression and keeps its exact pixels. The data is
+    read from the file as each PDF writes it, and not kept: a build's memory does not grow with its
+    faces (a PDF is streamed to its file, see `save`)."""
 
     def __init__(self, name: str, path: Path):
         super().__init__(name)
-        data = path.read_bytes()
-        if data[:8] != b"\x89PNG\r\n\x1a\n":
+        with open(path, "rb") as file:
+            head = file.read(33)  # signature and IHDR, which PNG puts first
+        if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
             raise ValueError("not a PNG")
-        pos, idat = 8, []
-        width = height = depth = color = interlace = None
-        while pos < len(data):
-            length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-            body = data[pos + 8:pos + 8 + length]
-            if kind == b"IHDR":
-                width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            elif kind == b"IDAT":
-                idat.append(body)
-            elif kind == b"IEND":
-                break
-            pos += 12 + length
-        if depth != 8 or color not in (0, 2) or interlace or not idat:
+        width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", head[16:29])
+        if depth != 8 or color not in (0, 2) or interlace:
             raise ValueError("only 8-bit RGB or grey PNGs without interlace are passed through")
+        self.path = path
         self.width, self.height, self.bitsPerComponent = width, height, 8
         self.colors = 3 if color == 2 else 1
         self.colorSpace = "DeviceRGB" if color == 2 else "DeviceGray"
         self._filters = ("FlateDecode",)
         self.mask = None
-        # The stream, shared with the copy of this object that each PDF registers: formatted once for all
-        # of them (it refers to no other object), then held formatted only.
-        self._stream = {"content": b"".join(idat)}
 
     def format(self, document):
-        stream = self._stream
-        if "formatted" not in stream:
-            if not isinstance(document.encrypt, pdfdoc.NoEncryption):
-                raise ValueError("deckpress formats images for PDFs without encryption")
-            content = stream["content"]
-            pdf = pdfdoc.PDFStream(content=content)
-            pdf.dictionary.dict.update({
-                "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
-                "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
-                "ColorSpace": pdfdoc.PDFName(self.colorSpace),
-                "Filter": pdfdoc.PDFName("FlateDecode"),
-                "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
-                                                     "BitsPerComponent": 8, "Columns": self.width}),
-                "Length": len(content)})
-            pdf.filters = ()  # already compressed: do not deflate again
-            stream["formatted"] = pdf.format(document)
-            del stream["content"]
-        return stream["formatted"]
+        content = png_data(self.path)
+        stream = pdfdoc.PDFStream(content=content)
+        stream.dictionary.dict.update({
+            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
+            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
+            "ColorSpace": pdfdoc.PDFName(self.colorSpace),
+            "Filter": pdfdoc.PDFName("FlateDecode"),
+            "DecodeParms": pdfdoc.PDFDictionary({"Predictor": 15, "Colors": self.colors,
+                                                 "BitsPerComponent": 8, "Columns": self.width}),
+            "Length": len(content)})
+        stream.filters = ()  # already compressed: do not deflate again
+        return stream.format(document)
+
+
+def png_data(path: Path) -> bytes:
+    """The zlib data of a PNG file: its IDAT chunks, joined."""
+    data = path.read_bytes()
+    pos, idat = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            idat.append(data[pos + 8:pos + 8 + length])
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if not idat:
+        raise ValueError(f"{path.name} holds no image data")
+    return b"".join(idat)
 
 
 class Images:
