@@ -26,18 +26,22 @@ print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).
 """
 
 
+FAMILY = 1000  # cards a family may make (docs/deck-format.md, Limits): larger decks are several families
+
+
 def make_project(root: Path, cards: int) -> None:
     subprocess.run([sys.executable, "-m", "deckpress", "new", str(root), "--name", "Scale"], check=True,
                    stdout=subprocess.DEVNULL)
     deck = root / "decks" / "scale.yaml"
     text = deck.read_text(encoding="utf-8")
-    family = re.search(r"      - each: \{n: \[[^\]]*\]\}", text)
+    family = re.search(r"      - each: \{n: \[[^\]]*\]\}\n((?:        .*\n)+)", text)
     if family is None:
         sys.exit("the new game's deck has no family of cards to grow; update bench/scale.py")
-    numbers = ", ".join(str(n) for n in range(1, cards + 1))
-    text = text[:family.start()] + f"      - each: {{n: [{numbers}]}}" + text[family.end():]
-    # the family alone: one copy of each card, and no other card
-    text = text.replace("        count: 3\n", "        count: 1\n", 1)
+    # the family alone, as many as it takes: one copy of each card, and no other card
+    body = family.group(1).replace("        count: 3\n", "        count: 1\n", 1)
+    families = "".join(f"      - each: {{n: [{', '.join(str(n) for n in range(first, min(first + FAMILY, cards + 1)))}]}}\n"
+                       + body for first in range(1, cards + 1, FAMILY))
+    text = text[:family.start()] + families + text[family.end():]
     text = re.sub(r"      - name: Wild\n(        .*\n)+", "", text, count=1)
     deck.write_text(text, encoding="utf-8")
 
@@ -54,8 +58,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp) / "scale"
             make_project(root, count)
-            run = subprocess.run([sys.executable, "-c", MEASURE], cwd=root, check=True, capture_output=True,
-                                 text=True)
+            run = subprocess.run([sys.executable, "-c", MEASURE], cwd=root, capture_output=True, text=True)
+            if run.returncode:
+                sys.exit(f"the build of {count} cards failed:\n{run.stderr}")
             seconds, peak = float(run.stdout.split()[0]), int(run.stdout.split()[1])
             built = len(list((root / "build" / "scale" / "faces" / "deck").glob("*.png")))
             if built != count + 1:

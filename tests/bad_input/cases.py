@@ -212,14 +212,14 @@ CASES: list[Case] = [
                                       "      - name: \"C{{ n }}\"\n        value: 2\n        each: ["
                                       + ", ".join(f"{{n: {i}}}" for i in range(1001)) + "]"), "lists 1001 members",
          line=22),
-    Case("too-many-cards", edit(DECK, "      - name: Two\n        value: 2",
-                                "      - name: \"A{{ n }}\"\n        each: {n: " + str(list(range(600))) + "}\n"
-                                "      - name: \"B{{ n }}\"\n        each: {n: " + str(list(range(600))) + "}"),
-         "more than 1000 different cards", line=17),
+    Case("too-many-cards", edit(DECK, "      - name: Two\n        value: 2", "".join(
+        f"      - name: \"{letter}{{{{ n }}}}\"\n        each: {{n: {list(range(1000))}}}\n" for letter in "ABCDEF")),
+         "more than 5000 different cards", line=17),
     Case("too-many-cards-in-deck", edit(DECK, "  - id: chips\n    name: Chips\n", "".join(
-        f"  - id: more{i}\n    name: More\n    template: tiny-card\n    cards:\n      - name: \"M{{{{ n }}}}\"\n"
-        f"        each: {{n: {list(range(700))}}}\n" for i in range(3)) + "  - id: chips\n    name: Chips\n"),
-         "2103 different cards, more than the 2000", line=9),
+        f"  - id: more{i}\n    name: More\n    template: tiny-card\n    cards:\n" + "".join(
+            f"      - name: \"M{j}-{{{{ n }}}}\"\n        each: {{n: {list(range(1000))}}}\n" for j in range(4))
+        for i in range(3)) + "  - id: chips\n    name: Chips\n"),
+         "12003 different cards, more than the 10000", line=9),
     Case("too-many-elements", edit(CARD, "elements:\n", "elements:\n" + "  - {type: rect, box: trim}\n" * 499),
          "501 items, more than the 500", line=6),
     Case("family-not-a-mapping", edit(DECK, "      - name: Two\n        value: 2",
