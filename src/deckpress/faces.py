@@ -83,21 +83,20 @@ def cut(image, bleed_px: float, size: Size):
 
 @dataclass(frozen=True)
 class _Job:
-    """What a drawing process does for one face: draw it (else read the previous build's), give it back
-    as PNG bytes or as an image, and cut tiles of `sizes` from it."""
+    """What a drawing process does for one face: draw it (else read the previous build's), write it to the
+    stage's output folder or give it back as an image, and write the tiles of `sizes` cut from it. The
+    processes write the files themselves: sending them back would cost the parent more than writing."""
 
     face: Face
     draw: bool = True
-    output: str | None = "png"  # "png", "image" or None
+    output: str | None = "file"  # "file", "image" or None
     sizes: tuple[Size, ...] = ()
 
 
 @dataclass
 class _Done:
-    png: bytes | None = None
     image: object = None
     record: dict | None = None
-    tiles: dict[Size, bytes] = field(default_factory=dict)
 
 
 def check_faces(deck: LoadedDeck) -> list[str]:
@@ -188,11 +187,14 @@ class FaceStage:
             image, done.record = self.draw(job.face)
         else:
             image = png.read(self.previous / job.face.path)
-        if job.output == "png":
-            done.png = png.encode(image, self.dpi)  # the PDFs carry its data as it is
+        if job.output == "file":
+            (self.out / job.face.path).write_bytes(png.encode(image, self.dpi))  # the PDFs carry its data as is
         elif job.output == "image":
             done.image = image
-        done.tiles = {size: png.encode(cut(image, self.bleed_px, size), self.dpi) for size in job.sizes}
+        for size in job.sizes:
+            target = self.out / tile_path(job.face.path, size)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
@@ -223,16 +225,15 @@ class FaceStage:
                 todo.append(_Job(face, draw=False, output=None, sizes=tuple(missing)))
         drawn = sum(job.draw for job in todo)
         count = 0
-        for job, done in zip(todo, _run(self, todo)):
-            for size, data in done.tiles.items():
-                target = self.out / tile_path(job.face.path, size)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            if job.draw:
-                (self.out / job.face.path).write_bytes(done.png)
-                self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
-                count += 1
-                progress(count, drawn)
+        results = _run(self, todo)
+        try:
+            for job, done in zip(todo, results):
+                if job.draw:
+                    self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
+                    count += 1
+                    progress(count, drawn)
+        finally:
+            results.close()  # on an error or Ctrl-C, once the processes stopped: none writes any more
         return drawn
 
     @staticmethod
