@@ -192,8 +192,9 @@ class _Stopped(Exception):
 
 
 def _run_builders(ctx: BuildContext, builders) -> None:
-    """Run the builders side by side, one thread each: Pillow and zlib work without the GIL, so the TTS
-    sheets are made while the PDFs are typeset. On an error or Ctrl-C in one, the others stop at their
+    """Run the builders side by side, one thread each: Pillow decodes and pastes the TTS sheets' tiles
+    without the GIL, so they are made while the PDFs are typeset (its JPEG encoder keeps the GIL, so the
+    sheets themselves are encoded one at a time). On an error or Ctrl-C in one, the others stop at their
     next progress report; the first error is raised once every builder has stopped (so none writes into
     the staging folder as it is removed)."""
     stopping = threading.Event()
