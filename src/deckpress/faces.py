@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +13,7 @@ from pathlib import Path
 from . import png
 from .deck import LoadedDeck
 from .inputs import copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
+from .processes import watch_parent
 from .schema import Card, Component
 
 
@@ -270,13 +269,7 @@ def _worker_start(parent: int) -> None:
     worker ends by itself once the parent is gone, even after a kill -9 that left it no time to."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.2)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
+    watch_parent(parent, lambda: os._exit(1))
 
 
 def _run(stage: FaceStage, jobs: list[_Job]):

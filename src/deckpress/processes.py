@@ -35,11 +35,13 @@ class TaskFailed(Exception):
         self.exitcode = exitcode
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int, gone: Callable[[], None]) -> None:
+    """Call `gone()` (in a thread of this process) within 0.2 s of the process `parent` ending, as after a
+    kill -9 that left it no time to stop its children."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(0.2)
-        os.kill(os.getpid(), signal.SIGTERM)
+        gone()
 
     threading.Thread(target=watch, daemon=True).start()
 
@@ -55,7 +57,7 @@ def _stop(signum, frame) -> None:
 def _child(task: Callable[[], Any], connection, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
-    _watch_parent(parent)
+    watch_parent(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
     try:
         result = task()
     except _Stop:
