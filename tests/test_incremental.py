@@ -129,11 +129,12 @@ def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, mon
     """One face and the tiles cut from it, the sheet it is on and the PDFs that print it; not the backs,
     the tokens, the typesetting of the rules or the calibration sheets, whose records did not change."""
     build(game, "--out", "build")
-    made = []
+    log = game.parent / "made.txt"  # the builders may run in processes of their own: each call is a line
     for module, name in ((sheets, "compose"), (faces, "cut"), (rules, "_plan"),
                          (pdf_builder, "write_pdf"), (pdf_builder, "write_calibration")):
         def spy(*args, _original=getattr(module, name), _name=name):
-            made.append(_name)
+            with open(log, "a", encoding="utf-8") as file:
+                file.write(_name + "\n")
             return _original(*args)
         monkeypatch.setattr(module, name, spy)
     before = tree(game / "build" / "game")
@@ -143,6 +144,7 @@ def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, mon
     changed = sorted(name for name in after if name.startswith("faces/") and after[name] != before.get(name))
     tiles = [name for name in after if name.startswith(f"cache/{changed[0].removesuffix('.png')}@")]
     assert len(changed) == 1 and tiles
+    made = log.read_text(encoding="utf-8").split()
     assert sorted(set(made)) == ["compose", "cut", "write_pdf"]
     assert made.count("compose") == 1 and made.count("write_pdf") == 2 and made.count("cut") == len(tiles)
 

@@ -315,37 +315,36 @@ def test_ctrl_c_and_sigterm_remove_the_staging_folder(game, signum, code, word):
     assert tree(game / "build") == before
 
 
-def test_a_builder_that_fails_stops_the_others_before_the_error_is_raised(tmp_path):
-    """Builders run side by side: when one raises, the others stop at their next progress report, and the
-    error reaches the caller only once none of them is still writing."""
-    import threading
-
+def test_builders_run_side_by_side_and_an_error_waits_for_the_others(tmp_path):
+    """Each builder runs in a process of its own; their records join the build's; a builder's error is
+    raised only once the others have finished writing."""
     from deckpress.build import _run_builders
     from deckpress.context import BuildContext, BuildOptions
     from deckpress.errors import DeckError, Where
     from deckpress.faces import Faces
-
-    started, reports, finished = threading.Event(), [], []
+    from deckpress.processes import available
 
     def failing(ctx):
-        started.wait(5)
-        raise DeckError.at(Where("decks/x.yaml", 3, 1), "broken")
+        raise DeckError.at(Where("decks/x.yaml", 3, 1), "broken; fix it")
 
     def slow(ctx):
-        started.set()
-        try:
-            for n in range(500):
-                ctx.progress(f"step {n}")
-                reports.append(n)
-                time.sleep(0.01)
-        finally:
-            finished.append(True)
+        time.sleep(0.3)
+        ctx.path("slow.txt").write_text(str(os.getpid()))
+        ctx.records.put("slow", "key", {"pid": os.getpid()})
+
+    def quick(ctx):
+        ctx.records.put("quick", "key", {"pid": os.getpid()})
 
     ctx = BuildContext(deck=None, faces=Faces(), out=tmp_path, final=tmp_path, previous=None,
                        options=BuildOptions(), progress=lambda message: None)
+    _run_builders(ctx, [("slow", slow), ("quick", quick)])
+    assert sorted(ctx.records.new) == ["quick", "slow"]
+    pids = {record["value"]["pid"] for record in ctx.records.new.values()}
+    assert len(pids) == (2 if available() else 1) and (os.getpid() not in pids) == available()
+    (tmp_path / "slow.txt").unlink()
     with pytest.raises(DeckError, match="broken"):
         _run_builders(ctx, [("failing", failing), ("slow", slow)])
-    assert finished == [True] and len(reports) < 500
+    assert (tmp_path / "slow.txt").is_file()
 
 
 def two_decks(project: Path) -> None:

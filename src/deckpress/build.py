@@ -8,15 +8,12 @@ on OUT keeps two builds into one folder from running at once.
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import json
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
@@ -187,38 +184,36 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
-class _Stopped(Exception):
-    """Raised in a builder's thread, at its next progress report, once the build is stopping."""
-
-
 def _run_builders(ctx: BuildContext, builders) -> None:
-    """Run the builders side by side, one thread each: Pillow decodes and pastes the TTS sheets' tiles
-    without the GIL, so they are made while the PDFs are typeset (its JPEG encoder keeps the GIL, so the
-    sheets themselves are encoded one at a time). On an error or Ctrl-C in one, the others stop at their
-    next progress report; the first error is raised once every builder has stopped (so none writes into
-    the staging folder as it is removed)."""
-    stopping = threading.Event()
+    """Run the builders side by side, a process each where the system can fork: the TTS sheets are made
+    while the PDFs are typeset, each on a core of its own (in threads they would take turns: reportlab is
+    Python, and Pillow's JPEG encoder keeps the GIL). Each writes its own files into the staging folder; the
+    records it made come back and join the build's. The first error is raised once every builder has
+    finished, so none writes into the staging folder as it is removed. Without fork, one after another."""
+    from .processes import available, side_by_side
 
-    def run(builder) -> None:
-        def progress(message: str) -> None:
-            if stopping.is_set():
-                raise _Stopped
-            ctx.progress(message)
+    if len(builders) < 2 or not available():
+        for _, builder in builders:
+            builder(ctx)
+        return
 
-        builder(dataclasses.replace(ctx, progress=progress))
+    def task(builder):
+        def run():
+            try:
+                builder(ctx)
+            except (DeckError, OSError) as err:
+                return err
+            return ctx.records.new
+        return run
 
-    threads = ThreadPoolExecutor(max_workers=len(builders), thread_name_prefix="builder")
-    futures = [threads.submit(run, builder) for _, builder in builders]
-    try:
-        for future in as_completed(futures):
-            if future.exception() is not None and not isinstance(future.exception(), _Stopped):
-                stopping.set()
-                future.result()
-    except BaseException:
-        stopping.set()
-        raise
-    finally:
-        threads.shutdown(wait=True)
+    failed = None
+    for result in side_by_side([task(builder) for _, builder in builders]):
+        if isinstance(result, BaseException):
+            failed = failed or result
+        else:
+            ctx.records.new.update(result)
+    if failed is not None:
+        raise failed
 
 
 def _umask() -> int:

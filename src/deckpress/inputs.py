@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 import shutil
 from functools import lru_cache
 from pathlib import Path
@@ -110,14 +109,7 @@ class Records:
         self.old = old if isinstance(old, dict) else {}
         self.new: dict[str, dict] = {}
         self._digests: dict[str, str] = {}
-        self._local = threading.local()  # builders run side by side, one a thread: each has its own `_put`
-
-    @property
-    def _put(self) -> list[str]:
-        """The names this thread put, in order, for the records made while making another."""
-        if not hasattr(self._local, "put"):
-            self._local.put = []
-        return self._local.put
+        self._put: list[str] = []  # names put, in order, for the records made while making another
 
     def digest(self, relative: str) -> str:
         """sha256 of a file this build wrote (a face, read by several artifacts), computed once."""
