@@ -1,27 +1,38 @@
 """Builders turn the validated deck and its faces into outputs. Each is one module with a
-`build(ctx)` function; a new output is a new module added to BUILDERS. A builder that reads
+`build(ctx)` function; a new output is a new module added to BUILDERS (through `lazy`, so that its
+libraries load in the builder's own process, beside the others; see build._run_builders). A builder that reads
 settings files of its own also adds a `check(deck)` to CHECKS, which `deckpress check` runs. A builder
 that uses faces scaled down adds a `tiles(deck, faces)` to TILES: the face stage cuts them while each
 face is in memory, and keeps them in the output folder's cache/ (see faces.tile_path)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..faces import Faces, Size
-from . import pdf, tts
+from . import tts
 
 Builder = Callable[[BuildContext], None]
 
+
+def lazy(module: str, function: str) -> Callable:
+    """`module.function` of this package, the module imported at the first call (reportlab, which the
+    PDF builder needs, takes 70 ms to import)."""
+    def call(*args):
+        return getattr(importlib.import_module(f"{__name__}.{module}"), function)(*args)
+    return call
+
+
 BUILDERS: list[tuple[str, Builder]] = [
     ("tts", tts.build),
-    ("pdf", pdf.build),
+    ("pdf", lazy("pdf", "build")),
 ]
 
 CHECKS: list[Callable[[LoadedDeck], None]] = [
-    pdf.check,
+    lazy("pdf", "check"),
 ]
 
 TILES: list[Callable[[LoadedDeck, Faces], dict[str, set[Size]]]] = [
