@@ -18,12 +18,24 @@ from . import tts
 Builder = Callable[[BuildContext], None]
 
 
+_LAZY: set[str] = set()  # the modules `lazy` names
+
+
 def lazy(module: str, function: str) -> Callable:
     """`module.function` of this package, the module imported at the first call (reportlab, which the
     PDF builder needs, takes 70 ms to import)."""
+    _LAZY.add(module)
+
     def call(*args):
         return getattr(importlib.import_module(f"{__name__}.{module}"), function)(*args)
     return call
+
+
+def preload() -> None:
+    """Import every builder's module now: a long-running `deckpress watch` then forks builders that have
+    their libraries already, at every rebuild."""
+    for module in sorted(_LAZY):
+        importlib.import_module(f"{__name__}.{module}")
 
 
 BUILDERS: list[tuple[str, Builder]] = [
