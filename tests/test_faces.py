@@ -135,29 +135,3 @@ def test_a_new_card_needs_only_yaml(tmp_path):
     assert run_cli("build", "score", "--quiet", cwd=tmp_path).exit_code == 0
     with Image.open(tmp_path / "build/score/faces/deck/steal-2.png") as img:
         assert img.size == (825, 1125)
-
-
-def test_the_build_does_its_own_work_while_a_face_is_drawn_in_another_process(score, tmp_path, monkeypatch):
-    """`meanwhile` (the builders' libraries, at a build) runs once, whether faces are drawn or not; with
-    fork and two cores, a single face is drawn in a process of its own beside it."""
-    import os
-
-    from deckpress import faces as face_stage
-    from deckpress.processes import available
-
-    drawers, calls = tmp_path / "drawers.txt", []
-    work = face_stage.FaceStage.work
-
-    def spy(self, job):
-        with open(drawers, "a", encoding="utf-8") as file:
-            file.write(f"{os.getpid()}\n")
-        return work(self, job)
-
-    monkeypatch.setattr(face_stage.FaceStage, "work", spy)
-    one = [f for f in face_stage.plan_faces(score).all() if f.card is not None][:1]
-    stage = face_stage.FaceStage(score, tmp_path / "out", None, {})
-    assert stage.build(one, lambda done, todo: None, meanwhile=lambda: calls.append(os.getpid())) == 1
-    assert calls == [os.getpid()] and (tmp_path / "out" / one[0].path).is_file()
-    pids = drawers.read_text(encoding="utf-8").split()
-    assert len(pids) == 1 and (pids[0] != str(os.getpid())) == available()
-    assert stage.build([], lambda done, todo: None, meanwhile=lambda: calls.append(0)) == 0 and calls[-1] == 0

@@ -154,7 +154,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             warn(warning)
         return f"{deck.name}: up to date ({final})"
 
-    from .builders import BUILDERS, preload, tiles  # the builders' libraries only for a build that runs
+    from .builders import BUILDERS, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
 
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
@@ -162,8 +162,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
         total = len(faces.all())
         rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                    done, todo),
-                               tiles(deck, faces), meanwhile=preload)  # the builders' libraries meanwhile
+                                                                    done, todo), tiles(deck, faces))
         for warning in FaceStage.recorded_warnings(stage.records):
             warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,

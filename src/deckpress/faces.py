@@ -197,10 +197,10 @@ class FaceStage:
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
-              tiles: dict[str, set[Size]] | None = None, meanwhile: Callable[[], None] | None = None) -> int:
+              tiles: dict[str, set[Size]] | None = None) -> int:
         """Write every face, reusing unchanged ones, and the `tiles` of each (sizes by face path) into
         cache/; returns how many faces were drawn. Faces are drawn in parallel processes where the system
-        can fork them: each face is independent of the others. `meanwhile()` runs while they are drawn."""
+        can fork them: each face is independent of the others."""
         tiles = tiles or {}
         todo, keys = [], {}
         for face in faces:
@@ -224,9 +224,7 @@ class FaceStage:
                 todo.append(_Job(face, draw=False, output=None, sizes=tuple(missing)))
         drawn = sum(job.draw for job in todo)
         count = 0
-        if not todo and meanwhile is not None:
-            meanwhile()
-        results = _run(self, todo, meanwhile)
+        results = _run(self, todo)
         try:
             for job, done in zip(todo, results):
                 if job.draw:
@@ -274,31 +272,22 @@ def _worker_start(parent: int) -> None:
     watch_parent(parent, lambda: os._exit(1))
 
 
-def _run(stage: FaceStage, jobs: list[_Job], meanwhile: Callable[[], None] | None = None):
+def _run(stage: FaceStage, jobs: list[_Job]):
     """Do `jobs`, giving their results in order; with several cores and fork available, in worker
-    processes. `meanwhile()` runs in this process while they work (with a single worker for a few jobs,
-    so that a one-card edit draws its face beside it)."""
+    processes."""
     global _WORK
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    cores = os.cpu_count() or 1
-    workers = min(cores, len(jobs) // PER_WORKER)
-    if meanwhile is not None and jobs and cores > 1:
-        workers = max(workers, 1)
-    if workers < (1 if meanwhile else 2) or "fork" not in multiprocessing.get_all_start_methods():
-        if meanwhile is not None:
-            meanwhile()
+    workers = min(os.cpu_count() or 1, len(jobs) // PER_WORKER)
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (stage.work(job) for job in jobs)
         return
     _WORK = (stage, jobs)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        results = pool.map(_work_one, range(len(jobs)), chunksize=2)  # every job is submitted here
-        if meanwhile is not None:
-            meanwhile()
-        yield from results
+        yield from pool.map(_work_one, range(len(jobs)), chunksize=2)
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
         _WORK = None

@@ -34,6 +34,10 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], No
           echo: Callable[[str], None], stop_event=None) -> None:
     """Build every deck `decks()` names, then again after each change, until Ctrl-C (or `stop_event`).
     `build` builds one deck and reports its own errors."""
+    from .builders import preload
+
+    preload()
+
     def build_all() -> None:
         for deck in decks():
             build(deck)

@@ -32,13 +32,10 @@ def lazy(module: str, function: str) -> Callable:
 
 
 def preload() -> None:
-    """Import every builder's module now, and let each read what it reads once per process (its own
-    `preload`, e.g. the PDF builder's fonts): the build does this while its faces are drawn, so the
-    builders it then forks have them already."""
+    """Import every builder's module now: a long-running `deckpress watch` then forks builders that have
+    their libraries already, at every rebuild."""
     for module in sorted(_LAZY):
-        loaded = importlib.import_module(f"{__name__}.{module}")
-        if hasattr(loaded, "preload"):
-            loaded.preload()
+        importlib.import_module(f"{__name__}.{module}")
 
 
 BUILDERS: list[tuple[str, Builder]] = [

@@ -24,7 +24,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
-from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
+from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
 from ..pdf.profiles import Profile, deck_profiles
@@ -64,11 +64,6 @@ def build(ctx: BuildContext) -> None:
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
-
-
-def preload() -> None:
-    """What every PDF of a process needs, read once: the fonts (about 20 ms a face)."""
-    register_fonts()
 
 
 def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Path], None]) -> None:
