@@ -129,10 +129,10 @@ class FaceStage:
         self.out = out
         self.previous = previous
         self.previous_faces = previous_faces
-        from .render import DPI, FaceRenderer  # Pillow only once faces are drawn
+        from .render import DPI, FaceRenderer, mm_to_px  # Pillow only once faces are drawn
 
         self.dpi = DPI
-        self.bleed_px = deck.model.bleed * DPI / 25.4
+        self.bleed_px = mm_to_px(deck.model.bleed)
         self.renderer = FaceRenderer(deck)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()

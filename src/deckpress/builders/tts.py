@@ -14,18 +14,17 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from pathlib import Path
-
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
-from ..faces import Faces, tile_path
+from ..faces import Faces, Size, tile_path
 from ..inputs import artifact_key
-from ..render import DPI, face_pixels
+from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
 from ..tts import lua, save, sheets
 
@@ -73,17 +72,10 @@ class Assets:
         return self.written[digest]
 
 
-Size = tuple[int, int]
-
-
-def _bleed_px(deck: LoadedDeck) -> float:
-    return deck.model.bleed * DPI / 25.4
-
-
 def _trim(deck: LoadedDeck, component: Component) -> tuple[float, float]:
     """The pixel size of the component's faces cut to the trim."""
     width, height = face_pixels(component.size, deck.model.bleed)
-    bleed = _bleed_px(deck)
+    bleed = mm_to_px(deck.model.bleed)
     return width - 2 * bleed, height - 2 * bleed
 
 
@@ -195,7 +187,7 @@ def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key:
     art = save.ComponentArt()
     digest = ctx.records.digest
     plan = _plan_cards(ctx.deck, ctx.faces, component)
-    bleed_px = _bleed_px(ctx.deck)
+    bleed_px = mm_to_px(ctx.deck.model.bleed)
     shape = save.CARD_SHAPES[component.shape]
     shared_back = None
     if plan.shared:
@@ -230,7 +222,7 @@ def _grid(grid: sheets.Grid) -> list[int]:
 def token_art(ctx: BuildContext, assets: Assets, component: Component) -> save.ComponentArt:
     art = save.ComponentArt()
     digest = ctx.records.digest
-    size, bleed_px = _token_size(ctx.deck, component), _bleed_px(ctx.deck)
+    size, bleed_px = _token_size(ctx.deck, component), mm_to_px(ctx.deck.model.bleed)
     for card in _cards(component):
         rel = ctx.faces.front(component, card).path
         front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, bleed_px),
