@@ -9,7 +9,8 @@ gradients are the exception: their rows need the filters (unfiltered, a face cov
 face whose sample does not shrink below POOR_RATIO of its size is handed to Pillow's encoder (level 1).
 
 Either way the file is an 8-bit RGB PNG without interlace (IHDR, pHYs, IDAT, IEND), the same bytes
-for the same pixels, whose IDAT the PDFs embed as it is (pdf/canvas.py PngXObject).
+for the same pixels, whose IDAT the PDFs embed as it is (pdf/canvas.py PngXObject, through image_data).
+Reading: `read` (a face or tile as an image) and `image_data` (a file's zlib data, undecoded).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import io
 import struct
 import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # no Pillow to import: the image brings its own
@@ -77,6 +79,22 @@ def compresses_poorly(rows: list[memoryview]) -> bool:
 def chunk(kind: bytes, body: bytes) -> bytes:
     """A PNG chunk: length, type, data and the CRC of type and data."""
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def image_data(path: Path) -> bytes:
+    """The zlib data of a PNG file: its IDAT chunks, joined."""
+    data = path.read_bytes()
+    pos, idat = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            idat.append(data[pos + 8:pos + 8 + length])
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    if not idat:
+        raise ValueError(f"{path.name} holds no image data")
+    return b"".join(idat)
 
 
 def read(path) -> "Image.Image":

@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 
+from .. import png
 from ..fonts import builtin_fonts
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
@@ -135,7 +136,7 @@ class PngXObject(pdfdoc.PDFImageXObject):
         self.mask = None
 
     def format(self, document):
-        content = png_data(self.path)
+        content = png.image_data(self.path)
         stream = pdfdoc.PDFStream(content=content)
         stream.dictionary.dict.update({
             "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
@@ -147,22 +148,6 @@ class PngXObject(pdfdoc.PDFImageXObject):
             "Length": len(content)})
         stream.filters = ()  # already compressed: do not deflate again
         return stream.format(document)
-
-
-def png_data(path: Path) -> bytes:
-    """The zlib data of a PNG file: its IDAT chunks, joined."""
-    data = path.read_bytes()
-    pos, idat = 8, []
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"IDAT":
-            idat.append(data[pos + 8:pos + 8 + length])
-        elif kind == b"IEND":
-            break
-        pos += 12 + length
-    if not idat:
-        raise ValueError(f"{path.name} holds no image data")
-    return b"".join(idat)
 
 
 class Images:
