@@ -395,3 +395,20 @@ def test_decks_built_side_by_side_print_in_the_decks_order(game):
     assert [line.split(":")[0] for line in result.stdout.splitlines()] == ["score", "zebra"]
     lines = [line for line in result.stderr.splitlines() if not line.startswith("building 3 decks")]  # progress
     assert len(lines) == 1 and lines[0].startswith("decks/another.yaml:") and "card_size" in lines[0], lines
+
+
+def test_a_stop_python_swallowed_still_keeps_the_build_from_being_put_in_place(game, monkeypatch):
+    """A SIGTERM landing inside an os.fork hook raises where Python only prints the exception; the deck's
+    process still stops before it puts its build in place, and removes its staging folder."""
+    from deckpress import processes
+    from deckpress.build import build_deck
+    from deckpress.context import BuildOptions
+
+    before = tree(game / "build")
+    change_a_card(game)
+    monkeypatch.chdir(game)
+    monkeypatch.setattr(processes, "_stopping", True)  # as _stop leaves it when its _Stop was swallowed
+    with pytest.raises(processes._Stop):
+        build_deck(Path("decks/score.yaml"), BuildOptions(quiet=True), lambda *a: None, lambda w: None)
+    assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
+    assert tree(game / "build") == before

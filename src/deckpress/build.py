@@ -25,6 +25,7 @@ from .errors import DeckError, Where
 from .faces import FaceStage, plan_faces
 from .inputs import Records, build_inputs, sha256_file
 from .paths import project_root
+from .processes import available, check_stop, side_by_side
 
 MANIFEST = "manifest.json"
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
@@ -176,6 +177,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                     "faces": stage.records, "records": ctx.records.new}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.chmod(staging, 0o777 & ~_umask())
+        check_stop()  # a deck's own process told to stop puts nothing in place
         _swap(staging, final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -190,8 +192,6 @@ def _run_builders(ctx: BuildContext, builders) -> None:
     Python, and Pillow's JPEG encoder keeps the GIL). Each writes its own files into the staging folder; the
     records it made come back and join the build's. The first error is raised once every builder has
     finished, so none writes into the staging folder as it is removed. Without fork, one after another."""
-    from .processes import available, side_by_side
-
     if len(builders) < 2 or not available():
         for _, builder in builders:
             builder(ctx)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -50,13 +51,32 @@ class _Stop(BaseException):
     """SIGTERM in a task's process: unwinds it (its `finally` and `except BaseException` blocks run)."""
 
 
+_stopping = False  # a SIGTERM came: set even where its _Stop was swallowed (raised inside a fork's hooks)
+
+
 def _stop(signum, frame) -> None:
+    global _stopping
+    _stopping = True
     raise _Stop
+
+
+def check_stop() -> None:
+    """Raise _Stop in a task's process told to stop, whose _Stop Python may have swallowed: a signal that
+    lands inside an os.fork hook (as when a task starts worker processes) raises where exceptions are only
+    printed. Call it before a step that cannot be undone, e.g. putting a build in place."""
+    if _stopping:
+        raise _Stop
+
+
+def _quiet_stop(unraisable) -> None:
+    if not isinstance(unraisable.exc_value, _Stop):  # the swallowed _Stop is seen to by check_stop
+        sys.__unraisablehook__(unraisable)
 
 
 def _child(task: Callable[[], Any], connection, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
+    sys.unraisablehook = _quiet_stop
     watch_parent(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
     try:
         result = task()
