@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
 from deckpress.pdf.canvas import Images, new_canvas
-from deckpress.png import encode
+from deckpress.png import encode, read
 
 DPI = 300
 
@@ -98,6 +98,23 @@ def test_a_photo_like_face_is_encoded_by_pillow():
     assert len(data) < 0.9 * len(unfiltered)
     with Image.open(io.BytesIO(data)) as back:
         assert back.tobytes() == raw
+
+
+def test_read_gives_the_pixels_of_every_kind_of_png(tmp_path):
+    """read() takes the rows of a file encode() wrote unfiltered as they are, and leaves any other PNG
+    (filtered by Pillow, grey, with alpha, paletted) to Pillow: each comes back RGB, exact."""
+    face = card_face()
+    cases = {"ours.png": (encode(face, DPI), face), "photo.png": (encode(photo_face(), DPI), photo_face())}
+    for name, image in (("filtered.png", face), ("grey.png", face.convert("L")), ("alpha.png", face.convert("RGBA")),
+                        ("palette.png", face.quantize(16))):
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG")
+        cases[name] = (buffer.getvalue(), image.convert("RGB"))
+    for name, (data, pixels) in cases.items():
+        (tmp_path / name).write_bytes(data)
+        back = read(tmp_path / name)
+        assert back.mode == "RGB" and back.size == pixels.size, name
+        assert back.tobytes() == pixels.tobytes(), name
 
 
 def test_only_rgb_is_written():
