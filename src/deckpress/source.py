@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml._yaml import CParser
 
 from .errors import DeckError, Where
 
@@ -102,14 +103,11 @@ def _yaml12_int(constructor, node) -> int:
     return int(text, 10)
 
 
-class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
-              yaml.constructor.SafeConstructor, _Resolver):
+class _Loader(yaml.composer.Composer, CParser, yaml.constructor.SafeConstructor, _Resolver):
     """The safe loader, refusing explicit tags and deep nesting while it composes."""
 
     def __init__(self, stream: str, path: str):
-        yaml.reader.Reader.__init__(self, stream)
-        yaml.scanner.Scanner.__init__(self)
-        yaml.parser.Parser.__init__(self)
+        CParser.__init__(self, stream)
         yaml.composer.Composer.__init__(self)
         yaml.constructor.SafeConstructor.__init__(self)
         _Resolver.__init__(self)
@@ -256,7 +254,7 @@ def parse_yaml(text: str, name: str) -> Any:
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as err:
-        raise _syntax_error(name, err) from None
+        raise _syntax_error(name, text, err) from None
     except yaml.YAMLError as err:
         raise DeckError.at(Where(name), f"YAML error: {err}; check the file") from None
     except RecursionError:
@@ -270,13 +268,19 @@ def parse_yaml(text: str, name: str) -> Any:
     return _Converter(name, loader).convert(node)
 
 
-def _syntax_error(name: str, err: yaml.MarkedYAMLError) -> DeckError:
+def _syntax_error(name: str, text: str, err: yaml.MarkedYAMLError) -> DeckError:
     mark = err.problem_mark or err.context_mark
     where = _mark(name, mark) if mark else Where(name)
     problem = (err.problem or "invalid YAML").strip()
-    if "'\\t'" in problem:
+    lines = text.split("\n")
+    line, column = (lines[mark.line], mark.column) if mark and mark.line < len(lines) else ("", 0)  # in characters
+    if "tab" in problem or line[column:column + 1] == "\t":
         return DeckError.at(where, "YAML syntax error: a tab character; indent with spaces, not tabs")
     if "expected a single document" in (err.context or ""):
         return DeckError.at(where, "a second YAML document (`---`) in the file; keep one document per file")
+    escape = re.match(r"\\[uU]([0-9A-Fa-f]+)", line[line.rfind("\\", 0, column + 1):])
+    if "escape code" in problem and escape and 0xD800 <= int(escape[1], 16) <= 0xDFFF:
+        return DeckError.at(where, f"the escape {escape[0]} is U+{int(escape[1], 16):04X}, half of a surrogate pair "
+                                   "and no character; write the character itself")
     context = f" {err.context.strip()}" if err.context else ""
     return DeckError.at(where, f"YAML syntax error: {problem}{context}; check indentation, colons and quotes")
