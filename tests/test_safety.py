@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
+from deckpress.processes import available
 
 
 def tree(root: Path) -> dict[str, bytes]:
@@ -315,14 +316,20 @@ def test_ctrl_c_and_sigterm_remove_the_staging_folder(game, signum, code, word):
     assert tree(game / "build") == before
 
 
+class FakeBuilder:
+    """A builder made of functions: `build(ctx)`, and `prepare(ctx)` (by default nothing)."""
+
+    def __init__(self, build, prepare=lambda ctx: None):
+        self.build, self.prepare = build, prepare
+
+
 def test_builders_run_side_by_side_and_an_error_waits_for_the_others(tmp_path):
     """Each builder runs in a process of its own; their records join the build's; a builder's error is
     raised only once the others have finished writing."""
-    from deckpress.build import _run_builders
+    from deckpress.build import _builders_started
     from deckpress.context import BuildContext, BuildOptions
     from deckpress.errors import DeckError, Where
     from deckpress.faces import Faces
-    from deckpress.processes import available
 
     def failing(ctx):
         raise DeckError.at(Where("decks/x.yaml", 3, 1), "broken; fix it")
@@ -337,14 +344,52 @@ def test_builders_run_side_by_side_and_an_error_waits_for_the_others(tmp_path):
 
     ctx = BuildContext(deck=None, faces=Faces(), out=tmp_path, final=tmp_path, previous=None,
                        options=BuildOptions(), progress=lambda message: None)
-    _run_builders(ctx, [("slow", slow), ("quick", quick)])
+    with _builders_started(ctx, [FakeBuilder(slow), FakeBuilder(quick)]) as run:
+        run()
     assert sorted(ctx.records.new) == ["quick", "slow"]
     pids = {record["value"]["pid"] for record in ctx.records.new.values()}
     assert len(pids) == (2 if available() else 1) and (os.getpid() not in pids) == available()
     (tmp_path / "slow.txt").unlink()
     with pytest.raises(DeckError, match="broken"):
-        _run_builders(ctx, [("failing", failing), ("slow", slow)])
+        with _builders_started(ctx, [FakeBuilder(failing), FakeBuilder(slow)]) as run:
+            run()
     assert (tmp_path / "slow.txt").is_file()
+    with pytest.raises(DeckError, match="broken"):  # an error while preparing is the builder's error
+        with _builders_started(ctx, [FakeBuilder(quick, prepare=failing), FakeBuilder(quick)]) as run:
+            run()
+
+
+@pytest.mark.skipif(not available() or not Path("/proc/self/stat").exists(),
+                    reason="needs fork and two cores, and reads the processes from /proc")
+def test_builders_prepare_while_the_faces_are_drawn_and_stop_with_the_build(tmp_path):
+    """Started, each builder's process prepares at once and builds only when told; a build that fails
+    before (a face that does not fit) stops them: they build nothing and are gone."""
+    from deckpress.build import _builders_started
+    from deckpress.context import BuildContext, BuildOptions
+    from deckpress.faces import Faces
+
+    def prepare(ctx):
+        ctx.path(f"prepared-{os.getpid()}").write_text("")
+
+    def build(ctx):
+        ctx.path(f"built-{os.getpid()}").write_text("")
+
+    ctx = BuildContext(deck=None, faces=Faces(), out=tmp_path, final=tmp_path, previous=None,
+                       options=BuildOptions(), progress=lambda message: None)
+    with pytest.raises(RuntimeError):
+        with _builders_started(ctx, [FakeBuilder(build, prepare), FakeBuilder(build, prepare)]):
+            deadline = time.monotonic() + 30
+            while len(list(tmp_path.glob("prepared-*"))) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            pids = [int(p.name.split("-")[1]) for p in tmp_path.glob("prepared-*")]
+            assert len(pids) == 2 and os.getpid() not in pids
+            time.sleep(0.2)
+            assert not list(tmp_path.glob("built-*"))  # not before the faces are drawn
+            raise RuntimeError("a face does not fit")
+    assert not list(tmp_path.glob("built-*")) and not any(alive(pid) for pid in pids)
+    with _builders_started(ctx, [FakeBuilder(build, prepare), FakeBuilder(build, prepare)]) as run:
+        run()
+    assert len(list(tmp_path.glob("built-*"))) == 2
 
 
 def two_decks(project: Path) -> None:

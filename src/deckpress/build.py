@@ -15,6 +15,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -26,7 +27,7 @@ from .faces import FaceStage, plan_faces
 from .inputs import Records, build_inputs, sha256_file
 from .memory import keep_freed_memory
 from .paths import project_root
-from .processes import available, check_stop, side_by_side
+from .processes import Prepared, available, check_stop
 
 MANIFEST = "manifest.json"
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
@@ -165,14 +166,15 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         faces = plan_faces(deck)
         stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
         total = len(faces.all())
-        rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                    done, todo), tiles(deck, faces))
-        for warning in FaceStage.recorded_warnings(stage.records):
-            warn(warning)
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
                            records=Records(staging, previous, old_manifest.get("records", {})))
-        _run_builders(ctx, BUILDERS)
+        with _builders_started(ctx, BUILDERS) as run_builders:
+            rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
+                                                                        done, todo), tiles(deck, faces))
+            for warning in FaceStage.recorded_warnings(stage.records):
+                warn(warning)
+            run_builders()
         artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
                      for p in sorted(staging.rglob("*")) if p.is_file()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
@@ -189,34 +191,49 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
-def _run_builders(ctx: BuildContext, builders) -> None:
-    """Run the builders side by side, a process each where the system can fork: the TTS sheets are made
-    while the PDFs are typeset, each on a core of its own (in threads they would take turns: reportlab is
-    Python, and Pillow's JPEG encoder keeps the GIL). Each writes its own files into the staging folder; the
-    records it made come back and join the build's. The first error is raised once every builder has
-    finished, so none writes into the staging folder as it is removed. Without fork, one after another."""
+@contextmanager
+def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None]]:
+    """The builders, each in a process of its own where the system can fork, started now: each prepares
+    (imports its libraries, reads its fonts) while the faces are drawn. The function given runs them, once
+    the faces are: side by side, the TTS sheets made while the PDFs are typeset, each on a core of its own
+    (in threads they would take turns: reportlab is Python, and Pillow's JPEG encoder keeps the GIL). Each
+    writes its own files into the staging folder; the records it made come back and join the build's. The
+    first error is raised once every builder has finished, so none writes into the staging folder as it
+    is removed. Without fork, they run one after another when the function is called."""
     if len(builders) < 2 or not available():
-        for _, builder in builders:
-            builder(ctx)
+        def one_by_one() -> None:
+            for builder in builders:
+                builder.prepare(ctx)
+                builder.build(ctx)
+        yield one_by_one
         return
 
     def task(builder):
-        def run():
-            try:
-                builder(ctx)
-            except (DeckError, OSError) as err:
-                return err
-            return ctx.records.new
-        return run
+        failed: list[BaseException] = []
 
-    failed = None
-    for result in side_by_side([task(builder) for _, builder in builders]):
-        if isinstance(result, BaseException):
-            failed = failed or result
-        else:
-            ctx.records.new.update(result)
-    if failed is not None:
-        raise failed
+        def attempt(step) -> None:
+            if not failed:
+                try:
+                    step(ctx)
+                except (DeckError, OSError) as err:
+                    failed.append(err)
+
+        def run():
+            attempt(builder.build)
+            return failed[0] if failed else ctx.records.new
+        return partial(attempt, builder.prepare), run
+
+    with Prepared([task(builder) for builder in builders]) as started:
+        def side_by_side() -> None:
+            failed = None
+            for result in started.results():
+                if isinstance(result, BaseException):
+                    failed = failed or result
+                else:
+                    ctx.records.new.update(result)
+            if failed is not None:
+                raise failed
+        yield side_by_side
 
 
 def _umask() -> int:

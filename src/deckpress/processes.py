@@ -1,4 +1,5 @@
-"""Tasks run side by side in forked processes, for a build of several decks on several cores.
+"""Tasks run side by side in forked processes: the decks of a build on several cores (`side_by_side`), and
+a deck's builders, forked before its faces are drawn so that they prepare meanwhile (`Prepared`).
 
 Each task runs in a process of its own and sends back its result; the results come back in the tasks'
 order. The processes ignore Ctrl-C: stopping is the parent's to decide. On Ctrl-C or SIGTERM in the parent,
@@ -90,6 +91,81 @@ def _child(task: Callable[[], Any], connection, parent: int) -> None:
     os._exit(0)
 
 
+def _receive(index: int, process, connection) -> Any:
+    """The result a task's process sends, once it has ended."""
+    try:
+        result = connection.recv()
+    except EOFError:
+        process.join()
+        raise TaskFailed(index, process.exitcode) from None
+    process.join()
+    return result
+
+
+def _stop_all(running: list[tuple[Any, Any]]) -> None:
+    """One SIGTERM to each task's process still running; then wait for them all."""
+    for process, _ in running:
+        if process.is_alive():
+            os.kill(process.pid, signal.SIGTERM)
+    for process, connection in running:
+        process.join()
+        connection.close()
+
+
+def _after_go(prepare: Callable[[], Any], run: Callable[[], Any], go) -> Callable[[], Any]:
+    def task() -> Any:
+        prepare()
+        try:
+            go.recv_bytes()
+        except EOFError:  # the parent ended without a word
+            raise _Stop from None
+        return run()
+    return task
+
+
+class Prepared:
+    """Tasks, each a `prepare` and a `run`, forked on entering the `with` block: each process prepares at
+    once (imports its libraries, reads its fonts...) while the parent goes on, then waits. `results()` lets
+    them all run and gives their results in order (TaskFailed for a task that ended without one).
+    Leaving the block with the tasks still running (on an error, Ctrl-C) stops them with a SIGTERM each
+    and waits for them."""
+
+    def __init__(self, tasks: list[tuple[Callable[[], Any], Callable[[], Any]]]):
+        self.tasks = tasks
+        self.running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its go connection)
+
+    def __enter__(self) -> "Prepared":
+        context = multiprocessing.get_context("fork")
+        try:
+            for prepare, run in self.tasks:
+                wait_go, go = context.Pipe(duplex=False)
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=_child, args=(_after_go(prepare, run, wait_go), send, os.getpid()))
+                process.start()
+                send.close()
+                wait_go.close()
+                self.running.append((process, receive, go))
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def results(self) -> list[Any]:
+        for _, _, go in self.running:
+            go.send_bytes(b"go")
+        try:
+            return [_receive(index, process, connection)
+                    for index, (process, connection, _) in enumerate(self.running)]
+        finally:
+            self.__exit__()
+
+    def __exit__(self, *exc) -> None:
+        running, self.running = self.running, []
+        for _, _, go in running:
+            go.close()
+        _stop_all([(process, connection) for process, connection, _ in running])
+
+
 def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> Iterator[Any]:
     """Run `tasks`, at most `limit` (default: the cores) at once; yield their results in order. Raises
     TaskFailed for a task that ended without a result."""
@@ -110,18 +186,7 @@ def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> It
                     started += 1
                 ready = wait([connection for _, connection in running.values()])
                 for done in [i for i, (_, connection) in running.items() if connection in ready]:
-                    process, connection = running.pop(done)
-                    try:
-                        results[done] = connection.recv()
-                    except EOFError:
-                        process.join()
-                        raise TaskFailed(done, process.exitcode) from None
-                    process.join()
+                    results[done] = _receive(done, *running.pop(done))
             yield results.pop(index)
     finally:
-        for process, _ in running.values():
-            if process.is_alive():
-                os.kill(process.pid, signal.SIGTERM)
-        for process, connection in running.values():
-            process.join()
-            connection.close()
+        _stop_all(list(running.values()))

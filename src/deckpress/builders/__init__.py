@@ -1,6 +1,8 @@
 """Builders turn the validated deck and its faces into outputs. Each is one module with a
-`build(ctx)` function; a new output is a new module added to BUILDERS (through `lazy`, so that its
-libraries load in the builder's own process, beside the others; see build._run_builders). A builder that reads
+`build(ctx)` function, and maybe a `prepare(ctx)`; a new output is a new module added to BUILDERS. Each
+builder runs in a process of its own, forked before the faces are drawn (see build._builders_started):
+there it imports its module and its libraries and runs `prepare` (reads fonts...) while the faces are
+drawn, and `build` once they are. A builder that reads
 settings files of its own also adds a `check(deck)` to CHECKS, which `deckpress check` runs. A builder
 that uses faces scaled down adds a `tiles(deck, faces)` to TILES: the face stage cuts them while each
 face is in memory, and keeps them in the output folder's cache/ (see faces.tile_path)."""
@@ -9,16 +11,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..faces import Faces, Size
 from . import tts
 
-Builder = Callable[[BuildContext], None]
-
-
-_LAZY: set[str] = set()  # the modules `lazy` names
+_LAZY: set[str] = set()  # the modules `lazy` and the BUILDERS name, imported when first used
 
 
 def lazy(module: str, function: str) -> Callable:
@@ -38,10 +38,26 @@ def preload() -> None:
         importlib.import_module(f"{__name__}.{module}")
 
 
-BUILDERS: list[tuple[str, Builder]] = [
-    ("tts", tts.build),
-    ("pdf", lazy("pdf", "build")),
-]
+@dataclass(frozen=True)
+class Builder:
+    """The builder that is the module `module` of this package."""
+
+    module: str
+
+    def __post_init__(self) -> None:
+        _LAZY.add(self.module)
+
+    def prepare(self, ctx: BuildContext) -> None:
+        """Import the module (in the builder's process) and run its `prepare`, if it has one."""
+        prepare = getattr(importlib.import_module(f"{__name__}.{self.module}"), "prepare", None)
+        if prepare is not None:
+            prepare(ctx)
+
+    def build(self, ctx: BuildContext) -> None:
+        importlib.import_module(f"{__name__}.{self.module}").build(ctx)
+
+
+BUILDERS: list[Builder] = [Builder("tts"), Builder("pdf")]
 
 CHECKS: list[Callable[[LoadedDeck], None]] = [
     lazy("pdf", "check"),

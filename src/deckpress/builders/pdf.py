@@ -24,7 +24,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
-from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, save
+from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
 from ..pdf.profiles import Profile, deck_profiles
@@ -33,6 +33,11 @@ from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, 
                           outlines, set_boxes, used_extent)
 from ..render import DPI
 from ..schema import Component
+
+
+def prepare(ctx: BuildContext) -> None:
+    """While the faces are drawn (reportlab is imported with this module): read the fonts every PDF uses."""
+    register_fonts()
 
 
 def build(ctx: BuildContext) -> None:
