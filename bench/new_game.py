@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import installed  # noqa: F401  (the children run deckpress compiled, as pip installs it)
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import installed  # noqa: F401  (the children run deckpress compiled, as pip installs it)
+
 # Runs the build as a child of its own, so the peak is this build's, whatever ran before.
 MEASURE = """
 import resource, subprocess, sys, time

@@ -17,6 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import installed  # noqa: F401  (the children run deckpress compiled, as pip installs it)
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
