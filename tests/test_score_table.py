@@ -617,11 +617,13 @@ def test_damaged_state_starts_a_fresh_game(save):
 
 def test_state_codec_round_trips(save):
     table = FakeTTS(save, seated=["White"])
-    referee = table.globals.use("score.referee")
-    value = table.lua.execute('return {a = 1, b = "x:y}{S3", c = {1, 2.5, -3, true, false}, [4] = {}}')
-    back = referee.decode(referee.encode(value))
+    saved = table.globals.use("lib.saved")
+    value = table.lua.execute('return {a = 1, b = "x:y}{S3", c = {1, 2.5, -3, true, false}, [4] = {}, [7] = 0}')
+    back = saved.decode(saved.encode(value))
     assert to_py(back) == to_py(value)
-    assert referee.decode("") is None and referee.decode("{N1;") is None
+    assert saved.decode("") is None and saved.decode("{N1;") is None
+    with pytest.raises(Exception, match="cannot save a function"):
+        saved.encode(table.lua.execute("return {f = print}"))
 
 
 # --- the referee against the engine's whole round ------------------------------------------------------------

@@ -5,7 +5,8 @@
 -- turn (cards, targets, dice, roster sizes) and what its result means on the table (cards to turn
 -- and discard, score changes, messages, the end of a round and of the game). Cards come from DATA
 -- (decks/score.yaml: fields priority, target and effect, the steps), modes from DATA.setup.options and
--- DATA.modes[].options, the deal from DATA.setup.deal: a new card or mode needs no Lua edit. The state (one table) is saved as text by encode()/decode().
+-- DATA.modes[].options, the deal from DATA.setup.deal: a new card or mode needs no Lua edit. The state (one table) is plain data,
+-- which the table script saves with lib.saved.
 -- No goto, no bitwise operators, no io/load/require (the MoonSharp sandbox).
 
 local Engine = use("score.engine")
@@ -1150,84 +1151,6 @@ function R.against_score(data, state, color, roster, grid, total)
       .. (opts.max_rounds - state.rounds) .. " rounds)"
   end
   return out
-end
-
--- --- Saving: a small self-delimiting text format (TTS saves the script state as a string) --------------
-
-local function encode(value, out)
-  local kind = type(value)
-  if kind == "boolean" then
-    out[#out + 1] = value and "T" or "F"
-  elseif kind == "number" then
-    if value == math.floor(value) and math.abs(value) < 2 ^ 53 then
-      out[#out + 1] = "N" .. string.format("%d", value) .. ";"
-    else
-      out[#out + 1] = "N" .. string.format("%.17g", value) .. ";"
-    end
-  elseif kind == "string" then
-    out[#out + 1] = "S" .. #value .. ":" .. value
-  elseif kind == "table" then
-    local keys = {}
-    for k, _ in pairs(value) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    out[#out + 1] = "{"
-    for _, k in ipairs(keys) do
-      encode(k, out)
-      encode(value[k], out)
-    end
-    out[#out + 1] = "}"
-  else
-    error("cannot save a " .. kind)
-  end
-end
-
-function R.encode(value)
-  local out = {}
-  encode(value, out)
-  return table.concat(out)
-end
-
-local function decode(text, at)
-  local c = string.sub(text, at, at)
-  if c == "T" then return true, at + 1 end
-  if c == "F" then return false, at + 1 end
-  if c == "N" then
-    local stop = string.find(text, ";", at, true)
-    if stop == nil then error("bad number") end
-    local number = tonumber(string.sub(text, at + 1, stop - 1))
-    if number == nil then error("bad number") end
-    return number, stop + 1
-  end
-  if c == "S" then
-    local colon = string.find(text, ":", at, true)
-    local length = colon and tonumber(string.sub(text, at + 1, colon - 1))
-    if length == nil then error("bad string") end
-    return string.sub(text, colon + 1, colon + length), colon + length + 1
-  end
-  if c == "{" then
-    local out = {}
-    at = at + 1
-    while string.sub(text, at, at) ~= "}" do
-      if at > #text then error("unterminated table") end
-      local k, v
-      k, at = decode(text, at)
-      v, at = decode(text, at)
-      out[k] = v
-    end
-    return out, at + 1
-  end
-  error("unexpected '" .. c .. "'")
-end
-
--- The value saved by encode(), or nil when the text is empty or damaged.
-function R.decode(text)
-  if text == nil or text == "" then return nil end
-  local ok, value = pcall(decode, text, 1)
-  if ok then return value end
-  return nil
 end
 
 return R

@@ -3,6 +3,7 @@
 -- GAME = use("score.table"); its XmlUI is tts/score/ui.xml.j2. See docs/tts-score.md.
 
 local Referee = use("score.referee")
+local Saved = use("lib.saved")
 local Setup = use("lib.setup")
 local Api = use("lib.api")
 local Table = use("lib.table")
@@ -565,7 +566,7 @@ end
 -- --- Hooks of the Global script ----------------------------------------------------------------------------
 
 function T.load(text)
-  state = Referee.decode(text)
+  state = Saved.decode(text)
   if type(state) ~= "table" or Referee.mode(DATA, state.mode or "") == nil then state = nil end
   ensure_state()
   T.draw_slots()
@@ -573,7 +574,7 @@ function T.load(text)
 end
 
 function T.save()
-  return Referee.encode(ensure_state())
+  return Saved.encode(ensure_state())
 end
 
 function T.seated()
