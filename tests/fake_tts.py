@@ -3,6 +3,7 @@
     table = FakeTTS(save, seated=["White", "Red"])   # loads the objects, runs the script, calls onLoad
     table.click("uiGetReady", "White")                # the handler gets Player["White"] and "-1"; frames pass
     table.hand("Red")                                 # card nicknames in Red's hand
+    table.reload()                                    # save and load the game: the script starts afresh
 
 Time passes in frames: what TTS does later (takeObject, deal, group, putObject, spawnObjectData, Wait)
 happens `delay` frames after the call. `click` and `call` let frames pass until nothing is pending
@@ -78,11 +79,31 @@ class FakeTTS:
         self.fake.order_seed = TIMING["order_seed"] if order_seed is None else order_seed
         self.fake.seated = to_lua(self.lua, list(seated))
         self.fake.load(to_lua(self.lua, save["ObjectStates"]))
-        self.lua.execute(script if script is not None else save["LuaScript"])
-        on_load = globals_.onLoad
+        self.fake_globals = set(globals_.keys())  # TTS's API: what a loaded game's script starts with
+        self.script = script if script is not None else save["LuaScript"]
+        self.start_script(save.get("LuaScriptState", ""))
+
+    def start_script(self, state: str) -> None:
+        """Run the Global script on the table as it lies, then its onLoad(state)."""
+        self.lua.execute(self.script)
+        on_load = self.lua.globals().onLoad
         if on_load is not None:
-            on_load(save.get("LuaScriptState", ""))
+            on_load(state)
         self.settle()
+
+    def reload(self) -> str:
+        """What saving the game and loading it again does in TTS: the script's onSave() text is kept, and the
+        script starts afresh with it (its modules and variables anew), the objects where they lie; returns
+        the text. Nothing the old script started is still running (the table settles first), and none of its
+        globals is left: the saved text is all the new script knows."""
+        state = self.call("onSave")
+        if not isinstance(state, str):
+            raise AssertionError(f"onSave returned {type(state).__name__}, not a string")
+        globals_ = self.lua.globals()
+        for name in [name for name in globals_.keys() if name not in self.fake_globals]:
+            globals_[name] = None
+        self.start_script(state)
+        return state
 
     @property
     def globals(self):

@@ -135,8 +135,10 @@ def check_piles(table, s):
                 assert lies_on(table, card["id"]) == (color, pile), (color, pile)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save, seed):
+@pytest.mark.parametrize("seed, reload_every", [(1, 0), (2, 3)])
+def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save, seed, reload_every):
+    """...also with the game saved and loaded again every few turns, between Draw and the move: the table
+    goes on where it was."""
     rng = random.Random(seed)
     table = new_game(save)
     engine = table.globals.use("scoop.engine")
@@ -147,6 +149,11 @@ def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save,
         turn = state(table)["turn"]
         table.click("uiScoopDraw", colour(turn), None, "scoop_draw")
         s = state(table)
+        if reload_every and s["turns"] % reload_every == 0:
+            shown = table.ui_value("scoop_turn")
+            table.reload()
+            engine = table.globals.use("scoop.engine")
+            assert state(table) == s and table.ui_value("scoop_turn") == shown
         moves = to_py(engine.legal_moves(table.globals.GAME.state(), turn))
         special = [m for m in moves if "place" not in m]
         move = rng.choice(special) if special and rng.random() < 0.8 else rng.choice(moves)

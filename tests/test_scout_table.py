@@ -236,14 +236,20 @@ def pick(moves, rng):
     return rng.choice(moves)
 
 
-@pytest.mark.parametrize("seed", [4, 9])
-def test_random_games_through_the_buttons_follow_the_engine_to_the_winner(save, seed):
+@pytest.mark.parametrize("seed, reload_every", [(4, 0), (9, 3)])
+def test_random_games_through_the_buttons_follow_the_engine_to_the_winner(save, seed, reload_every):
+    """...also with the game saved and loaded again every few turns: the table goes on where it was."""
     rng = random.Random(seed)
     table = set_up(save, seed)
     engine = table.globals.use("scout.engine")
     kinds = set()
-    for _ in range(400):
+    for turn in range(400):
         s = state(table)
+        if reload_every and turn % reload_every == 0:
+            shown = table.ui_value("scout_turn")
+            table.reload()
+            engine = table.globals.use("scout.engine")
+            assert state(table) == s and table.ui_value("scout_turn") == shown
         if s["game_over"]:
             break
         if s["round_over"]:

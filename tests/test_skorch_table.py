@@ -244,8 +244,10 @@ def check_table_matches_the_engine(table, s):
     assert on_pile(table) == {c["id"] for c in s["pile"]}
 
 
-@pytest.mark.parametrize("seed,special", [(3, r" (trades|takes) "), (11, r"with the Face-off")])
-def test_random_games_played_through_the_buttons_keep_the_table_and_the_engine_in_step(save, seed, special):
+@pytest.mark.parametrize("seed, special, reload_every", [(3, r" (trades|takes) ", 0), (11, r"with the Face-off", 4)])
+def test_random_games_played_through_the_buttons_keep_the_table_and_the_engine_in_step(save, seed, special,
+                                                                                       reload_every):
+    """...also with the game saved and loaded again every few turns: the table goes on where it was."""
     rng = random.Random(seed)
     table = FakeTTS(save, seated=SEATS)
     table.click("uiSkorchFaceoff", "White")
@@ -255,8 +257,13 @@ def test_random_games_played_through_the_buttons_keep_the_table_and_the_engine_i
     by_id = {c["id"]: c for c in every_card(state(table))}
     every = sorted(to_py(engine.all_ids(table.globals.GAME.state())))
     assert len(every) == 78  # the deck and the Face-off card
-    for _ in range(1500):
+    for turn in range(1500):
         s = state(table)
+        if reload_every and turn % reload_every == 0:
+            shown = (table.ui_value("skorch_turn"), table.ui_value("skorch_faceoff"))
+            table.reload()
+            engine = table.globals.use("skorch.engine")
+            assert state(table) == s and (table.ui_value("skorch_turn"), table.ui_value("skorch_faceoff")) == shown
         if s["winner"]:
             break
         moves = to_py(engine.legal_moves(table.globals.GAME.state(), s["turn"]))

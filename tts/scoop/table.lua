@@ -9,6 +9,7 @@ local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
 local Api = use("lib.api")
+local Saved = use("lib.saved")
 
 local M = {}
 
@@ -330,21 +331,21 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
--- Saved state: "mats laid;counted=White:3,Red:0" (the mats are laid once, when the game first loads).
+-- Saved with the game (lib.saved): what Count added, the engine's state and its players' colours; a
+-- reloaded table goes on where it was. The mats are laid once, when the game is first loaded (no state).
 function M.save()
-  local parts = {}
-  for _, color in ipairs(Api.data().seats) do
-    if counted[color] ~= nil then parts[#parts + 1] = color .. ":" .. string.format("%d", counted[color]) end
-  end
-  return "mats laid;counted=" .. table.concat(parts, ",")
+  return Saved.encode({counted = counted, game = game, players = players})
 end
 
 function M.load(text)
   if text == nil or text == "" then M.lay_mats() end  -- a new game, not a reloaded one
-  counted = {}
-  for color, points in string.gmatch(string.match(text or "", "counted=(.*)$") or "", "(%a+):(%-?%d+)") do
-    counted[color] = tonumber(points)
+  local saved = Saved.decode(text)
+  if type(saved) ~= "table" or type(saved.counted) ~= "table" or type(saved.players) ~= "table" then
+    saved = {counted = {}, players = {}}  -- a new table, or a damaged state
   end
+  counted, players = saved.counted, saved.players
+  game = type(saved.game) == "table" and saved.game or nil
+  M.show_turn()
 end
 
 -- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------

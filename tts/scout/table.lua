@@ -11,6 +11,7 @@ local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
 local Api = use("lib.api")
+local Saved = use("lib.saved")
 
 local M = {}
 
@@ -477,21 +478,22 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
--- Saved state: the colours that have turned their hand this round, e.g. "turned=White,Red".
+-- Saved with the game (lib.saved): the round's turned hands, the engine's state, its players' colours, a
+-- Scout & Show under way and the cards' GUIDs; a reloaded table goes on where it was.
 function M.save()
-  local colors = {}
-  for color, done in pairs(round.flipped) do
-    if done then colors[#colors + 1] = color end
-  end
-  table.sort(colors)
-  return "turned=" .. table.concat(colors, ",")
+  return Saved.encode({round = round, game = game, players = players, pending = pending, guid_of = guid_of})
 end
 
 function M.load(text)
-  round = ScoutSetup.new_round()
-  for color in string.gmatch(string.match(text or "", "turned=([%a,]*)") or "", "%a+") do
-    round.flipped[color] = true
+  local saved = Saved.decode(text)
+  if type(saved) ~= "table" or type(saved.round) ~= "table" or type(saved.players) ~= "table"
+      or type(saved.guid_of) ~= "table" then
+    saved = {round = ScoutSetup.new_round(), players = {}, guid_of = {}}  -- a new table, or a damaged state
   end
+  round, game, players, pending, guid_of = saved.round, saved.game, saved.players, saved.pending, saved.guid_of
+  id_of = {}
+  for id, guid in pairs(guid_of) do id_of[guid] = id end
+  M.show_turn()
 end
 
 -- --- XmlUI handlers (tts/scout/ui.xml.j2) -------------------------------------------------------------

@@ -8,6 +8,7 @@ local Setup = use("lib.setup")
 local Seating = use("lib.seating")
 local Table = use("lib.table")
 local Api = use("lib.api")
+local Saved = use("lib.saved")
 
 local M = {}
 
@@ -389,12 +390,19 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
-function M.load(text)
-  M.set_faceoff(text == "faceoff")
+-- Saved with the game (lib.saved): the Face-off toggle, the engine's state and where the discard pile lies;
+-- a reloaded table goes on where it was.
+function M.save()
+  return Saved.encode({faceoff = faceoff, game = game, pile_at = pile_at})
 end
 
-function M.save()
-  return faceoff and "faceoff" or ""
+function M.load(text)
+  local saved = Saved.decode(text)
+  if type(saved) ~= "table" then saved = {} end  -- a new table, or a damaged state
+  game = type(saved.game) == "table" and saved.game or nil
+  pile_at = type(saved.pile_at) == "table" and saved.pile_at or nil
+  M.set_faceoff(saved.faceoff == true)
+  M.show_turn()
 end
 
 -- --- XmlUI handlers (tts/skorch/ui.xml.j2) ------------------------------------------------------------

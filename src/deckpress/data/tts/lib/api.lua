@@ -14,8 +14,9 @@
 --
 --   GAME.load(text)         onLoad: `text` is what GAME.save() returned when the game was saved ("" on
 --                           a new table). Called after the scores are restored.
---   GAME.save() -> text     onSave: the table script's own state, as a string (no JSON needed; the
---                           Global script stores it after the scores and hands it back to load).
+--   GAME.save() -> text     onSave: the table script's own state, as a string (lib.saved writes a state
+--                           of plain data as one, and reads it back); the Global script stores it after
+--                           the scores and hands it back to load. A reloaded game goes on where it was.
 --   GAME.seated()           onPlayerChangeColor: a player sat down, stood up or changed colour.
 --   GAME.get_ready          function(color, finish): what the Get ready! button does, pressed by
 --                           `color`; call finish() once everything it moved has arrived (the button is
