@@ -13,7 +13,7 @@ from pathlib import Path
 from . import png
 from .deck import LoadedDeck
 from .inputs import copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
-from .processes import watch_parent
+from .processes import STOPS, holding_stops, watch_parent
 from .schema import Card, Component
 
 
@@ -266,9 +266,11 @@ def _work_one(index: int) -> _Done:
 
 def _worker_start(parent: int) -> None:
     """In each drawing process: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool), and the
-    worker ends by itself once the parent is gone, even after a kill -9 that left it no time to."""
+    worker ends by itself once the parent is gone, even after a kill -9 that left it no time to. It was
+    forked with them held (see _run), and lets them through once its own handling is set."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     watch_parent(parent, lambda: os._exit(1))
 
 
@@ -287,7 +289,9 @@ def _run(stage: FaceStage, jobs: list[_Job]):
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        yield from pool.map(_work_one, range(len(jobs)), chunksize=2)
+        with holding_stops():  # while the workers fork (on the first jobs): see _worker_start
+            results = pool.map(_work_one, range(len(jobs)), chunksize=2)
+        yield from results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
         _WORK = None

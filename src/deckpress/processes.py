@@ -18,6 +18,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -37,6 +38,19 @@ class TaskFailed(Exception):
         self.exitcode = exitcode
 
 
+STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def holding_stops() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM in this thread for the block; one that came meanwhile is handled after it."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def watch_parent(parent: int, gone: Callable[[], None]) -> None:
     """Call `gone()` (in a thread of this process) within 0.2 s of the process `parent` ending, as after a
     kill -9 that left it no time to stop its children."""
@@ -45,7 +59,11 @@ def watch_parent(parent: int, gone: Callable[[], None]) -> None:
             time.sleep(0.2)
         gone()
 
-    threading.Thread(target=watch, daemon=True).start()
+    # The thread starts with Ctrl-C and SIGTERM held, so the system hands them to the main thread: one
+    # that reached this thread would leave a main thread blocked on a pipe (a builder waiting for its
+    # faces) blocked, its handler not run.
+    with holding_stops():
+        threading.Thread(target=watch, daemon=True).start()
 
 
 class _Stop(BaseException):
@@ -74,19 +92,31 @@ def _quiet_stop(unraisable) -> None:
         sys.__unraisablehook__(unraisable)
 
 
+def _start(context, task: Callable[[], Any], send) -> Any:
+    """The process of `task`, started: forked with Ctrl-C and SIGTERM held (see _child). Call it holding
+    them, until the process is recorded among those to stop."""
+    process = context.Process(target=_child, args=(task, send, os.getpid()))
+    process.start()
+    send.close()
+    return process
+
+
 def _child(task: Callable[[], Any], connection, parent: int) -> None:
+    """A task's process. It starts with Ctrl-C and SIGTERM held (_start): one sent while it forked would
+    otherwise have met the parent's handler, whose exception Python swallows in its fork hooks, and been
+    lost. Its own handlers set, it lets them through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop)
     sys.unraisablehook = _quiet_stop
-    watch_parent(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
     try:
-        result = task()
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # a SIGTERM held since the fork is handled here
+        watch_parent(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
+        connection.send(task())
     except _Stop:
         os._exit(143)
     except BaseException:
         traceback.print_exc()
         os._exit(1)
-    connection.send(result)
     connection.close()
     os._exit(0)
 
@@ -102,19 +132,29 @@ def _receive(index: int, process, connection) -> Any:
     return result
 
 
+STOP_WAIT = 10.0  # s a task's process has to end after its SIGTERM, before it is killed
+
+
 def _stop_all(running: list[tuple[Any, Any]]) -> None:
-    """One SIGTERM to each task's process still running; then wait for them all."""
-    for process, _ in running:
-        if process.is_alive():
-            os.kill(process.pid, signal.SIGTERM)
+    """One SIGTERM to each task's process still running; then wait for them all (a process that has not
+    ended STOP_WAIT seconds after its SIGTERM is killed)."""
+    stopped = [process for process, _ in running if process.is_alive()]
+    for process in stopped:
+        os.kill(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_WAIT
     for process, connection in running:
-        process.join()
+        process.join(max(0.0, deadline - time.monotonic()) if process in stopped else None)
+        if process.is_alive():
+            process.kill()
+            process.join()
         connection.close()
 
 
 def _after_go(prepare: Callable[[], Any], run: Callable[[], Any], go) -> Callable[[], Any]:
     def task() -> Any:
         prepare()
+        while not go.poll(0.1):  # and a stop whose _Stop Python swallowed is seen within 0.1 s
+            check_stop()
         try:
             go.recv_bytes()
         except EOFError:  # the parent ended without a word
@@ -140,11 +180,9 @@ class Prepared:
             for prepare, run in self.tasks:
                 wait_go, go = context.Pipe(duplex=False)
                 receive, send = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(_after_go(prepare, run, wait_go), send, os.getpid()))
-                process.start()
-                send.close()
+                with holding_stops():
+                    self.running.append((_start(context, _after_go(prepare, run, wait_go), send), receive, go))
                 wait_go.close()
-                self.running.append((process, receive, go))
         except BaseException:
             self.__exit__()
             raise
@@ -179,10 +217,8 @@ def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> It
             while index not in results:
                 while started < len(tasks) and len(running) < limit:
                     receive, send = context.Pipe(duplex=False)
-                    process = context.Process(target=_child, args=(tasks[started], send, os.getpid()))
-                    process.start()
-                    send.close()
-                    running[started] = (process, receive)
+                    with holding_stops():
+                        running[started] = (_start(context, tasks[started], send), receive)
                     started += 1
                 ready = wait([connection for _, connection in running.values()])
                 for done in [i for i, (_, connection) in running.items() if connection in ready]:
