@@ -143,7 +143,7 @@ def _stop_all(running: list[tuple[Any, Any]]) -> None:
         os.kill(process.pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_WAIT
     for process, connection in running:
-        process.join(max(0.0, deadline - time.monotonic()) if process in stopped else None)
+        process.join(max(0.0, deadline - time.monotonic()))
         if process.is_alive():
             process.kill()
             process.join()
@@ -153,7 +153,7 @@ def _stop_all(running: list[tuple[Any, Any]]) -> None:
 def _after_go(prepare: Callable[[], Any], run: Callable[[], Any], go) -> Callable[[], Any]:
     def task() -> Any:
         prepare()
-        while not go.poll(0.1):  # and a stop whose _Stop Python swallowed is seen within 0.1 s
+        while not go.poll(0.1):  # polled: a stop whose _Stop Python swallowed is seen too, within 0.1 s
             check_stop()
         try:
             go.recv_bytes()
