@@ -2,10 +2,10 @@
 `build(ctx)` function, and maybe a `prepare(ctx)`; a new output is a new module added to BUILDERS. Each
 builder runs in a process of its own, forked before the faces are drawn (see build._builders_started):
 there it imports its module and its libraries and runs `prepare` (reads fonts...) while the faces are
-drawn, and `build` once they are. A builder that reads
-settings files of its own also adds a `check(deck)` to CHECKS, which `deckpress check` runs. A builder
-that uses faces scaled down adds a `tiles(deck, faces)` to TILES: the face stage cuts them while each
-face is in memory, and keeps them in the output folder's cache/ (see faces.tile_path)."""
+drawn, and `build` once they are. A builder that reads settings files of its own also adds a
+`check(deck)` to CHECKS, which `deckpress check` runs. A builder that uses faces scaled down adds a
+`tiles(deck, faces)` to TILES: the face stage cuts them while each face is in memory, and keeps them in
+the output folder's cache/ (see faces.tile_path)."""
 
 from __future__ import annotations
 
