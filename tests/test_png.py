@@ -102,7 +102,8 @@ def test_a_photo_like_face_is_encoded_by_pillow():
 
 def test_read_gives_the_pixels_of_every_kind_of_png(tmp_path):
     """read() takes the rows of a file encode() wrote unfiltered as they are, and leaves any other PNG
-    (filtered by Pillow, grey, with alpha, paletted) to Pillow: each comes back RGB, exact."""
+    (filtered by Pillow, grey, with alpha, paletted) to Pillow: each comes back RGB, exact. A damaged one
+    raises Pillow's error."""
     face = card_face()
     cases = {"ours.png": (encode(face, DPI), face), "photo.png": (encode(photo_face(), DPI), photo_face())}
     for name, image in (("filtered.png", face), ("grey.png", face.convert("L")), ("alpha.png", face.convert("RGBA")),
@@ -115,6 +116,11 @@ def test_read_gives_the_pixels_of_every_kind_of_png(tmp_path):
         back = read(tmp_path / name)
         assert back.mode == "RGB" and back.size == pixels.size, name
         assert back.tobytes() == pixels.tobytes(), name
+    damaged = bytearray(cases["ours.png"][0])
+    damaged[60:80] = b"\xff" * 20  # inside the image data
+    (tmp_path / "damaged.png").write_bytes(bytes(damaged))
+    with pytest.raises(OSError):  # Pillow's error, as for any other damaged PNG
+        read(tmp_path / "damaged.png")
 
 
 def test_only_rgb_is_written():

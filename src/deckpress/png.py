@@ -107,17 +107,31 @@ def image_data(path: Path) -> bytes:
 
 def read(path) -> "Image.Image":
     """The PNG file at `path` as an RGB image. A file `encode` wrote unfiltered (a face, a tile) is inflated
-    here and its rows taken as they are; any other by Pillow, converted to RGB where it is not."""
+    here and its rows taken as they are; any other by Pillow, converted to RGB where it is not (and a damaged
+    file raises Pillow's error)."""
     from PIL import Image
 
     data = Path(path).read_bytes()
     header, idat = _chunks(data) if data.startswith(SIGNATURE) else (b"", b"")
-    if header[8:] == b"\x08\x02\x00\x00\x00":  # 8-bit RGB, no interlace
+    try:
+        rows = _unfiltered_rows(header, idat)
+    except isal_zlib.error:
+        rows = None
+    if rows is not None:
         width, height = struct.unpack(">II", header[:8])
-        stride = 3 * width + 1
-        rows = isal_zlib.decompress(idat)
-        if len(rows) == stride * height and rows[::stride].count(0) == height:  # every row filtered with None
-            return Image.frombuffer("RGB", (width, height), memoryview(rows)[1:], "raw", "RGB", stride, 1)
+        return Image.frombuffer("RGB", (width, height), memoryview(rows)[1:], "raw", "RGB", 3 * width + 1, 1)
     image = Image.open(io.BytesIO(data))
     image.load()
     return image if image.mode == "RGB" else image.convert("RGB")
+
+
+def _unfiltered_rows(header: bytes, idat: bytes) -> bytes | None:
+    """The inflated rows of an 8-bit RGB PNG without interlace whose rows are all unfiltered, each after its
+    filter byte; None for any other. The first row's filter byte is inflated alone first: a file of Pillow's
+    seldom starts unfiltered, and is then not inflated twice."""
+    if header[8:] != b"\x08\x02\x00\x00\x00" or isal_zlib.decompressobj().decompress(idat, 1) != b"\0":
+        return None
+    width, height = struct.unpack(">II", header[:8])
+    stride = 3 * width + 1
+    rows = isal_zlib.decompress(idat)
+    return rows if len(rows) == stride * height and rows[::stride].count(0) == height else None
