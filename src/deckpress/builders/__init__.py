@@ -21,13 +21,17 @@ from . import tts
 _LAZY: set[str] = set()  # the modules `lazy` and the BUILDERS name, imported when first used
 
 
+def _module(name: str):
+    return importlib.import_module(f"{__name__}.{name}")
+
+
 def lazy(module: str, function: str) -> Callable:
     """`module.function` of this package, the module imported at the first call (reportlab, which the
     PDF builder needs, takes 70 ms to import)."""
     _LAZY.add(module)
 
     def call(*args):
-        return getattr(importlib.import_module(f"{__name__}.{module}"), function)(*args)
+        return getattr(_module(module), function)(*args)
     return call
 
 
@@ -35,7 +39,7 @@ def preload() -> None:
     """Import every builder's module now: a long-running `deckpress watch` then forks builders that have
     their libraries already, at every rebuild."""
     for module in sorted(_LAZY):
-        importlib.import_module(f"{__name__}.{module}")
+        _module(module)
 
 
 @dataclass(frozen=True)
@@ -49,12 +53,12 @@ class Builder:
 
     def prepare(self, ctx: BuildContext) -> None:
         """Import the module (in the builder's process) and run its `prepare`, if it has one."""
-        prepare = getattr(importlib.import_module(f"{__name__}.{self.module}"), "prepare", None)
+        prepare = getattr(_module(self.module), "prepare", None)
         if prepare is not None:
             prepare(ctx)
 
     def build(self, ctx: BuildContext) -> None:
-        importlib.import_module(f"{__name__}.{self.module}").build(ctx)
+        _module(self.module).build(ctx)
 
 
 BUILDERS: list[Builder] = [Builder("tts"), Builder("pdf")]
