@@ -224,7 +224,7 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
         return partial(attempt, builder.prepare), run
 
     with Prepared([task(builder) for builder in builders]) as started:
-        def side_by_side() -> None:
+        def all_at_once() -> None:
             failed = None
             for result in started.results():
                 if isinstance(result, BaseException):
@@ -233,7 +233,7 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
                     ctx.records.new.update(result)
             if failed is not None:
                 raise failed
-        yield side_by_side
+        yield all_at_once
 
 
 def _umask() -> int:
