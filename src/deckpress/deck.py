@@ -8,7 +8,7 @@ from pathlib import Path
 from .errors import DeckError, Problems, Where
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
-from .markup import MarkupError, parse
+from .markup import icon_typos
 from .options import Context
 from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
@@ -95,13 +95,11 @@ def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
 
 
 def _check_markup(model, problems: Problems) -> None:
-    """The rules' texts and the cards' TTS descriptions name only icons the deck declares (the texts
-    drawn on faces are checked as they are drawn)."""
+    """A warning for each `:name:` in the rules' texts and the cards' TTS descriptions that stays text but
+    is close to one of the deck's icons (the texts drawn on faces are checked as they are drawn)."""
     def check(text, where: Where, label: str = "") -> None:
-        try:
-            parse(str(text), model.icons)
-        except MarkupError as err:
-            problems.add(where, f"{label}{err}")
+        for typo in icon_typos(str(text), model.icons):
+            problems.warn(where, f"{label}{typo}")
 
     def blocks(items) -> None:
         for block in items or []:
@@ -127,7 +125,7 @@ def _check_markup(model, problems: Problems) -> None:
         for card in component.cards:
             value = card.fields().get(model.tts.description_field)
             if isinstance(value, str):
-                check(value, card.where, f"card {card.name!r} field {model.tts.description_field!r}: ")
+                check(value, card.where, f"card {card.name!r}: ")  # as its face says it, when it draws the field
 
 
 def _load_fonts(deck: LoadedDeck, raw: Map, problems: Problems) -> None:

@@ -174,8 +174,10 @@ class FaceStage:
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
         r = self.renderer
         record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
-        if r.warnings:
-            record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
+        warnings = [f"{where}: warning: {label}: {text}" for text in r.warnings]
+        warnings = [w for w in warnings if w not in self.deck.warnings]  # said once, by the deck's loading
+        if warnings:
+            record["warnings"] = warnings
         if r.shrunk:
             record["shrunk"] = dict(r.shrunk)
         return image, record

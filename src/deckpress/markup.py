@@ -4,8 +4,9 @@ The markup is a small part of Markdown's: a run of one `*` is italic, of two bol
 opens only before a character that is not a space and closes only after one, so `2 * 3` stays as it is;
 a marker that nothing closes is written as it is, like every run of four or more. `:name:` (a name of
 lower-case letters, digits, `-` and `_`, starting with a letter) is an icon of the deck's `icons:`; a
-name the deck does not declare is an error. `\\*`, `\\:` and `\\\\` write a literal `*`, `:` and `\\`;
-any other backslash is written as it is.
+name the deck does not declare stays text, as in Squib and GitHub (`icon_typos` finds those close to a
+declared icon, for a warning). `\\*`, `\\:` and `\\\\` write a literal `*`, `:` and `\\`; any other
+backslash is written as it is.
 
 `parse` turns text into spans (runs of text in one style, and icons); the painters (faces, the PDF's
 rules pages, the TTS notebook) each write the spans their own way.
@@ -13,6 +14,7 @@ rules pages, the TTS notebook) each write the spans their own way.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -23,10 +25,6 @@ _ICON = re.compile(rf":({ICON_NAME}):")
 _ESCAPABLE = "*:\\"
 _KINDS = {1: ("i",), 2: ("b",), 3: ("b", "i")}
 _WIDTH = {"b": 2, "i": 1}
-
-
-class MarkupError(ValueError):
-    """Text whose markup cannot be read: an icon the deck does not declare."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +57,9 @@ class _Delim:
     closed: list[str] = field(default_factory=list)
 
 
-def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef]:
+def _tokens(text: str, icons: Collection[str], undeclared: list[str] | None = None) -> list[str | _Delim | IconRef]:
+    """The text's characters, runs of stars and icons; a `:name:` the deck does not declare stays
+    characters (its name added to `undeclared`)."""
     out: list[str | _Delim | IconRef] = []
     i, n = 0, len(text)
     while i < n:
@@ -75,14 +75,13 @@ def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef]:
             after = text[j] if j < n else " "
             out.append(_Delim(j - i, not after.isspace(), not before.isspace()))
             i = j
-        elif ch == ":" and (match := _ICON.match(text, i)):
-            name = match.group(1)
-            if name not in icons:
-                known = ", ".join(f":{k}:" for k in sorted(icons)) or "none declared"
-                raise MarkupError(f"unknown icon ':{name}:' (icons: {known}); declare it under `icons:` in the "
-                                  "deck, or write \\: for a literal colon")
-            out.append(IconRef(name))
+        elif ch == ":" and (match := _ICON.match(text, i)) and match.group(1) in icons:
+            out.append(IconRef(match.group(1)))
             i = match.end()
+        elif ch == ":" and match and undeclared is not None:
+            undeclared.append(match.group(1))
+            out.append(ch)
+            i += 1
         else:
             out.append(ch)
             i += 1
@@ -114,8 +113,22 @@ def _pair(tokens: list[str | _Delim | IconRef]) -> None:
                 stacks[kind].append((seq, tok))
 
 
+def icon_typos(text: str, icons: Collection[str]) -> list[str]:
+    """What to warn of in `text`: each `:name:` that stays text but is close to a declared icon, as
+    `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
+    undeclared: list[str] = []
+    _tokens(text, icons, undeclared)
+    out = []
+    for name in dict.fromkeys(undeclared):
+        close = difflib.get_close_matches(name, [str(k) for k in icons], n=1, cutoff=0.75)
+        if close:
+            out.append(f"':{name}:' is no icon of the deck, so it stays text; did you mean ':{close[0]}:'? (write "
+                       f"\\: before it to keep the text and drop this warning)")
+    return out
+
+
 def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
-    """The spans of `text`; MarkupError for an icon not in `icons`."""
+    """The spans of `text`, `:name:` an icon where `icons` holds the name."""
     tokens = _tokens(text, icons)
     _pair(tokens)
     spans: list[Span] = []

@@ -25,7 +25,7 @@ from .deck import LoadedDeck
 from .errors import DeckError, Where
 from .expr import render_text, render_value
 from .fonts import BadFont, missing_glyphs, truetype
-from .markup import IconRef, MarkupError, Run, Span, is_plain, parse, plain_text
+from .markup import IconRef, Run, Span, icon_typos, is_plain, parse, plain_text
 from .options import Invalid, finite
 from .paths import OutsideProject, confine, project_root
 from .schema import Element, Template
@@ -318,10 +318,9 @@ class _Painter:
         text = render_text(self.e.text, self.ctx).strip("\n")
         if not text.strip():
             return
-        try:
-            spans = parse(text, self.r.deck.model.icons)
-        except MarkupError as err:
-            raise Invalid(str(err)) from None
+        icons = self.r.deck.model.icons
+        self.r.warnings += icon_typos(text, icons)
+        spans = parse(text, icons)
         if not is_plain(spans):
             _RichText(self, spans).draw(draw, layer, box)
             return
