@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 
-from . import expr, render, schema, source
+from . import expr, render, schema, source, tables
 from .options import REQUIRED, Option, Record
 from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
 from .schema import CARD_SIZES, RECORDS, PrintProfile
@@ -70,6 +70,8 @@ def limits() -> list[tuple[str, str]]:
         ("Different cards in one component, families expanded", f"{schema.MAX_CARDS}"),
         ("Different cards in one deck", f"{schema.MAX_DECK_CARDS}"),
         ("Members of one family (`each`)", f"{schema.MAX_FAMILY}"),
+        ("Rows and columns of a spreadsheet (`cards_from`)", f"{tables.MAX_ROWS} rows (blank ones included), "
+                                                              f"{tables.MAX_COLUMNS} columns"),
         ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
         ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
                                     "the pages of the deck's print profiles, which `deckpress check` checks"),

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import csv
 import io
+import warnings
 from pathlib import Path
 from typing import Any
 
 from .errors import DeckError, Where
 from .options import did_you_mean
-from .source import Map, Seq, not_plain, parse_yaml
+from .source import MAX_TEXT_CHARS, Map, Seq, not_plain, parse_yaml
 
 MAX_ROWS = 10_000  # cards of one spreadsheet: far more than any deck, small enough to stay fast
+MAX_COLUMNS = 256  # keys of one card: far more than any component declares (and Excel 2003's limit)
 TRUE, FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 
 
@@ -46,11 +48,16 @@ def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
                                              "CSV UTF-8") from None
     reader = csv.reader(io.StringIO(text, newline=""))
     rows, line = [], 1
-    for row in reader:
-        rows.append((line, row))
-        line = reader.line_num + 1
-        if len(rows) > MAX_ROWS + 1:
-            break
+    try:
+        for row in reader:
+            rows.append((line, row))
+            line = reader.line_num + 1
+            if len(rows) > MAX_ROWS + 1:
+                break
+    except csv.Error as err:  # csv's own limit on a cell (131072 characters), far above MAX_TEXT_CHARS
+        what = (f"a cell of more than {MAX_TEXT_CHARS} characters; shorten it or split it" if "field larger"
+                in str(err) else f"not CSV deckpress can read ({err}); export the sheet as CSV UTF-8")
+        raise DeckError.at(Where(str(path), line, 1), what) from None
     return rows
 
 
@@ -64,9 +71,20 @@ def _rows_xlsx(path: Path) -> list[tuple[int, list[Any]]]:
                                              "save it as .xlsx") from None
     try:
         sheet = book.worksheets[0]
+        # The sheet's own <dimension> may claim any size, and openpyxl pads every row to it: read each row
+        # only as far as its last cell.
+        sheet.reset_dimensions()
         rows = []
         for number, row in enumerate(sheet.iter_rows(values_only=True), 1):
-            rows.append((number, ["" if v is None else v for v in row]))
+            cells = list(row[:MAX_COLUMNS])
+            if row[MAX_COLUMNS:].count(None) < len(row) - MAX_COLUMNS:
+                column = MAX_COLUMNS + next(i for i, v in enumerate(row[MAX_COLUMNS:], 1) if v is not None)
+                raise DeckError.at(Where(str(path), number, column),
+                                   f"a value in column {column}, past the {MAX_COLUMNS} columns a sheet of cards "
+                                   "may have; move it into the first columns")
+            while cells and cells[-1] is None:
+                cells.pop()
+            rows.append((number, ["" if v is None else v for v in cells]))
             if len(rows) > MAX_ROWS + 1:
                 break
         return rows
@@ -81,11 +99,14 @@ def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str]) 
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise DeckError.at(Where(shown), "cards_from reads .csv or .xlsx files; export the sheet as one of them")
-    rows = _rows_csv(path) if suffix == ".csv" else _rows_xlsx(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # openpyxl's about what it does not read (styles, extensions...)
+        rows = _rows_csv(path) if suffix == ".csv" else _rows_xlsx(path)
     if not rows or not any(str(c).strip() for c in rows[0][1]):
         raise DeckError.at(Where(shown, 1, 1), "the first row must name the card keys, e.g. name,count,text")
     if len(rows) > MAX_ROWS + 1:
-        raise DeckError.at(Where(shown), f"more than {MAX_ROWS} rows; split the cards over several files")
+        raise DeckError.at(Where(shown), f"more than {MAX_ROWS} rows, blank ones included; delete the blank "
+                                         "rows or split the cards over several files")
     header_line, header = rows[0]
     keys = [str(k).strip() for k in header]
     seen: dict[str, int] = {}
