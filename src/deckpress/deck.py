@@ -54,9 +54,11 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
         raise DeckError.at(Where(str(path), 1, 1), "a deck file is a mapping, not a list or a value; start it "
                                                    "with `game:` and `components:` (see docs/deck-format.md)")
     game = raw.get("game")
+    # Read before validation, which needs them; a value of the wrong type is reported by the schema.
     own_lang = game.get("language", "en") if isinstance(game, dict) else "en"
+    own_lang = own_lang if isinstance(own_lang, str) else "en"
     declared = game.get("languages") if isinstance(game, dict) else None
-    languages = tuple(str(x) for x in declared) if isinstance(declared, list) else ()
+    languages = tuple(x for x in declared if isinstance(x, str)) if isinstance(declared, list) else ()
     problems = Problems()
     ctx = Context(problems, lang=lang or own_lang, fallback_lang=own_lang, languages=languages)
     model = Deck.load(raw, raw.where, ctx)
