@@ -130,6 +130,10 @@ class Text(Option):
             return str(value)
         if isinstance(value, str):
             return value
+        key = str(next(iter(value))) if isinstance(value, dict) and len(value) == 1 else None
+        if key is not None and not re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", key):  # not a language: `a :b: c`
+            raise Invalid(f"YAML reads this text as a mapping, because of the colon and space after {key[-20:]!r}; "
+                          "put the whole text in quotes")
         if isinstance(value, dict) and value and all(isinstance(v, str) for v in value.values()):
             for lang in (ctx.lang, ctx.fallback_lang):
                 if lang in value:

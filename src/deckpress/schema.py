@@ -199,7 +199,8 @@ class FieldSpec(Record):
             return Choice(self.doc, self.choices, default=default)
         kinds = {"text": Localized(Text(self.doc, default)), "integer": Int(self.doc, default),
                  "number": Number(self.doc, default), "boolean": Bool(self.doc, default),
-                 "id": Id(self.doc, default), "list": Free(self.doc, default), "map": Free(self.doc, default)}
+                 "id": Id(self.doc, default), "list": ListOf(Free("An item."), self.doc, default),
+                 "map": MapOf(Free("A key."), Free("A value."), self.doc, default)}
         return kinds.get(self.type) or Free(self.doc, default)  # an unknown type is reported already
 
 
@@ -566,6 +567,9 @@ class Icon(Record):
             ctx.error(self.where, "an icon is either `glyph:` or `image:`; write e.g. {glyph: \"★\"} or "
                                   "{image: ../art/coin.png}")
             return
+        if self.glyph is not None and not self.glyph.strip():
+            ctx.error(self.source.at("glyph"), "an icon's glyph is empty; write its character, e.g. "
+                                               "{glyph: \"★\"}")
         if self.image is not None:
             self.image_file = project_file(self.image, self.source.at("image"), "icon image", ctx)
 
@@ -618,6 +622,13 @@ class Deck(Record):
                     ctx.error(card.where, f"card id {card.id!r} is used twice in {component.id}; "
                                           "give the card an `id:` of its own")
                 ids.add(card.id)
+        modes: set[str] = set()
+        for mode in self.modes or []:
+            if mode is None or mode.id is None:
+                continue
+            if mode.id in modes:
+                ctx.error(mode.source.at("id"), f"mode id {mode.id!r} is used twice; give each mode its own id")
+            modes.add(mode.id)
         different = sum(len(c.cards) for c in self.components or [] if c is not None and c.cards)
         if different > MAX_DECK_CARDS:
             ctx.error(self.source.at("components"), f"{different} different cards, more than the {MAX_DECK_CARDS} "
