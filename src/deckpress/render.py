@@ -375,6 +375,8 @@ class _Painter:
         except OutsideProject:
             raise Invalid(f"image {rel!r} leads outside the project; keep images inside "
                           f"{project_root(deck.path)}") from None
+        if rel and file.exists() and not file.is_file():
+            raise Invalid(f"image {rel!r} is a folder, not an image file; name a file in it in `src`")
         if not rel or not file.is_file():
             if self.e.placeholder and rel:
                 self.r.images_missing.add(file)
@@ -561,7 +563,8 @@ class _RichText:
                 if height <= (y1 - y0) + 0.5:
                     break
             if size - SIZE_STEP_PT < floor - 1e-9:
-                text = "".join(a.text or f":{a.icon}:" for words, _ in self.paragraphs for w in words for a in w)
+                text = " ".join("".join(a.text or f":{a.icon}:" for a in w) for words, _ in self.paragraphs
+                                for w in words if w)
                 raise Invalid(f"text does not fit in {box.w:.1f} x {box.h:.1f} mm even at {floor:g} pt "
                               f"({text[:40]!r}...); shorten the text, enlarge the box or lower min_size")
             size -= SIZE_STEP_PT
