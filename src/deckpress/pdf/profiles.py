@@ -8,7 +8,7 @@ from pathlib import Path
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
 from ..options import Choice, Context, Number, Option
-from ..paths import OutsideProject, find_in, lookup_dirs
+from ..paths import PACKAGE_DATA, OutsideProject, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
 
@@ -76,11 +76,19 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         raise DeckError.at(Where(str(file), 1, 1), "a print profile is a mapping of keys such as `page: a4`; "
                                                    "see docs/print.md")
     spec = PrintProfile.load(raw, raw.where, ctx, OPTIONS)
-    image_bleed = spec.extra.get("image_bleed") or 0
-    if spec.extra.get("output") == "images" and image_bleed > deck.model.bleed + 1e-9:
-        problems.add(raw.at("image_bleed") if "image_bleed" in raw else raw.where,
-                     f"image_bleed: {image_bleed:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), "
-                     f"which is all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
+    own = file.resolve().is_relative_to(PACKAGE_DATA)  # a built-in profile: the fix is in the deck
+    for key in ("image_bleed",) if spec.extra.get("output") == "images" else ("bleed",):
+        wanted = spec.extra.get(key) if key == "image_bleed" else spec.bleed
+        if wanted is None or wanted <= deck.model.bleed + 1e-9:
+            continue
+        if own:
+            problems.add(where, f"print profile {name!r} prints {wanted:g} mm of bleed, more than the deck's bleed "
+                                f"({deck.model.bleed:g} mm), which is all the faces hold; write `bleed: {wanted:g}` "
+                                "in the deck, or copy the profile into print/ and lower its bleed")
+        else:
+            problems.add(raw.at(key) if key in raw else raw.where,
+                         f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
+                         f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
     problems.raise_if_any()
     width, height = spec.page
     if spec.orientation == "landscape":
@@ -88,7 +96,6 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     else:
         width, height = min(width, height), max(width, height)
     bleed = deck.model.bleed if spec.bleed is None else spec.bleed
-    bleed = min(bleed, deck.model.bleed)  # the faces hold no more bleed than the deck's
     return Profile(name=name, path=file, spec=spec, page=(width, height), bleed=bleed)
 
 
