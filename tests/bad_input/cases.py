@@ -11,7 +11,9 @@ To add a case, add a row; the categories follow issue 9.
 
 from __future__ import annotations
 
+import io
 import struct
+import zipfile
 import zlib
 from dataclasses import dataclass, field
 
@@ -100,6 +102,53 @@ def _sheet(rows: str) -> list[Edit]:
 
 
 SHEET = "decks/chips.csv"
+BOOK = "decks/chips.xlsx"
+
+
+def _xlsx(rows: dict[int, list[str | int]], dimension: str = "A1:B2") -> bytes:
+    """The smallest XLSX workbook openpyxl reads: one sheet whose `<dimension>` claims `dimension`, holding
+    `rows` (row number: the values of its cells from column A on; `(column, value)` for a cell placed in a
+    given column such as XFD; a float is written in a date's style)."""
+    def cell(ref: str, value) -> str:
+        if isinstance(value, float):
+            return f'<c r="{ref}" s="1"><v>{value}</v></c>'  # a number in a date's style
+        return (f'<c r="{ref}" t="inlineStr"><is><t>{value}</t></is></c>' if isinstance(value, str) else
+                f'<c r="{ref}"><v>{value}</v></c>')
+    data = "".join(f'<row r="{n}">' + "".join(
+        cell(f"{v[0]}{n}", v[1]) if isinstance(v, tuple) else cell(f"{chr(65 + i)}{n}", v)
+        for i, v in enumerate(values)) + "</row>" for n, values in rows.items())
+    main = "http://schemas.openxmlformats.org/"
+    rel = f'<Relationship Id="rId1" Type="{main}officeDocument/2006/relationships/'
+    parts = {
+        "[Content_Types].xml": f'<Types xmlns="{main}package/2006/content-types"><Default Extension="rels" '
+        f'ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Override '
+        f'PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.'
+        f'sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/'
+        f'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
+        "_rels/.rels": f'<Relationships xmlns="{main}package/2006/relationships">{rel}officeDocument" '
+                       'Target="xl/workbook.xml"/></Relationships>',
+        "xl/workbook.xml": f'<workbook xmlns="{main}spreadsheetml/2006/main" xmlns:r="{main}officeDocument/2006/'
+                           'relationships"><sheets><sheet name="Cards" sheetId="1" r:id="rId1"/></sheets></workbook>',
+        "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{main}package/2006/relationships">{rel}worksheet" '
+                                      'Target="worksheets/sheet1.xml"/></Relationships>',
+        "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{main}spreadsheetml/2006/main"><dimension '
+                                    f'ref="{dimension}"/><sheetData>{data}</sheetData></worksheet>',
+        # Style 1 is a date: a number in a cell of that style is read as one (what column B's "1e20" is
+        # not, to openpyxl's warning).
+        "xl/styles.xml": f'<styleSheet xmlns="{main}spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/>'
+                         '<xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>',
+    }
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+        for name, text in parts.items():
+            book.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), text)
+    return out.getvalue()
+
+
+def _book(rows: dict[int, list], dimension: str = "A1:B2") -> list[Edit]:
+    """The chips read from decks/chips.xlsx (see `_xlsx`)."""
+    return [write(BOOK, _xlsx(rows, dimension)),
+            edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards_from: chips.xlsx")]
 FLOW_LAUGHS = "[&a0 [x, x, x, x, x, x, x, x, x, x], " + ", ".join(
     f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)) + "]"
 
@@ -420,6 +469,57 @@ CASES: list[Case] = [
          "non-empty list"),
     Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),
          "needs two numbers"),
+    # --- Issue 21: the newer features (spreadsheets, languages, modes, fields, icons, images, profiles) ---
+    Case("sheet-cell-past-csv-limit", _sheet("\"" + "x" * 140_000 + "\",3,1,\n"), "more than 50000 characters",
+         file=SHEET, line=2),
+    Case("sheet-cell-past-text-limit", _sheet("\"" + "x" * 60_000 + "\",3,1,\n"), "more than 50000", file=SHEET,
+         line=2),
+    Case("xlsx-dimension-claims-every-column", _book({1: ["name", "count"], 2: ["Chip", 3], 9001: ["Last", "many"]},
+                                                     "A1:XFD9001"), "expected a whole number", file=BOOK,
+         line=9001, bomb=True),
+    Case("xlsx-value-past-the-last-column", _book({1: ["name", "count"], 2: ["Chip", 3, ("XFD", "far")]}),
+         "column 16384, past the 256 columns", file=BOOK, line=2),
+    Case("xlsx-date-cell-out-of-range", _book({1: ["name", "count"], 2: ["Chip", 1e20]}), "expected a whole number",
+         file=BOOK, line=2, bomb=True),  # run apart: openpyxl's warnings would print lines of their own
+    Case("xlsx-million-rows", _book({1: ["name", "count"], 2: ["Chip", 3], 1_048_576: ["Last", 1]},
+                                    "A1:B1048576"), "more than 10000 rows, blank ones included", file=BOOK,
+         line=None, bomb=True),
+    Case("language-a-list", edit(DECK, "  author: Tester", "  author: Tester\n  language: [ru]\n"
+                                 "  description: {en: Tiny, ru: Tiny}"), "language: expected text", line=6),
+    Case("languages-holding-a-list", edit(DECK, "  author: Tester", "  author: Tester\n  languages: [[en]]\n"
+                                          "  description: {en: Tiny}"), "expected text", line=6),
+    Case("duplicate-mode-id", edit(DECK, "    options: {target: 10}", "    options: {target: 10}\n  - id: basic\n"
+                                   "    name: Again"), "mode id 'basic' is used twice", line=41),
+    Case("map-field-given-a-list", edit(DECK, "default: 1.5}\n    cards:\n      - name: One\n",
+                                        "default: 1.5}\n      marks: {type: map, doc: M., default: {}}\n    cards:\n"
+                                        "      - name: One\n        marks: [1, 2]\n"), "marks: expected a mapping",
+         line=19),
+    Case("list-field-given-a-map", edit(DECK, "default: 1.5}\n    cards:\n      - name: One\n",
+                                        "default: 1.5}\n      marks: {type: list, doc: M., default: []}\n    cards:\n"
+                                        "      - name: One\n        marks: {a: 1}\n"), "marks: expected a list",
+         line=19),
+    Case("icon-empty-glyph", edit(DECK, "modes:\n", "icons:\n  star: {glyph: \"\"}\nmodes:\n"),
+         "glyph is empty", line=38),
+    Case("icon-blank-glyph", edit(DECK, "modes:\n", "icons:\n  star: {glyph: \" \"}\nmodes:\n"),
+         "glyph is empty", line=38),
+    Case("image-src-a-folder-with-placeholder",
+         [write("decks/art/readme.txt", "art goes here\n"),
+          _element("  - {type: image, name: art, src: art, placeholder: true, x: 5, y: 20, w: 20, h: 20}\n")],
+         "image 'art' is a folder", file=DECK, line=None),
+    Case("profile-bleed-past-the-decks", edit(PROFILE, "margin: 5\n", "margin: 5\nbleed: 3\n"),
+         "bleed: 3 mm is more than the deck's bleed (2 mm)", line=5),
+    Case("builtin-shop-profile-bleed-past-the-decks", edit(DECK, "profiles: [tiny]", "profiles: [tiny, drivethrucards]"),
+         "write `bleed: 3.175` in the deck"),
+    Case("builtin-image-profile-bleed-past-the-decks", edit(DECK, "profiles: [tiny]",
+                                                            "profiles: [tiny, makeplayingcards]"),
+         "write `bleed: 3.048` in the deck"),
+    Case("rule-read-as-a-mapping", edit(DECK, "      - Play a card.",
+                                        "      - Have the most points and :pearl: when the tide runs out."),
+         "YAML reads this text as a mapping, because of the colon and space after 'st points and :pearl'; "
+         "put the whole text in quotes"),
+    Case("rich-text-does-not-fit-keeps-its-spaces", edit(DECK, "      - name: Two\n", "      - name: \"**Very** long name"
+                                                         + " of a card" * 30 + "\"\n"),
+         "('Very long name of a card of a card of a '...)", line=20),
 ]
 
 for _number, _case in enumerate(CASES):
