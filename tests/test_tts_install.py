@@ -34,9 +34,9 @@ def test_install_keeps_a_file_it_did_not_write_unless_forced(built, tmp_path):
     mine.write_text('{"SaveName": "my own game"}', encoding="utf-8")
     result = install(built, tmp_path)
     assert result.exit_code == 1
-    assert "kept it" in result.stderr and "--force" in result.stderr
+    assert "kept it and installed nothing" in result.stderr and "--force" in result.stderr
     assert mine.read_text(encoding="utf-8") == '{"SaveName": "my own game"}'
-    assert (saves / "score.png").is_file()  # the rest is installed
+    assert sorted(p.name for p in saves.iterdir()) == ["score.json"]  # a game whole or not at all: no record
     forced = install(built, tmp_path, "--force")
     assert forced.exit_code == 0
     assert mine.read_bytes() == (built / "tts" / "score.json").read_bytes()
@@ -62,3 +62,24 @@ def test_default_tts_dir_per_system(tmp_path):
     assert default_tts_dir("Darwin", home, {}) == home / "Library/Tabletop Simulator"
     assert default_tts_dir("Windows", home, {"USERPROFILE": "C:/Users/me"}) == \
         Path("C:/Users/me/Documents/My Games/Tabletop Simulator")
+
+
+def test_install_checks_every_place_before_it_writes_anything(built, tmp_path):
+    """A file where the saved objects' folder goes: one line, and not even the save is written."""
+    objects = tmp_path / "Saves" / "Saved Objects"
+    objects.mkdir(parents=True)
+    (objects / "score").write_text("mine", encoding="utf-8")
+    result = install(built, tmp_path)
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert f"{objects / 'score'} is a file where a folder is needed" in result.stderr
+    assert sorted(p.name for p in (tmp_path / "Saves").iterdir()) == ["Saved Objects"]
+    assert (objects / "score").read_text(encoding="utf-8") == "mine"
+
+
+def test_install_into_a_saves_folder_names_the_folder_above(built, tmp_path):
+    saves = tmp_path / "Saves"
+    saves.mkdir()
+    result = install(built, saves)
+    assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
+    assert "this is TTS's Saves folder" in result.stderr and f"--tts-dir {tmp_path}" in result.stderr
+    assert list(saves.iterdir()) == []

@@ -383,8 +383,8 @@ def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
     for path in result.unchanged:
         click.echo(f"up to date {path}")
     for path in result.refused:
-        click.echo(f"{path}: not written by deckpress, or changed since; kept it (use --force to overwrite)",
-                   err=True)
+        click.echo(f"{path}: not written by deckpress, or changed since; kept it and installed nothing (use --force "
+                   "to overwrite it)", err=True)
     if "file:///" in (built / f"{name}.json").read_text(encoding="utf-8"):
         click.echo("note: the images are file:/// paths, seen only on this computer; for the Workshop see "
                    "docs/tts.md", err=True)
