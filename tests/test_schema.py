@@ -11,8 +11,8 @@ from jsonschema import Draft202012Validator
 
 from conftest import ROOT, run_cli
 from deckpress import reference
-from deckpress.options import Record
-from deckpress.schema import RECORDS
+from deckpress.options import MAX_ID, Record
+from deckpress.schema import RECORDS, slug
 
 
 def test_reference_page_is_in_step_with_the_schema():
@@ -117,3 +117,10 @@ def test_score_game_data_mistakes_are_located_errors(tmp_path, old, new, message
     assert re.match(r"decks/score\.yaml:\d+:\d+: ", line), line
     row = int(line.split(":")[1])
     assert new.splitlines()[0].strip()[:12] in text.replace(old, new).splitlines()[row - 1] or "remove" in new
+
+
+def test_a_default_id_from_a_long_name_is_cut_to_the_id_limit():
+    """An id names files (faces/<component>/<id>.png): one made from a long name stays a file name."""
+    made = slug("Very long name! " * 20)
+    assert len(made) == MAX_ID - 1 and made.startswith("very-long-name-very") and not made.endswith("-")
+    assert slug("a" * 300) == "a" * MAX_ID

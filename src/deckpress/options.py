@@ -112,12 +112,27 @@ class Str(Option):
         return out
 
 
+MAX_ID = 100  # characters of an id: ids name files (faces/<component>/<card>.png), which a file system limits
+
+
 class Id(Str):
     type_name = "id"
 
     def __init__(self, doc: str, default: Any = REQUIRED):
         super().__init__(doc, default, pattern=r"[a-z0-9][a-z0-9_-]*",
                          hint="use lower-case letters, digits, '-' and '_' (e.g. fire-2)")
+
+    def check(self, value, where, ctx):
+        value = super().check(value, where, ctx)
+        if len(value) > MAX_ID:
+            raise Invalid(f"an id of {len(value)} characters, more than the {MAX_ID} an id may have (ids name "
+                          "files); write a shorter one")
+        return value
+
+    def schema(self):
+        out = super().schema()
+        out["anyOf"][0]["maxLength"] = MAX_ID
+        return out
 
 
 class Text(Option):

@@ -17,7 +17,7 @@ from . import games
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .markup import ICON_NAME
-from .options import (REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
+from .options import (MAX_ID, REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .paths import OutsideProject, confine, project_root
 from .source import Map, Seq, not_plain
@@ -50,8 +50,8 @@ TTS_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blu
 
 
 def slug(text: str) -> str:
-    """`Score! 3` -> `score-3`; used for default ids."""
-    out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """`Score! 3` -> `score-3`, at most MAX_ID characters; used for default ids."""
+    out = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:MAX_ID].rstrip("-")
     return out or "card"
 
 
@@ -214,7 +214,8 @@ class Card(Record):
                         "integer, doc: What it means.}}`)")
 
     name = Localized(Text("The card's name, shown on the card and as its TTS nickname."))
-    id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3).",
+    id = Id("Unique id within the deck; default: the name in lower case with dashes (`Score! 3` -> score-3), "
+            f"cut to {MAX_ID} characters.",
             default=None)
     count = Int("How many copies are in the deck.", default=1, min=0, max=MAX_COUNT)
     template = Str("Template of the face; default: the component's.", default=None)

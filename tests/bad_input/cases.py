@@ -513,6 +513,11 @@ CASES: list[Case] = [
     Case("builtin-image-profile-bleed-past-the-decks", edit(DECK, "profiles: [tiny]",
                                                             "profiles: [tiny, makeplayingcards]"),
          "write `bleed: 3.048` in the deck"),
+    Case("card-id-past-the-file-name-limit", edit(DECK, "      - name: Two\n", "      - name: Two\n        id: "
+                                                  + "x" * 300 + "\n"), "an id of 300 characters, more than the 100",
+         line=21),
+    Case("component-id-past-the-file-name-limit", edit(DECK, "  - id: chips", "  - id: " + "c" * 101),
+         "an id of 101 characters"),
     Case("rule-read-as-a-mapping", edit(DECK, "      - Play a card.",
                                         "      - Have the most points and :pearl: when the tide runs out."),
          "YAML reads this text as a mapping, because of the colon and space after 'st points and :pearl'; "
