@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -42,6 +43,52 @@ def test_new_refuses_a_folder_that_is_not_empty(tmp_path):
     result = run_cli("new", str(tmp_path))
     assert result.exit_code == 1 and "is not empty" in result.stderr
     assert [p.name for p in tmp_path.iterdir()] == ["mine.txt"]
+
+
+LINE = re.compile(r"^[^\n]+: [^\n]+; [^\n]+$")  # `where: what is wrong; what to write instead`
+
+
+@pytest.mark.parametrize("name", ["Evil\ngame: {}", "Ev\x07il", "Tab\there"])
+def test_new_refuses_a_name_that_would_write_yaml_of_its_own(tmp_path, name):
+    """The name goes into the deck's first-line comment: a line break there starts YAML of its own."""
+    result = run_cli("new", str(tmp_path / "game"), "--name", name)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("Error:")]
+    assert result.exit_code == 2 and len(errors) == 1 and "--name" in errors[0] and "on one line" in errors[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("where, expected", [
+    ("file/game", "is a file, not a folder"),
+    ("a/link", "a symbolic link to"),
+    ("a/" + "x" * 300, "300 bytes long, more than the 255"),
+    ("/proc/game", "cannot create the project"),
+])
+def test_new_where_no_project_can_be_is_one_line_and_leaves_nothing(tmp_path, where, expected):
+    (tmp_path / "file").write_text("mine", encoding="utf-8")
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "link").symlink_to(tmp_path / "nowhere" / "deeper")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = run_cli("new", where, cwd=tmp_path)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and LINE.match(lines[0]) and expected in lines[0], result.stderr
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_new_that_fails_half_way_leaves_no_half_project(tmp_path, monkeypatch):
+    """The files are written beside the project's folder, which appears only once all are there."""
+    written = []
+
+    def write_text(self, text, encoding=None):
+        if written:
+            raise OSError(28, "No space left on device")
+        written.append(self)
+        return self.open("w", encoding=encoding).write(text)
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    result = run_cli("new", "deep/game", cwd=tmp_path)
+    assert result.exit_code == 1 and "No space left on device" in result.stderr and written
+    assert list(tmp_path.iterdir()) == []  # neither the project nor the folders made on its way
 
 
 @pytest.mark.parametrize("command", ["build", "check", "install", "new", "schema"])

@@ -307,15 +307,21 @@ def new(path: Path, name: str | None, card_size: str) -> None:
     """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README.
     Then `cd PATH && deckpress build`."""
     from .scaffold import ScaffoldError, new_project
+    from .source import control_character
 
     name = name or path.absolute().name.replace("-", " ").replace("_", " ").title()
+    problem = "a line break" if "\n" in name else control_character(name)
+    if problem:  # it would end the deck's first-line comment and start YAML of its own
+        raise click.BadParameter(f"the game's name {name!r} holds {problem}; write it on one line, of letters, "
+                                 "digits, spaces and punctuation", param_hint="--name")
     try:
         written = new_project(path, name, card_size)
     except ScaffoldError as err:
         click.echo(str(err), err=True)
         sys.exit(1)
     except OSError as err:
-        click.echo(f"{err.filename or path}: cannot create the project: {err.strerror or err}", err=True)
+        click.echo(f"{path}: cannot create the project ({err.strerror or err}); name a folder you can write in, "
+                   "e.g. deckpress new my-game", err=True)
         sys.exit(1)
     for file in written:
         click.echo(f"created {file}")

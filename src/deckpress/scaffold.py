@@ -7,6 +7,9 @@ name (as a YAML string in the deck), the deck's file name and the card size.
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import uuid
 from pathlib import Path
 from string import Template
 
@@ -20,22 +23,59 @@ class ScaffoldError(Exception):
     """The folder can't be made into a project; the message says why and what to do."""
 
 
+MAX_NAME_BYTES = 255  # a file or folder name, on every common file system
+
+
+def _check_place(path: Path) -> None:
+    """`path` can become the project: nothing but folders on its way, and itself a new or empty folder."""
+    for part in path.absolute().parts:
+        if len(os.fsencode(part)) > MAX_NAME_BYTES:
+            raise ScaffoldError(f"{str(path)[:40]}...: the name {part[:20]!r}... is {len(os.fsencode(part))} bytes "
+                                f"long, more than the {MAX_NAME_BYTES} a file system allows; pick a shorter name")
+    if path.is_symlink() and not path.exists():
+        raise ScaffoldError(f"{path}: a symbolic link to {os.readlink(path)}, which does not exist; name a new "
+                            "folder, e.g. deckpress new my-game")
+    for folder in reversed(path.absolute().parents):
+        if folder.exists() and not folder.is_dir():
+            raise ScaffoldError(f"{path}: {folder} is a file, not a folder; name a folder inside a folder")
+    if path.exists() and not path.is_dir():
+        raise ScaffoldError(f"{path}: a file, not a folder; name a new folder, e.g. deckpress new my-game")
+    if path.exists() and any(path.iterdir()):
+        raise ScaffoldError(f"{path}: the folder is not empty; name a new folder, e.g. deckpress new my-game")
+
+
 def new_project(path: Path, name: str, card_size: str) -> list[Path]:
-    """Create the project at `path` (a new or empty folder); returns the files written."""
-    if path.exists() and (not path.is_dir() or any(path.iterdir())):
-        raise ScaffoldError(f"{path} is not empty; name a new folder, e.g. deckpress new my-game")
+    """Create the project at `path` (a new or empty folder); returns the files written. The files are
+    written into a folder beside it, which becomes the project only once all of them are there: a project
+    that cannot be made leaves nothing behind."""
+    _check_place(path)
     deck = slug(name)
     values = {"game_name": name, "game_yaml": json.dumps(name, ensure_ascii=False), "deck": deck,
               "card_size": card_size}
-    written = []
+    files = {}
     for source in sorted(SOURCE.rglob("*")):
-        if not source.is_file():
-            continue
-        relative = source.relative_to(SOURCE).as_posix()
-        if relative == "deck.yaml":
-            relative = f"decks/{deck}.yaml"
-        target = path / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(Template(source.read_text(encoding="utf-8")).safe_substitute(values), encoding="utf-8")
-        written.append(target)
-    return written
+        if source.is_file():
+            relative = source.relative_to(SOURCE).as_posix()
+            relative = f"decks/{deck}.yaml" if relative == "deck.yaml" else relative
+            files[relative] = Template(source.read_text(encoding="utf-8")).safe_substitute(values)
+    place = path.resolve() if path.is_symlink() else path.absolute()  # a link to an empty folder: that folder
+    made: list[Path] = []  # the folders on the way this call made, removed again if it fails
+    staging = None
+    try:
+        for folder in reversed(place.parents):
+            if not folder.exists():
+                folder.mkdir()
+                made.append(folder)
+        staging = place.parent / f".{place.name[:50]}.deckpress-new-{uuid.uuid4().hex[:8]}"
+        staging.mkdir()
+        for relative, text in files.items():
+            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staging / relative).write_text(text, encoding="utf-8")
+        os.replace(staging, place)  # onto an empty folder, or where there is none
+        staging = made = None
+    finally:
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        for folder in reversed(made or []):
+            folder.rmdir()
+    return [path / relative for relative in files]
