@@ -139,6 +139,31 @@ def test_bad_input(case: Case, built_project: Path, tmp_path: Path):
         assert (checked[0], checked[1].strip()) == (1, line), "check disagrees with build"
 
 
+@pytest.mark.parametrize("args, where", [
+    (("--out", "decks/tiny.yaml/p.png"), "decks/tiny.yaml/p.png"),  # a folder of --out is a file
+    (("--build-dir", "decks/tiny.yaml"), "decks/tiny.yaml/tiny-preview.png"),  # so is the build folder
+])
+def test_a_preview_that_cannot_be_written_is_one_line(built_project: Path, tmp_path: Path, args, where):
+    root = tmp_path / "project"
+    shutil.copytree(built_project, root)
+    before = snapshot(root)
+    result = run_cli("preview", "tiny", *args, cwd=root)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1 and "Traceback" not in result.stderr
+    match = LINE.match(lines[0])
+    assert match and match["file"] == where and "decks/tiny.yaml is a file where a folder is needed" in lines[0]
+    assert snapshot(root) == before
+
+
+def test_build_dot_in_the_project_builds_its_decks(built_project: Path, tmp_path: Path):
+    """`deckpress build .` (or `decks`) in the project's folder is `deckpress build`, not a deck named '.'."""
+    root = tmp_path / "project"
+    shutil.copytree(built_project, root)
+    for folder in (".", "decks"):
+        result = run_cli("build", folder, cwd=root)
+        assert result.exit_code == 0 and result.stdout.strip() == "tiny: up to date (build/tiny)", result.stderr
+
+
 def test_the_corpus_covers_the_categories():
     """At least 120 cases, the resource bombs among them run under the memory limit."""
     assert len(CASES) >= 120

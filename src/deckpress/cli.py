@@ -8,6 +8,7 @@ import signal
 import sys
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import click
 
@@ -32,6 +33,14 @@ def resolve_decks(names: tuple[str, ...]) -> list[Path]:
     paths = []
     for name in names:
         path = Path(name)
+        if path.is_dir():  # `deckpress build .`: the project here means every deck of it
+            if path.resolve() not in (Path.cwd(), DECKS_DIR.resolve()):
+                known = ", ".join(p.stem for p in sorted(DECKS_DIR.glob("*.yaml"))) or "none"
+                fix = (f"run deckpress in that project's folder: cd {name}" if (path / "decks").is_dir() else
+                       f"name a deck; decks here: {known}")
+                raise click.BadParameter(f"{name!r} is a folder, not a deck; {fix}", param_hint="DECK")
+            paths += [p for p in resolve_decks(()) if p not in paths]
+            continue
         if path.suffix not in (".yaml", ".yml"):
             path = DECKS_DIR / f"{name}.yaml"
         if not path.is_file():
@@ -52,6 +61,18 @@ def _offset(text: str) -> tuple[float, float]:
         raise click.BadParameter(f"{text!r}: each number must be finite and at most {MAX_BACK_OFFSET} mm either "
                                  "way; write X,Y in millimetres, e.g. 1.5,-0.5", param_hint="--back-offset")
     return (x, y)
+
+
+def _asset_url(url: str | None) -> str | None:
+    """The base URL of the TTS images, checked: TTS loads them over http(s), each as the URL + its name."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment or \
+            any(c.isspace() or not c.isprintable() for c in url):
+        raise click.BadParameter(f"{url!r} is not the web address of a folder; write it whole, e.g. "
+                                 "https://example.org/score/", param_hint="--asset-url")
+    return url
 
 
 def _report(err: DeckError) -> None:
@@ -114,7 +135,7 @@ def build_options(command):
 
 def _options(out: Path, lang: str | None, asset_url: str | None, duplex: str, back_offset: str,
              quiet: bool) -> BuildOptions:
-    return BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
+    return BuildOptions(out=out, lang=lang, asset_url=_asset_url(asset_url), quiet=quiet,
                         extra={"duplex": duplex, "back_offset": _offset(back_offset)})
 
 
@@ -286,6 +307,9 @@ def preview(deck: str, card_id: str | None, target: Path | None, lang: str | Non
     """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
     from .preview import PreviewError, preview as write_preview
 
+    if target is not None and target.suffix.lower() != ".png":
+        raise click.BadParameter(f"{str(target)!r} is not a .png file name; a preview is a PNG, e.g. --out "
+                                 f"{target.with_suffix('.png')}", param_hint="--out")
     try:
         paths = write_preview(load_deck(resolve_decks((deck,))[0], lang), build_dir, card_id, target)
     except DeckError as err:

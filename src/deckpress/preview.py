@@ -45,17 +45,26 @@ def _writable(target: Path) -> None:
         except OSError:
             ours = False
         if not ours:
-            raise PreviewError(f"{target} exists and is not a deckpress preview; name another file with --out")
+            raise PreviewError(f"{target}: exists and is not a deckpress preview; name another file with --out")
+    for folder in reversed(target.parents):
+        if folder.exists() and not folder.is_dir():
+            raise PreviewError(f"{target}: {folder} is a file where a folder is needed; move it, or name another "
+                               "file with --out (or another folder with --build-dir)")
 
 
 def _save(image: Image.Image, target: Path) -> Path:
     _writable(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
     info = PngInfo()
     info.add_text(*MARK)
     temporary = target.with_name(f".{target.name}.deckpress-tmp")
-    image.save(temporary, format="PNG", pnginfo=info, optimize=False)
-    temporary.replace(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        image.save(temporary, format="PNG", pnginfo=info, optimize=False)
+        temporary.replace(target)
+    except OSError as err:
+        temporary.unlink(missing_ok=True)
+        raise PreviewError(f"{target}: cannot write the preview ({err.strerror or err}); name another file with "
+                           "--out") from None
     return target
 
 

@@ -518,6 +518,13 @@ CASES: list[Case] = [
          line=21),
     Case("component-id-past-the-file-name-limit", edit(DECK, "  - id: chips", "  - id: " + "c" * 101),
          "an id of 101 characters"),
+    Case("cli-asset-url-without-scheme", [], "--asset-url", args=("build", "tiny", "--asset-url", "example.org/score/"),
+         status=2),
+    Case("cli-asset-url-with-a-space", [], "--asset-url", args=("build", "tiny", "--asset-url", "https://ex ample.org/"),
+         status=2),
+    Case("cli-preview-out-not-png", [], "--out", args=("preview", "tiny", "--out", "p.jpg"), status=2),
+    Case("cli-build-a-folder-not-the-project", [], "'templates' is a folder, not a deck",
+         args=("build", "templates"), status=2),
     Case("rule-read-as-a-mapping", edit(DECK, "      - Play a card.",
                                         "      - Have the most points and :pearl: when the tide runs out."),
          "YAML reads this text as a mapping, because of the colon and space after 'st points and :pearl'; "
