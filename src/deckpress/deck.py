@@ -9,7 +9,7 @@ from .errors import DeckError, Problems, Where
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
 from .markup import icon_typos
-from .options import Context
+from .options import Context, Invalid
 from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
 from .source import Map, load_yaml
@@ -78,8 +78,16 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
 
 
 def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
-    """Each glyph icon's font is one the deck knows, and has the glyph."""
+    """Each image icon's file is an image (the rules' PDF pages and the faces draw it); each glyph icon's
+    font is one the deck knows, and has the glyph."""
     for name, icon in deck.model.icons.items():
+        if icon is not None and icon.image_file is not None:
+            from .render import load_image  # Pillow: only for a deck with image icons
+
+            try:
+                load_image(icon.image_file, icon.image).close()
+            except Invalid as err:
+                problems.add(icon.source.at("image"), f"icon {name!r}: {err}")
         if icon is None or icon.glyph is None:
             continue
         if icon.font not in deck.fonts:

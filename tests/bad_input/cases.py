@@ -525,6 +525,11 @@ CASES: list[Case] = [
     Case("cli-preview-out-not-png", [], "--out", args=("preview", "tiny", "--out", "p.jpg"), status=2),
     Case("cli-build-a-folder-not-the-project", [], "'templates' is a folder, not a deck",
          args=("build", "templates"), status=2),
+    Case("icon-image-corrupt-in-the-rules", [edit(DECK, "      - Play a card.\n      - list: [Draw one, Play one]\nmodes:\n",
+                                                  "      - \"Play a :pearl: card.\"\n      - list: [Draw one, Play one]\n"
+                                                  "icons:\n  pearl: {image: art/pearl.png}\nmodes:\n"),
+                                             write("decks/art/pearl.png", png_header(10, 10)[:30])],
+         "icon 'pearl': 'art/pearl.png' is not an image", line=38),
     Case("rule-read-as-a-mapping", edit(DECK, "      - Play a card.",
                                         "      - Have the most points and :pearl: when the tide runs out."),
          "YAML reads this text as a mapping, because of the colon and space after 'st points and :pearl'; "
