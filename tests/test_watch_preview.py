@@ -80,3 +80,25 @@ def test_preview_never_overwrites_a_file_it_did_not_write(tmp_path):
     assert result.exit_code == 1 and "is not a deckpress preview" in result.stderr
     result = run_cli("preview", "game", "--card", "nope", cwd=root)
     assert result.exit_code == 1 and "has no card 'nope'" in result.stderr
+
+
+def test_preview_of_a_large_deck_stays_bounded(tmp_path, monkeypatch):
+    """Faces are drawn a few at a time and only their thumbnails kept; the sheet shows at most MAX_SHEET of
+    them and counts the rest (a deck of thousands of cards made a sheet of a billion pixels)."""
+    from deckpress import preview
+
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0  # 9 faces: 8 fronts and a back
+    drawn = []
+    face_images = preview.face_images
+    monkeypatch.setattr(preview, "face_images", lambda *args: drawn.append(len(args[2])) or face_images(*args))
+    monkeypatch.setattr(preview, "MAX_SHEET", 4)
+    monkeypatch.setattr(preview, "CHUNK", 2)
+    result = run_cli("preview", "game", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    assert max(drawn) == preview.HAND and all(n <= 2 for n in drawn[1:])  # the hand fan's seven, then pairs
+    sheet, hand = (root / line for line in result.stdout.split())
+    with Image.open(sheet) as image:
+        assert 4 * 240 < image.width < 5 * 256 and image.height < 500  # one row of four, and the count
+    with Image.open(hand) as image:
+        assert image.width > image.height > 300

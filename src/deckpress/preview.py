@@ -8,6 +8,7 @@ carries deckpress's mark in its PNG text, so a file that is not a preview is nev
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -21,6 +22,8 @@ from .fonts import builtin_fonts, truetype
 MARK = ("Software", "deckpress preview")
 THUMB_W = 240  # px, one face on the contact sheet
 COLUMNS = 8
+MAX_SHEET = 30 * COLUMNS  # faces on a contact sheet (about 70 MB of pixels); the rest are counted under it
+CHUNK = 32  # faces drawn at a time: only their thumbnails are kept, so memory stays bounded
 HAND = 7  # cards in the hand fan
 BACKGROUND = (38, 70, 52)  # a card table's green
 
@@ -40,9 +43,11 @@ def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str
 def _writable(target: Path) -> None:
     if target.exists():
         try:
-            with Image.open(target) as image:
-                ours = image.info.get(MARK[0]) == MARK[1]
-        except OSError:
+            with warnings.catch_warnings():  # only its text is read, not its pixels, however many
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                with Image.open(target) as image:
+                    ours = image.info.get(MARK[0]) == MARK[1]
+        except (OSError, Image.DecompressionBombError):
             ours = False
         if not ours:
             raise PreviewError(f"{target}: exists and is not a deckpress preview; name another file with --out")
@@ -72,19 +77,24 @@ def _label_font(size: int):
     return truetype(str(builtin_fonts()["sans"]), size)
 
 
-def contact_sheet(faces: list[Face], images: dict[str, Image.Image]) -> Image.Image:
-    """Every face, fronts then backs, with its name and count under it."""
-    thumbs = []
-    for face in faces:
-        image = images[face.path]
-        height = round(image.height * THUMB_W / image.width)
-        thumbs.append((face, image.resize((THUMB_W, height), Image.LANCZOS)))
+def thumbnail(image: Image.Image) -> Image.Image:
+    return image.resize((THUMB_W, round(image.height * THUMB_W / image.width)), Image.LANCZOS)
+
+
+def contact_sheet(faces: list[Face], thumbs: dict[str, Image.Image], more: int = 0) -> Image.Image:
+    """Every face, fronts then backs, with its name and count under it (`thumbs`: each face's thumbnail);
+    `more` faces left off are counted under them."""
+    thumbs = [(face, thumbs[face.path]) for face in faces]
     cell_h = max(t.height for _, t in thumbs) + 34
     columns = min(COLUMNS, len(thumbs))
     rows = math.ceil(len(thumbs) / columns)
-    sheet = Image.new("RGB", (columns * (THUMB_W + 16) + 16, rows * cell_h + 16), (245, 245, 240))
+    sheet = Image.new("RGB", (columns * (THUMB_W + 16) + 16, rows * cell_h + 16 + (30 if more else 0)),
+                      (245, 245, 240))
     draw = ImageDraw.Draw(sheet)
     font = _label_font(15)
+    if more:
+        draw.text((16, rows * cell_h + 16), f"and {more} more faces: deckpress preview DECK --card ID shows any "
+                  "card", font=font, fill=(40, 40, 40))
     for i, (face, thumb) in enumerate(thumbs):
         x, y = 16 + (i % columns) * (THUMB_W + 16), 16 + (i // columns) * cell_h
         sheet.paste(thumb, (x, y))
@@ -95,10 +105,8 @@ def contact_sheet(faces: list[Face], images: dict[str, Image.Image]) -> Image.Im
     return sheet
 
 
-def hand_fan(faces: list[Face], images: dict[str, Image.Image]) -> Image.Image:
-    """Up to seven fronts of the first component fanned out as a player holds them."""
-    fronts = [f for f in faces if f.card is not None]
-    first = [f for f in fronts if f.component.id == fronts[0].component.id][:HAND]
+def hand_fan(first: list[Face], images: dict[str, Image.Image]) -> Image.Image:
+    """The fronts `first` (up to seven of the first component) fanned out as a player holds them."""
     card_w = 300
     cards = [images[f.path].resize((card_w, round(images[f.path].height * card_w / images[f.path].width)),
                                    Image.LANCZOS).convert("RGBA") for f in first]
@@ -130,7 +138,15 @@ def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path 
             raise PreviewError(f"{deck.name} has no card {card_id!r}; use one of: {known}")
         images = face_images(deck, out_root, chosen[:1])
         return [_save(images[chosen[0].path], target or out_root / f"{deck.name}-{card_id}.png")]
-    images = face_images(deck, out_root, faces)
+    shown = faces[:MAX_SHEET]
+    fronts = [f for f in faces if f.card is not None]
+    hand = [f for f in fronts if f.component.id == fronts[0].component.id][:HAND]
+    images = face_images(deck, out_root, hand)
+    thumbs = {face.path: thumbnail(images[face.path]) for face in hand}
+    for start in range(0, len(shown), CHUNK):
+        chunk = [face for face in shown[start:start + CHUNK] if face.path not in thumbs]
+        thumbs.update((path, thumbnail(image)) for path, image in face_images(deck, out_root, chunk).items())
     sheet_path = target or out_root / f"{deck.name}-preview.png"
     hand_path = sheet_path.with_name(f"{sheet_path.stem}-hand.png")
-    return [_save(contact_sheet(faces, images), sheet_path), _save(hand_fan(faces, images), hand_path)]
+    return [_save(contact_sheet(shown, thumbs, len(faces) - len(shown)), sheet_path),
+            _save(hand_fan(hand, images), hand_path)]
