@@ -231,6 +231,18 @@ def test_an_undeclared_icon_stays_text_and_a_close_one_is_one_located_warning(tm
                                  "\\: before it to keep the text and drop this warning)"]
 
 
+def test_a_deck_without_icons_builds_as_it_did_before_rich_text(tmp_path):
+    """`10 + bid :star:` in a deck that declares no icons: text, with nothing to warn of."""
+    deck = DECK.replace('icons:\n  star: {glyph: "★", color: "#00c000"}\n  coin: {image: ../art/coin.png}\n', "")
+    deck = deck.replace("text: Discard a card.", 'text: "10 + bid :star:"')
+    project(tmp_path, deck)
+    result = run_cli("build", "--quiet", cwd=tmp_path)
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+    save = json.loads((tmp_path / "build" / "rich" / "tts" / "rich.json").read_text(encoding="utf-8"))
+    cards = [c for obj in save["ObjectStates"] for c in obj.get("ContainedObjects", [])]
+    assert "10 + bid :star:" in {c["Description"] for c in cards}
+
+
 def test_a_close_undeclared_icon_in_the_rules_is_warned_at_its_block(tmp_path):
     deck = DECK.replace("take a :coin:.", "take a :coins:.")
     project(tmp_path, deck)
