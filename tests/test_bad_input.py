@@ -53,7 +53,7 @@ def apply(case: Case, root: Path) -> None:
         path = root / change.file
         path.parent.mkdir(parents=True, exist_ok=True)
         if change.old is None:
-            data = change.new
+            data = change.new() if callable(change.new) else change.new
         else:
             text = FILES[change.file]
             data = text.replace(change.old, change.new) if isinstance(change.new, str) else \

@@ -71,7 +71,9 @@ def limits() -> list[tuple[str, str]]:
         ("Different cards in one deck", f"{schema.MAX_DECK_CARDS}"),
         ("Members of one family (`each`)", f"{schema.MAX_FAMILY}"),
         ("Rows and columns of a spreadsheet (`cards_from`)", f"{tables.MAX_ROWS} rows (blank ones included), "
-                                                              f"{tables.MAX_COLUMNS} columns"),
+                                                              f"{tables.MAX_COLUMNS} columns; "
+                                                              f"{_mb(tables.MAX_BYTES)}, and as much for each "
+                                                              "part of an XLSX unpacked"),
         ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
         ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
                                     "the pages of the deck's print profiles, which `deckpress check` checks"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from .source import MAX_TEXT_CHARS, Map, Seq, not_plain, parse_yaml
 
 MAX_ROWS = 10_000  # cards of one spreadsheet: far more than any deck, small enough to stay fast
 MAX_COLUMNS = 256  # keys of one card: far more than any component declares (and Excel 2003's limit)
+MAX_BYTES = 50_000_000  # a spreadsheet, and each part of an XLSX unpacked: 10000 rows of cards take far less
 TRUE, FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
 
 
@@ -38,6 +40,19 @@ def _cell(value: Any, kind: str | None, where: Where) -> Any:
     if kind in ("text", "id") and isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     return value
+
+
+def _check_size(path: Path) -> None:
+    """The file, and each part of an XLSX (a zip archive) once unpacked, is at most MAX_BYTES."""
+    sizes = [("the file", path.stat().st_size)]
+    if path.suffix.lower() == ".xlsx" and zipfile.is_zipfile(path):  # what is not a zip, openpyxl reports
+        with zipfile.ZipFile(path) as book:
+            sizes += [(f"its part {part.filename!r}", part.file_size) for part in book.infolist()]
+    for what, size in sizes:
+        if size > MAX_BYTES:
+            raise DeckError.at(Where(str(path)), f"{what} is {size} bytes{' unpacked' if what != 'the file' else ''}, "
+                                                 f"more than the {MAX_BYTES} a sheet of cards may have; split the "
+                                                 "cards over several files")
 
 
 def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
@@ -99,6 +114,7 @@ def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str]) 
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise DeckError.at(Where(shown), "cards_from reads .csv or .xlsx files; export the sheet as one of them")
+    _check_size(path)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # openpyxl's about what it does not read (styles, extensions...)
         rows = _rows_csv(path) if suffix == ".csv" else _rows_xlsx(path)

@@ -15,6 +15,7 @@ import io
 import struct
 import zipfile
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bad_input.project import FILES
@@ -26,7 +27,7 @@ DECK, CARD, PROFILE = "decks/tiny.yaml", "templates/tiny-card.yaml", "print/tiny
 class Edit:
     file: str
     old: str | None  # None: write `new` as the whole file
-    new: str | bytes
+    new: str | bytes | Callable[[], bytes]  # a callable: a large file, made only when the case runs
 
     def line(self) -> int:
         if self.old is None:
@@ -40,7 +41,7 @@ def edit(file: str, old: str, new: str | bytes) -> Edit:
     return Edit(file, old, new)
 
 
-def write(file: str, new: str | bytes) -> Edit:
+def write(file: str, new: str | bytes | Callable[[], bytes]) -> Edit:
     return Edit(file, None, new)
 
 
@@ -105,10 +106,10 @@ SHEET = "decks/chips.csv"
 BOOK = "decks/chips.xlsx"
 
 
-def _xlsx(rows: dict[int, list[str | int]], dimension: str = "A1:B2") -> bytes:
+def _xlsx(rows: dict[int, list[str | int]], dimension: str = "A1:B2", padding: int = 0) -> bytes:
     """The smallest XLSX workbook openpyxl reads: one sheet whose `<dimension>` claims `dimension`, holding
     `rows` (row number: the values of its cells from column A on; `(column, value)` for a cell placed in a
-    given column such as XFD; a float is written in a date's style)."""
+    given column such as XFD; a float is written in a date's style), then `padding` spaces."""
     def cell(ref: str, value) -> str:
         if isinstance(value, float):
             return f'<c r="{ref}" s="1"><v>{value}</v></c>'  # a number in a date's style
@@ -132,16 +133,16 @@ def _xlsx(rows: dict[int, list[str | int]], dimension: str = "A1:B2") -> bytes:
         "xl/_rels/workbook.xml.rels": f'<Relationships xmlns="{main}package/2006/relationships">{rel}worksheet" '
                                       'Target="worksheets/sheet1.xml"/></Relationships>',
         "xl/worksheets/sheet1.xml": f'<worksheet xmlns="{main}spreadsheetml/2006/main"><dimension '
-                                    f'ref="{dimension}"/><sheetData>{data}</sheetData></worksheet>',
+                                    f'ref="{dimension}"/><sheetData>{data}</sheetData></worksheet>' + " " * padding,
         # Style 1 is a date: a number in a cell of that style is read as one (what column B's "1e20" is
         # not, to openpyxl's warning).
         "xl/styles.xml": f'<styleSheet xmlns="{main}spreadsheetml/2006/main"><cellXfs count="2"><xf numFmtId="0"/>'
                          '<xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>',
     }
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as book:
+    with zipfile.ZipFile(out, "w") as book:
         for name, text in parts.items():
-            book.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), text)
+            book.writestr(zipfile.ZipInfo(name, (1980, 1, 1, 0, 0, 0)), text, zipfile.ZIP_DEFLATED, 1)
     return out.getvalue()
 
 
@@ -481,6 +482,10 @@ CASES: list[Case] = [
          "column 16384, past the 256 columns", file=BOOK, line=2),
     Case("xlsx-date-cell-out-of-range", _book({1: ["name", "count"], 2: ["Chip", 1e20]}), "expected a whole number",
          file=BOOK, line=2, bomb=True),  # run apart: openpyxl's warnings would print lines of their own
+    Case("xlsx-unpacks-past-the-limit",  # a sheet that unpacks to 50 MB from 0.2 MB, as a zip bomb does
+         [write(BOOK, lambda: _xlsx({1: ["name", "count"], 2: ["Chip", 3]}, padding=50_000_000)),
+          edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards_from: chips.xlsx")],
+         "its part 'xl/worksheets/sheet1.xml' is 50000", file=BOOK, line=None, bomb=True),
     Case("xlsx-million-rows", _book({1: ["name", "count"], 2: ["Chip", 3], 1_048_576: ["Last", 1]},
                                     "A1:B1048576"), "more than 10000 rows, blank ones included", file=BOOK,
          line=None, bomb=True),
