@@ -375,8 +375,9 @@ class _Painter:
         except OutsideProject:
             raise Invalid(f"image {rel!r} leads outside the project; keep images inside "
                           f"{project_root(deck.path)}") from None
-        if rel and file.exists() and not file.is_file():
-            raise Invalid(f"image {rel!r} is a folder, not an image file; name a file in it in `src`")
+        if rel and file.exists() and not file.is_file():  # placeholder or not: there is no art to wait for
+            what = "a folder" if file.is_dir() else "no regular file"
+            raise Invalid(f"image {rel!r} is {what}, not an image file; name the image file in `src`")
         if not rel or not file.is_file():
             if self.e.placeholder and rel:
                 self.r.images_missing.add(file)
