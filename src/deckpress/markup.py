@@ -78,11 +78,9 @@ def _tokens(text: str, icons: Collection[str], undeclared: list[str] | None = No
         elif ch == ":" and (match := _ICON.match(text, i)) and match.group(1) in icons:
             out.append(IconRef(match.group(1)))
             i = match.end()
-        elif ch == ":" and match and undeclared is not None:
-            undeclared.append(match.group(1))
-            out.append(ch)
-            i += 1
         else:
+            if ch == ":" and match and undeclared is not None:  # `match`: the one just tried at this colon
+                undeclared.append(match.group(1))
             out.append(ch)
             i += 1
     return out

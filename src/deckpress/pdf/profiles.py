@@ -77,18 +77,16 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
                                                    "see docs/print.md")
     spec = PrintProfile.load(raw, raw.where, ctx, OPTIONS)
     own = file.resolve().is_relative_to(PACKAGE_DATA)  # a built-in profile: the fix is in the deck
-    for key in ("image_bleed",) if spec.extra.get("output") == "images" else ("bleed",):
-        wanted = spec.extra.get(key) if key == "image_bleed" else spec.bleed
-        if wanted is None or wanted <= deck.model.bleed + 1e-9:
-            continue
-        if own:
-            problems.add(where, f"print profile {name!r} prints {wanted:g} mm of bleed, more than the deck's bleed "
-                                f"({deck.model.bleed:g} mm), which is all the faces hold; write `bleed: {wanted:g}` "
-                                "in the deck, or copy the profile into print/ and lower its bleed")
-        else:
-            problems.add(raw.at(key) if key in raw else raw.where,
-                         f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
-                         f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
+    key = "image_bleed" if spec.extra.get("output") == "images" else "bleed"
+    wanted = spec.extra.get(key) if key == "image_bleed" else spec.bleed
+    if wanted is not None and wanted > deck.model.bleed + 1e-9 and own:
+        problems.add(where, f"print profile {name!r} prints {wanted:g} mm of bleed, more than the deck's bleed "
+                            f"({deck.model.bleed:g} mm), which is all the faces hold; write `bleed: {wanted:g}` "
+                            "in the deck, or copy the profile into print/ and lower its bleed")
+    elif wanted is not None and wanted > deck.model.bleed + 1e-9:
+        problems.add(raw.at(key) if key in raw else raw.where,
+                     f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
+                     f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
     problems.raise_if_any()
     width, height = spec.page
     if spec.orientation == "landscape":
