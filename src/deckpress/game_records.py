@@ -299,11 +299,16 @@ class _Builder:
 
     def typed(self, spec: FieldDecl, label: str | None, under: str | None, default: Any) -> Option:
         kind, doc = spec.type or "text", spec.doc
-        bounded = {"integer", "number", "list"}
-        for key in ("min", "max"):
-            if getattr(spec, key) is not None and kind not in bounded:
-                self.ctx.error(spec.source.key_where[key], f"`{key}` bounds an integer, a number or a list, not "
-                                                           f"{kind}; remove it")
+        if kind not in SCALARS and kind not in self.decl.records:
+            self.ctx.error(spec.source.at("type"), f"unknown type {kind!r}; "
+                                                   f"{did_you_mean(kind, SCALARS + list(self.decl.records))} (a "
+                                                   "built-in type or a record of this file)")
+            return Free(doc, default)
+        bounds = [key for key in ("min", "max") if getattr(spec, key) is not None]
+        if bounds and kind not in ("integer", "number", "list"):
+            self.ctx.error(spec.source.key_where[bounds[0]], f"`{'` and `'.join(bounds)}` bound an integer, a number "
+                                                             f"or a list, not {kind}; remove "
+                                                             f"{'it' if len(bounds) == 1 else 'them'}")
         if spec.unique and kind != "list":
             self.ctx.error(spec.source.key_where["unique"], f"`unique` belongs to a list, not {kind}; remove it")
         low, high = spec.min, spec.max
@@ -331,11 +336,6 @@ class _Builder:
             return simple[kind](doc, default)
         if kind == "card":
             return CardId(doc, default, label)
-        if kind not in self.decl.records:
-            self.ctx.error(spec.source.at("type"), f"unknown type {kind!r}; "
-                                                   f"{did_you_mean(kind, SCALARS + list(self.decl.records))} (a "
-                                                   "built-in type or a record of this file)")
-            return Free(doc, default)
         record = self.record(kind, spec.source.at("type"))
         return Section(record, doc, default) if record is not None else Free(doc, default)
 

@@ -140,8 +140,8 @@ def find(name: str, deck_path: Path, where: Where) -> GameFolder:
     if folder is None:
         known = sorted(available(deck_path))
         raise DeckError.at(where, f"no scripted game {name!r}: no tts/{name}/ in the project, and no installed "
-                                  f"package nor deckpress has one; {did_you_mean(name, known)}, or make "
-                                  f"tts/{name}/ with the game's Lua and its {RECORDS_FILE}")
+                                  f"package nor deckpress has one; {did_you_mean(name, known)} (or make "
+                                  f"tts/{name}/ with the game's Lua and its {RECORDS_FILE})")
     game = GameFolder(name, folder, origin, None)
     records = folder / RECORDS_FILE
     if records.is_file():
