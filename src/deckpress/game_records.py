@@ -64,7 +64,9 @@ class RecordDecl(Record):
     """A typed record of a game: a mapping with a fixed set of keys (a records file, tts/<game>/game.yaml)."""
 
     doc = Str("What the record is (its first line heads its section of docs/deck-format.md).")
-    keys = MapOf(Id("A key."), Section(FieldDecl, "Its field."), "The record's keys, in order.", default=None)
+    keys = MapOf(Str("A key.", pattern=r"[A-Za-z0-9_][A-Za-z0-9_-]*", hint="use letters, digits, '-' and '_' "
+                     "(e.g. hand_size, A, 10)"), Section(FieldDecl, "Its field."), "The record's keys, in order.",
+                 default=None)
     keys_of = Str("Instead of `keys`: the keys of that record of this file, each optional (a mode's options are "
                   "what it changes of setup.options).", default=None, pattern=RECORD_NAME,
                   hint="name a record of this file, e.g. MySetupOptions")
