@@ -17,6 +17,7 @@ records file is a game whose deck data stays free-form.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
@@ -67,8 +68,10 @@ def _own_root() -> Path | None:
     return Path(locations[0]) if locations else None
 
 
+@functools.cache
 def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
-    """The games installed packages register, by name (the first registration of a name wins)."""
+    """The games installed packages register, by name (the first registration of a name wins); looked up once
+    per process."""
     found: dict[str, importlib.metadata.EntryPoint] = {}
     for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
         found.setdefault(point.name, point)
