@@ -369,14 +369,12 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
     elif for_profile:
         out = record_schema(PrintProfile, "deckpress print profile")
         out["properties"].update({k: o.json_schema() for k, o in PROFILE_OPTIONS.items()})
-    elif deck_name is not None:
-        try:
-            out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model)
+    else:
+        try:  # the records of the scripted games a deck can name come in: a broken records file is a line
+            out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model if deck_name is not None else None)
         except DeckError as err:
             _report(err)
             sys.exit(1)
-    else:
-        out = json_schema()
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
