@@ -38,6 +38,9 @@ def test_a_renamed_copy_of_a_deck_plays_the_same_game(tmp_path, built):
     assert {"score.engine", "score.referee", "score.table"} <= set(lua_modules(duel))
     assert 'script = "score"' in duel["LuaScript"]
     assert abs(len(duel["LuaScript"]) - len(original["LuaScript"])) < 1000  # the deck's name, the file paths
+    inputs = json.loads((tmp_path / "build/score-duel/manifest.json").read_text(encoding="utf-8"))["inputs"]
+    assert {"script:score/engine.lua", "script:score/game.yaml", "script:score/checks.py"} <= set(inputs)
+    assert not [name for name in inputs if name.startswith("/")]  # named the same wherever deckpress is
 
 
 GAME = """\

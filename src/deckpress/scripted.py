@@ -50,6 +50,14 @@ class GameFolder:
         """Every file of the folder, sorted (what a build of a deck playing the game reads of it)."""
         return sorted(p for p in self.path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
+    def display_name(self, file: Path) -> str | None:
+        """How a file of a game from outside the project is named in a build's manifest: `script:<game>/<path
+        in the folder>`, the same wherever deckpress or the package is installed; None for other files."""
+        resolved, root = file.resolve(), self.path.resolve()
+        if self.origin == "project" or not resolved.is_relative_to(root):
+            return None
+        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}"
+
     def inside(self, file: Path, deck_path: Path) -> Path:
         """`file` of the folder, resolved; OutsideProject when a link leads it out of the project (a game of
         the project) or out of the game folder (an installed game)."""
