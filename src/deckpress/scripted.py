@@ -175,11 +175,12 @@ def _records(path: Path) -> GameRecords:
 
 
 def _python(path: Path) -> ModuleType:
-    """The game's Python file, run as a module of its own; a DeckError at the line it fails at."""
-    spec = importlib.util.spec_from_file_location(f"deckpress_game_{abs(hash(str(path.resolve())))}", path)
-    module = importlib.util.module_from_spec(spec)
+    """The game's Python file, run as a module of its own (compiled in memory: nothing is written into the
+    game folder, which may be an installed package's); a DeckError at the line it fails at."""
+    module = ModuleType(f"deckpress_game_{path.parent.name}_{path.stem}")
+    module.__file__ = str(path)
     try:
-        spec.loader.exec_module(module)
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
     except SyntaxError as err:
         raise DeckError.at(Where(str(path), err.lineno or 0, err.offset or 0), f"{err.msg}; fix the game's "
                                                                                  "python file") from None
