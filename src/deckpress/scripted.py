@@ -53,10 +53,10 @@ class GameFolder:
     def display_name(self, file: Path) -> str | None:
         """How a file of a game from outside the project is named in a build's manifest: `script:<game>/<path
         in the folder>`, the same wherever deckpress or the package is installed; None for other files."""
-        resolved, root = file.resolve(), self.path.resolve()
-        if self.origin == "project" or not resolved.is_relative_to(root):
+        if self.origin == "project":
             return None
-        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}"
+        resolved, root = file.resolve(), self.path.resolve()
+        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}" if resolved.is_relative_to(root) else None
 
     def inside(self, file: Path, deck_path: Path) -> Path:
         """`file` of the folder, resolved; OutsideProject when a link leads it out of the project (a game of
