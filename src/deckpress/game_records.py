@@ -23,7 +23,7 @@ below): a mistake in it is one located line too.
 
 from __future__ import annotations
 
-import difflib
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -369,7 +369,6 @@ class _Builder:
 
 def _optional(option: Option) -> Option:
     """A copy of `option` with no default: given or not, never required."""
-    import copy
     out = copy.copy(option)
     out.default = None
     return out
