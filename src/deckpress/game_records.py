@@ -84,7 +84,8 @@ class GameFile(Record):
     (`script: <game>`) gives it."""
 
     python = Str("A Python file of the game folder with the checks across keys its records name (`check`), "
-                 "and `check(deck, ctx)`, run once the deck's game data is typed.", default=None,
+                 "and `check(deck, ctx)`, run once the deck's game data is typed (a card's typed game fields are "
+                 "its `typed`, by field); they report with `ctx.error(where, message)`.", default=None,
                  pattern=r"[A-Za-z_][A-Za-z0-9_]*\.py", hint="name a .py file of the game folder, e.g. checks.py")
     setup = Str("The record of `setup.options`; none: setup.options stays empty.", default=None,
                 pattern=RECORD_NAME, hint="name a record of this file")
