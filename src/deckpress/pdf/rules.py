@@ -99,7 +99,12 @@ class _Checker:
         """The text's spans, checked against the faces they are set in (`bold`: the style's)."""
         spans = parse(str(text), self.icons)
         for span in spans:
-            lacking = (missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]) if isinstance(span, Run)
+            if isinstance(span, Run) and span.font is not None and span.font not in self.deck.fonts:
+                self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
+                                         f"{', '.join(sorted(self.deck.fonts))}")
+                continue
+            face = _FACES[(span.bold or bold, span.italic)] if isinstance(span, Run) and span.font is None else None
+            lacking = (missing_glyphs(span.text, face or str(self.deck.fonts[span.font])) if isinstance(span, Run)
                        else "")
             if lacking:
                 self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
@@ -115,7 +120,8 @@ class _Checker:
         """The text as Paragraph markup for a paragraph of `style`: <b>, <i>, icons as a glyph in its font
         and colour or an <img> an em tall."""
         return to_reportlab(self.spans(text, where, style.fontName == BOLD),
-                            lambda name: self.icon(name, style.fontSize))
+                            lambda name: self.icon(name, style.fontSize), style.fontSize,
+                            lambda name: _pdf_font(self.deck, name))
 
     def icon(self, name: str, size: float) -> str:
         icon = self.icons[name]
