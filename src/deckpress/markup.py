@@ -279,7 +279,8 @@ def to_reportlab(spans: list[Span], icon_markup, size: float = 10, font_name=Non
             chunk = f"<i>{chunk}</i>"
         if span.bold:
             chunk = f"<b>{chunk}</b>"
-        font = {"color": span.color[:7] if span.color else None, "size": f"{size * span.size:.2f}" if span.size else None,
+        font = {"color": span.color[:7] if span.color else None,
+                "size": f"{size * span.size:.2f}" if span.size else None,
                 "name": font_name(span.font) if span.font and font_name else None}
         if any(font.values()):
             chunk = "<font" + "".join(f' {k}="{v}"' for k, v in font.items() if v) + f">{chunk}</font>"

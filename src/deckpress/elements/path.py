@@ -58,7 +58,8 @@ def parse_path(d: str) -> list[Segment]:
                 continue
             match = _NUMBER.match(d, i)
             if match is None:
-                raise Invalid(f"path data: a number expected after {command!r} at character {i + 1}; {EXAMPLE}")
+                place = f"at character {i + 1}" if i < len(d) else "at its end"
+                raise Invalid(f"path data: a number expected after {command!r} {place}; {EXAMPLE}")
             values.append(float(match[0]))
             i = match.end()
         dx, dy = (x, y) if relative else (0.0, 0.0)

@@ -20,6 +20,7 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
+from ..fonts import missing_glyphs as glyphs_lacking
 from ..fonts import truetype
 from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
@@ -98,16 +99,17 @@ class _Checker:
     def spans(self, text: str, where: Where, bold: bool = False):
         """The text's spans, checked against the faces they are set in (`bold`: the style's)."""
         spans = parse(str(text), self.icons)
-        for span in spans:
-            if isinstance(span, Run) and span.font is not None and span.font not in self.deck.fonts:
+        for span in (s for s in spans if isinstance(s, Run)):
+            if span.font is None:
+                lacking, font = missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]), "DejaVu Sans"
+            elif span.font not in self.deck.fonts:
                 self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
                                          f"{', '.join(sorted(self.deck.fonts))}")
                 continue
-            face = _FACES[(span.bold or bold, span.italic)] if isinstance(span, Run) and span.font is None else None
-            lacking = (missing_glyphs(span.text, face or str(self.deck.fonts[span.font])) if isinstance(span, Run)
-                       else "")
+            else:
+                lacking, font = glyphs_lacking(span.text, str(self.deck.fonts[span.font])), span.font
             if lacking:
-                self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
+                self.problems.add(where, f"the PDF font ({font}) cannot print {lacking!r}; write the "
                                          "text without these characters")
         return spans
 
