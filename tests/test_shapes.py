@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageChops
 
+from conftest import run_cli
 from deckpress.deck import load_deck
 from deckpress.elements.path import parse_path
 from deckpress.errors import DeckError, Where
@@ -26,12 +27,17 @@ BLEED = 3.175
 WHITE = (255, 255, 255)
 
 
-def face(tmp_path, elements: str) -> Image.Image:
-    """The face drawn from a template of these elements (YAML lines, each `  - {...}`)."""
+def project(tmp_path, elements: str, deck: str = DECK) -> None:
+    """A project whose template has these elements (YAML lines, each `  - {...}`)."""
     for folder in ("decks", "templates"):
         (tmp_path / folder).mkdir(exist_ok=True)
-    (tmp_path / "decks" / "shapes.yaml").write_text(DECK, encoding="utf-8")
+    (tmp_path / "decks" / "shapes.yaml").write_text(deck, encoding="utf-8")
     (tmp_path / "templates" / "t.yaml").write_text("elements:\n" + elements, encoding="utf-8")
+
+
+def face(tmp_path, elements: str) -> Image.Image:
+    """The face drawn from a template of these elements."""
+    project(tmp_path, elements)
     renderer = FaceRenderer(load_deck(tmp_path / "decks" / "shapes.yaml"))
     return renderer.render("t", {"id": "card", "name": "Card", "count": 1}, {"id": "deck", "name": "Deck"},
                            (63.5, 88.9), Where("shapes.yaml", 1, 1), "card 'Card'")
@@ -233,3 +239,23 @@ def test_path_data_is_read_as_svg_reads_it():
 def test_path_data_that_is_not_is_refused_naming_where(data, message):
     with pytest.raises(Invalid, match=message):
         parse_path(data)
+
+
+def test_check_lists_every_text_that_crosses_the_safe_zone_once(tmp_path):
+    project(tmp_path, '  - {type: text, name: title, x: 0, y: 5, w: 30, h: 10, text: "{{ card.name }}"}\n'
+                      '  - {type: text, name: inside, x: 10, y: 20, w: 30, h: 10, text: "Fine"}\n'
+                      '  - {type: icon, name: corner, x: 50, y: 80, w: 10, h: 10, text: "★"}\n'
+                      '  - {type: icon, name: decoration, x: -3, y: -3, w: 10, h: 10, text: "★", safe: false}\n',
+            DECK + "      - {name: Other}\n")
+    for command in ("check", "build"):
+        result = run_cli(command, "--quiet", cwd=tmp_path) if command == "build" else run_cli(command, cwd=tmp_path)
+        assert result.exit_code == 1
+        lines = result.stderr.strip().splitlines()
+        assert lines == [
+            "templates/t.yaml:2:5: template 't' element 'title' reaches outside the safe zone on card 'Card', card "
+            "'Other': its box is (0.0, 5.0, 30.0 x 10.0 mm) and the safe zone 3.17 mm inside the trim; move it "
+            "inwards, or give it `safe: false` if it is decoration",
+            "templates/t.yaml:4:5: template 't' element 'corner' reaches outside the safe zone on card 'Card', card "
+            "'Other': its box is (50.0, 80.0, 10.0 x 10.0 mm) and the safe zone 3.17 mm inside the trim; move it "
+            "inwards, or give it `safe: false` if it is decoration"], lines
+    assert not any((tmp_path / "build").rglob("*"))  # the build wrote nothing

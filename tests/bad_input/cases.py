@@ -439,7 +439,8 @@ CASES: list[Case] = [
          "write true or false", line=28),
     Case("text-does-not-fit", edit(DECK, "      - name: Two\n", "      - name: " + "Very long name " * 20 + "\n"),
          "does not fit", line=20),
-    Case("outside-safe-zone", edit(CARD, "    x: 5\n", "    x: 0\n"), "safe zone", file=DECK, line=None),
+    Case("outside-safe-zone", edit(CARD, "    x: 5\n", "    x: 0\n"),  # one line for the element, both cards
+         "element 'title' reaches outside the safe zone on card 'One', card 'Two'", line=7),
     Case("empty-cards", edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards: []"),
          "non-empty list"),
     Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),

@@ -277,8 +277,8 @@ class Painter:
         W, H = self.size_mm
         s = self.r.safe - 0.01
         if box.x < s or box.y < s or box.x + box.w > W - s or box.y + box.h > H - s:
-            raise Invalid(f"its box ({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) reaches outside "
-                          f"the safe zone ({self.r.safe:.2f} mm inside the trim); move it inwards")
+            self.r.crossed(self.e, f"({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) and the safe zone "
+                                   f"{self.r.safe:.2f} mm inside the trim")
 
     def edges(self, surface: Image.Image):
         """The canvas's smooth edges when drawing on the canvas; None on a layer."""
