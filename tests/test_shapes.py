@@ -74,6 +74,9 @@ def test_a_regular_polygon_has_a_corner_at_the_top_and_turns_by_its_angle(tmp_pa
     turned = face(tmp_path, '  - {type: polygon, x: 10, y: 10, w: 40, h: 40, corners: 4, angle: 45, '
                             'fill: "#000000"}\n')
     assert at(turned, 30, 11) == WHITE and at(turned, 17, 17) == (0, 0, 0)  # a square: its top-left corner
+    triangle = face(tmp_path, '  - {type: polygon, x: 10, y: 10, w: 40, h: 40, corners: 3, fill: "#000000"}\n')
+    assert at(triangle, 30, 12) == (0, 0, 0) and at(triangle, 48, 30) == WHITE  # it points up
+    assert at(triangle, 30, 39) == (0, 0, 0) and at(triangle, 30, 41) == WHITE  # its base a quarter up
 
 
 def test_a_star_has_points_and_notches(tmp_path):

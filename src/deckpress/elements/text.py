@@ -294,11 +294,13 @@ class _RichText:
 
     def metrics(self, lines, fonts: dict[Face, Any]) -> list[tuple[float, float, float]]:
         """Each line's size (its largest text's, at least the element's), ascent and descent, in pixels."""
+        known = {face: (font.size, *font.getmetrics()) for face, font in fonts.items()}
+        if len(known) == 1 or all(face[3] == 1 for face in known):  # one size: every line alike
+            return [known[self.regular]] * len(lines)
         out = []
         for line, _ in lines:
-            used = [fonts[self.regular]] + [fonts[a.face] for _, word in line for a in word]
-            out.append((max(f.size for f in used), max(f.getmetrics()[0] for f in used),
-                        max(f.getmetrics()[1] for f in used)))
+            used = [known[self.regular]] + [known[a.face] for _, word in line for a in word]
+            out.append(tuple(max(m[k] for m in used) for k in range(3)))
         return out
 
     # -- laying out ------------------------------------------------------------------------------
