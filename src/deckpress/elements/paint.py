@@ -66,8 +66,9 @@ def parse_stops(stops: list[str]) -> Stops:
 
 
 class Gradient(Record):
-    """A fill whose colour runs through its `stops`: along a line (`linear`) or out from a centre
-    (`radial`), over the element's box."""
+    """A gradient: a fill whose colour runs through its `stops` over the element's box.
+
+    `linear` runs them along a line, `radial` out from a centre."""
 
     gradient = Choice("`linear`: the colours run across the box along `angle`; `radial`: they run out from "
                       "`center` to `radius`.", ["linear", "radial"], default="linear")
@@ -80,6 +81,13 @@ class Gradient(Record):
                     "radial: the centre, as fractions of the box's width and height.", default=lambda: [0.5, 0.5])
     radius = Number("radial: how far the colours reach, as a fraction of the distance from the centre to the "
                     "box's farthest corner.", default=1, min=0.01, max=10)
+
+    @classmethod
+    def json_schema(cls) -> dict:
+        out = super().json_schema()
+        stop = {"type": "string", "pattern": rf"^\s*{COLOR}(\s+-?[0-9]+(\.[0-9]*)?%)?\s*$|\{{\{{"}
+        out["properties"]["stops"]["items"] = {**out["properties"]["stops"]["items"], **stop}
+        return out
 
     def validate(self, ctx):
         if self.stops is not None and not any(is_expression(s) for s in self.stops if s is not None):

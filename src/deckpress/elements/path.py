@@ -156,8 +156,9 @@ class PathPainter(Painter):
 
 
 class PathElement(PaintOptions, Element):
-    """A shape drawn by SVG path data, in mm from the box's top-left corner; the box is what a gradient
-    spans (and the safe zone is checked against)."""
+    """A shape drawn by SVG path data, in mm from the box's top-left corner.
+
+    Its box is what a gradient spans."""
 
     TYPE, DRAWS, painter = "path", "a shape drawn by SVG path data", PathPainter
 

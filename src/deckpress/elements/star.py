@@ -17,8 +17,9 @@ class StarPainter(ShapePainter):
 
 
 class StarElement(PaintOptions, Element):
-    """A star in the ellipse filling its box: `corners` points, with its inner corners at `inner` of the
-    way out from the centre."""
+    """A star in the ellipse filling its box.
+
+    It has `corners` points, its inner corners at `inner` of the way out from the centre."""
 
     TYPE, DRAWS, painter = "star", "a star filling its box", StarPainter
 
