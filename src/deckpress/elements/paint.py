@@ -15,6 +15,8 @@ COLOR = r"#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?"
 STOP = re.compile(rf"\s*({COLOR})(?:\s+(-?[0-9]+(?:\.[0-9]*)?)%)?\s*")
 MAX_STOPS = 32
 MAX_DASHES = 32
+MIN_DASH_PERIOD_MM = 0.2  # finer dashes would be too many to draw, and too fine to print
+MAX_STROKE_MM = 100  # widest outline, longest dash or gap
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,9 @@ def dash_pattern(values: list[float]) -> list[float]:
     if not any(values):
         raise Invalid("a dash pattern of zeros draws nothing; write the lengths of a dash and a gap in mm, "
                       "e.g. dash: [2, 1]")
+    if sum(values) < MIN_DASH_PERIOD_MM or max(values) > MAX_STROKE_MM:
+        raise Invalid(f"a dash pattern repeats every {MIN_DASH_PERIOD_MM:g} mm at least, and each length is at "
+                      f"most {MAX_STROKE_MM} mm; write e.g. dash: [2, 1]")
     return list(values) * (2 if len(values) % 2 else 1)
 
 
@@ -189,4 +194,7 @@ def resolve_stroke(painter, color=None) -> Stroke | None:
         if not isinstance(values, list):
             raise Invalid(f"dash gave {values!r}, not a list of lengths; write e.g. dash: [2, 1]")
         dash = tuple(v * painter.scale for v in dash_pattern(values))
-    return Stroke(colour, painter.num(e.stroke_width) * painter.scale, dash, getattr(e, "join", "miter"))
+    width = painter.num(e.stroke_width)
+    if not 0 <= width <= MAX_STROKE_MM:
+        raise Invalid(f"stroke_width {width:g} is not between 0 and {MAX_STROKE_MM} mm; write e.g. stroke_width: 0.5")
+    return Stroke(colour, width * painter.scale, dash, getattr(e, "join", "miter"))

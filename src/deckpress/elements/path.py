@@ -12,7 +12,7 @@ import re
 from ..expr import is_expression, render_text
 from ..options import Invalid, Str
 from ..vector import MITER_LIMIT, paint_path
-from .base import EXPR, LAYER_PAD_MM, Element, Painter, spread
+from .base import EXPR, LAYER_PAD_MM, MAX_BOX_MM, Element, Painter, spread
 from .groups import JOIN, PaintOptions
 from .paint import resolve_fill, resolve_stroke
 
@@ -60,7 +60,11 @@ def parse_path(d: str) -> list[Segment]:
             if match is None:
                 place = f"at character {i + 1}" if i < len(d) else "at its end"
                 raise Invalid(f"path data: a number expected after {command!r} {place}; {EXAMPLE}")
-            values.append(float(match[0]))
+            value = float(match[0])
+            if not abs(value) <= MAX_BOX_MM:
+                raise Invalid(f"path data: {match[0]} (character {i + 1}) reaches more than {MAX_BOX_MM} mm; keep "
+                              "the path near its box")
+            values.append(value)
             i = match.end()
         dx, dy = (x, y) if relative else (0.0, 0.0)
         if upper == "Z":

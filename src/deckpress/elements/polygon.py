@@ -7,7 +7,7 @@ import math
 from ..expr import is_expression, render_value
 from ..options import Int, Invalid, Option
 from ..vector import MITER_LIMIT, paint_path
-from .base import EXPR, LAYER_PAD_MM, Element, Expr, Painter, spread
+from .base import EXPR, LAYER_PAD_MM, MAX_BOX_MM, Element, Expr, Painter, spread
 from .groups import JOIN, PaintOptions
 from .paint import resolve_fill, resolve_stroke
 
@@ -91,8 +91,11 @@ class PolygonPainter(ShapePainter):
         e = self.e
         if e.corners is not None:
             return regular(box, [1.0] * e.corners, self.num(e.angle))
-        given = points(render_value(e.points, self.ctx))
-        return [(box[0] + self.num(x) * self.scale, box[1] + self.num(y) * self.scale) for x, y in given]
+        corners = [(self.num(x), self.num(y)) for x, y in points(render_value(e.points, self.ctx))]
+        if max(abs(v) for corner in corners for v in corner) > MAX_BOX_MM:
+            raise Invalid(f"a point of the polygon reaches more than {MAX_BOX_MM} mm from its box; keep its "
+                          "points near the box")
+        return [(box[0] + x * self.scale, box[1] + y * self.scale) for x, y in corners]
 
 
 class PolygonElement(PaintOptions, Element):

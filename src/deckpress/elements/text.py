@@ -313,7 +313,8 @@ class _RichText:
             raise Invalid(f"letter_spacing {spacing:g} is not between -0.5 and 2 (ems); write e.g. 0.1")
         wanted = size
         while True:
-            fonts = {face: truetype(self.paths[face[:3]], p.pt_to_px(size * face[3])) for face in self.faces()}
+            fonts = {face: truetype(self.paths[face[:3]], p.pt_to_px(min(MAX_FONT_PT, size * face[3])))
+                     for face in self.faces()}
             lines = self.wrap(fonts, x1 - x0, spacing)
             if lines is not None:
                 metrics = self.metrics(lines, fonts)
