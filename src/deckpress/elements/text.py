@@ -333,6 +333,9 @@ class _RichText:
         baseline = top + metrics[0][1]
         for i, (line, width) in enumerate(lines):
             baseline += advances[i - 1] if i else 0
+            last = line[-1][1][-1] if line and line[-1][1] else None
+            if spacing and last is not None and last.icon is None:  # no room after the line's last letter
+                width -= spacing * fonts[last.face].size
             x = {"left": x0, "center": (x0 + x1 - width) / 2, "right": x1 - width}[e.align]
             for space, word in line:
                 if space is not None:
