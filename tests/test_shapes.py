@@ -244,14 +244,14 @@ def test_path_data_that_is_not_is_refused_naming_where(data, message):
         parse_path(data)
 
 
-def test_check_lists_every_text_that_crosses_the_safe_zone_once(tmp_path):
+def test_check_build_and_preview_list_every_text_that_crosses_the_safe_zone_once(tmp_path):
     project(tmp_path, '  - {type: text, name: title, x: 0, y: 5, w: 30, h: 10, text: "{{ card.name }}"}\n'
                       '  - {type: text, name: inside, x: 10, y: 20, w: 30, h: 10, text: "Fine"}\n'
                       '  - {type: icon, name: corner, x: 50, y: 80, w: 10, h: 10, text: "★"}\n'
                       '  - {type: icon, name: decoration, x: -3, y: -3, w: 10, h: 10, text: "★", safe: false}\n',
             DECK + "      - {name: Other}\n")
-    for command in ("check", "build"):
-        result = run_cli(command, "--quiet", cwd=tmp_path) if command == "build" else run_cli(command, cwd=tmp_path)
+    for command in (["check"], ["build", "--quiet"], ["preview", "shapes"]):
+        result = run_cli(*command, cwd=tmp_path)
         assert result.exit_code == 1
         lines = result.stderr.strip().splitlines()
         assert lines == [

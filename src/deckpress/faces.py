@@ -110,15 +110,18 @@ def check_faces(deck: LoadedDeck) -> list[str]:
 
 
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
-    """The faces as RGB images: read from the stage's previous build where still up to date, else drawn."""
+    """The faces as RGB images: read from the stage's previous build where still up to date, else drawn;
+    DeckError for text drawn outside the safe zone, as a build gives."""
     images, todo = {}, []
     for face in faces:
         if stage.reusable(face, stage.key(face)):
             images[face.path] = png.read(stage.previous / face.path)
         else:
             todo.append(_Job(face, output="image"))
+    records = {}
     for job, done in zip(todo, _run(stage, todo)):
-        images[job.face.path] = done.image
+        images[job.face.path], records[job.face.path] = done.image, done.record
+    FaceStage.check_safe_zone(records)
     return images
 
 
