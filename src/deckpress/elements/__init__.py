@@ -1,5 +1,6 @@
-"""The element types of a template, one module each: its record (the options it takes, built from the
-groups in base.py) and its painter. Importing this package registers every type in `Element.TYPES`."""
+"""The element types of a template, one module each: its record (the options it takes: `Element`'s and
+those of the groups in groups.py it is built from) and its painter. Importing this package registers every
+type in `Element.TYPES`."""
 
 from ..options import Choice
 from .base import Element, ElementOption, Painter, Shadow

@@ -1,10 +1,11 @@
-"""What every element is: its record's common options, the groups of options element types share, and the
-painter that lays an element on the face.
+"""What every element is: its record's common options (`Element`, with its `Shadow`), the option that
+picks an element's record by its `type`, and the painter that lays an element on the face.
 
-An element type is one record, built from `Element` and the groups it takes (`PaintOptions`,
-`TextOptions`, `ImageOptions`), and one `Painter` subclass that draws it; the module of each type
-(elements/rect.py, ...) holds both. Every value may be a jinja2 expression, evaluated per card when the
-face is drawn.
+An element type is one record, built from `Element` and the groups of options it takes (groups.py:
+`PaintOptions`, `TextOptions`, `ImageOptions`), and one `Painter` subclass that draws it; the module of
+each type (elements/rect.py, ...) holds both. Every value may be a jinja2 expression, evaluated per card
+when the face is drawn. Opacity and shadows work on any element: it is drawn on a layer of its own,
+made see-through, shadowed, and laid on the face.
 """
 
 from __future__ import annotations
