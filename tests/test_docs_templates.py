@@ -15,7 +15,8 @@ from PIL import Image
 from conftest import ROOT
 from deckpress.errors import DeckError
 from deckpress.options import Choice
-from deckpress.schema import Element, Template
+from deckpress.elements import Element
+from deckpress.schema import Template
 
 _spec = importlib.util.spec_from_file_location("docs_pictures", ROOT / "docs" / "pictures.py")
 pictures = sys.modules["docs_pictures"] = importlib.util.module_from_spec(_spec)
@@ -35,27 +36,36 @@ def drawn(tmp_path_factory):
 
 def test_every_element_type_has_an_example():
     shown = {element["type"] for element in ELEMENTS}
-    for kind in Element.OPTIONS["type"].choices:
+    for kind in Element.TYPES:
         assert f"### `{kind}`" in PROSE, f"docs/templates.md has no section `{kind}`"
         assert kind in shown, f"no example draws a {kind}"
 
 
-@pytest.mark.parametrize("record", [Element, Template])
+@pytest.mark.parametrize("record", [Element, *Element.TYPES.values(), Template], ids=lambda r: r.__name__)
 def test_every_option_is_explained_and_used_in_an_example(record):
-    used = {key for element in ELEMENTS for key in element} if record is Element else \
-        {key for template in TEMPLATES.values() for key in template}
-    for key in record.OPTIONS:
+    """Every key of a template, every key all elements take, and each type's own keys in an example of
+    that type."""
+    if record is Template:
+        used, keys = {key for template in TEMPLATES.values() for key in template}, record.OPTIONS
+    elif record is Element:
+        used, keys = {key for element in ELEMENTS for key in element}, record.OPTIONS
+    else:
+        used = {key for element in ELEMENTS if element["type"] == record.TYPE for key in element}
+        keys = [key for key in record.OPTIONS if key not in Element.OPTIONS]
+    for key in keys:
         assert f"`{key}`" in PROSE, f"docs/templates.md does not explain {record.__name__} option `{key}`"
         assert key in used, f"no example in docs/templates.md uses {record.__name__} option `{key}`"
 
 
-def test_every_choice_is_shown():
-    """Each value of an element's choice options is in an example, but for a default (shown by leaving the
-    key out)."""
-    for key, option in Element.OPTIONS.items():
-        if not isinstance(option, Choice):
+@pytest.mark.parametrize("record", Element.TYPES.values(), ids=lambda r: r.TYPE)
+def test_every_choice_is_shown(record):
+    """Each value of an element's choice options is in an example of its type, but for a default (shown by
+    leaving the key out)."""
+    for key, option in record.OPTIONS.items():
+        if not isinstance(option, Choice) or key == "type":
             continue
-        used = {element[key] for element in ELEMENTS if key in element}
+        used = {element[key] for element in ELEMENTS if key in element and
+                (key in Element.OPTIONS or element["type"] == record.TYPE)}
         for value in option.choices:
             assert value == option.default or value in used, f"no example has `{key}: {value}`"
 

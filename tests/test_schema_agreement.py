@@ -98,3 +98,14 @@ def test_templates_and_profiles_have_schemas_that_accept_the_shipped_files(base,
         assert not errors, (file, [e.message for e in errors][:3])
     broken = {"elements": [{"type": "blob"}]} if path else {"page": "a4", "gap": -1}
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
+
+
+def test_the_template_schema_gives_each_element_type_its_own_options(base):
+    """An editor offers each element type exactly its options: `fit` on an image, never on a rect."""
+    validator = jsonschema.Draft202012Validator(json.loads(run_cli("schema", "--template", cwd=base).stdout))
+    fine = [{"type": "image", "src": "../art/a.png", "fit": "cover"}, {"type": "rect", "stroke": "#000000"},
+            {"type": "text", "text": "Hi", "size": 9, "align": "left"}, {"type": "line", "color": "#000000"}]
+    assert not list(validator.iter_errors({"elements": fine}))
+    for wrong in ({"type": "rect", "fit": "cover"}, {"type": "text", "stroke": "#000000"},
+                  {"type": "line", "font": "sans"}, {"type": "image", "text": "Hi"}, {"type": "blob"}, {"x": 3}):
+        assert list(validator.iter_errors({"elements": [wrong]})), wrong

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .elements import TextOptions
 from .errors import DeckError, Problems, Where
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
@@ -181,7 +182,7 @@ def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
         deck.templates[name] = template
         deck.template_paths[name] = file
         for element in template.elements or []:
-            if element is not None and element.font not in deck.fonts and "{{" not in element.font:
+            if isinstance(element, TextOptions) and element.font not in deck.fonts and "{{" not in element.font:
                 problems.add(element.source.at("font"),
                              f"unknown font {element.font!r}; use one of {', '.join(sorted(deck.fonts))} "
                              "or add it under `fonts:` in the deck")

@@ -334,9 +334,13 @@ class Record:
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
-        cls.OPTIONS = {k: v for k, v in vars(cls).items() if isinstance(v, Option)}
-        for key in cls.OPTIONS:
+        own = {k: v for k, v in vars(cls).items() if isinstance(v, Option)}
+        for key in own:
             delattr(cls, key)
+        cls.OPTIONS = {}  # a base's options (a group of options a record is built from) first, then its own
+        for base in reversed(cls.__mro__[1:]):
+            cls.OPTIONS.update(vars(base).get("OPTIONS", {}))
+        cls.OPTIONS.update(own)
 
     where: Where
 
@@ -357,9 +361,7 @@ class Record:
             if key not in known:
                 close = difflib.get_close_matches(str(key), [str(k) for k in known], n=1, cutoff=0.6)
                 misspelt.update(close)
-                ctx.error(value.key_where[key],
-                          f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, list(known))}"
-                          f"{cls.UNKNOWN_KEY_HINT.format(key=key)}")
+                ctx.error(value.key_where[key], cls.unknown_key(key, list(known)))
         for key, option in known.items():
             if key in value:
                 result = option.validate(value[key], value.at(key), ctx, key)
@@ -378,8 +380,14 @@ class Record:
         self.validate(ctx)
         return self
 
+    @classmethod
+    def unknown_key(cls, key: Any, known: list[str]) -> str:
+        """What to say of a key the record does not take."""
+        hint = cls.UNKNOWN_KEY_HINT.format(key=key)
+        return f"unknown key {key!r} in {cls.__name__}; {did_you_mean(key, known)}{hint}"
+
     def validate(self, ctx: Context) -> None:
-        """Cross-key checks; override in records that need them."""
+        """Cross-key checks; override in records that need them (records built from groups call super())."""
 
     @classmethod
     def json_schema(cls) -> dict:

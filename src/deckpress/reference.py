@@ -10,6 +10,7 @@ import inspect
 import json
 
 from . import expr, render, schema, source
+from .elements import Element
 from .options import REQUIRED, Option, Record
 from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
 from .schema import CARD_SIZES, RECORDS, PrintProfile
@@ -48,8 +49,12 @@ def _cell(text: str) -> str:
 def record_section(record: type[Record], extra: dict[str, Option] | None = None) -> str:
     """The record's table; `extra` are the keys a builder adds to it (the print builder's profile keys)."""
     doc = inspect.cleandoc(record.__doc__ or "")
+    options = {**record.OPTIONS, **(extra or {})}
+    if issubclass(record, Element) and record is not Element:  # a type of element: its keys beyond Element's
+        doc += f" Written `type: {record.TYPE}`; takes the keys of [Element](#element) and these:"
+        options = {key: option for key, option in options.items() if key not in Element.OPTIONS}
     lines = [f"## {record.__name__}", "", doc, "", "| key | type | default | description |", "|---|---|---|---|"]
-    for key, option in {**record.OPTIONS, **(extra or {})}.items():
+    for key, option in options.items():
         lines.append(f"| `{key}` | {_cell(option.type_name)} | {_cell(_default(option))} | {_cell(option.doc)} |")
     return "\n".join(lines)
 

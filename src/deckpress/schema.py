@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import games
+from . import elements, games
+from .elements import Element, ElementOption
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .markup import ICON_NAME
@@ -665,67 +666,6 @@ class Deck(Record):
 
 # --- Templates: files in templates/, one card layout each --------------------------------------------
 
-EXPR = " May be a jinja2 expression."
-
-
-class Expr(Free):
-    """A number, or a jinja2 expression giving one; evaluated per card when drawing."""
-
-    type_name = "number or expression"
-
-
-class Element(Record):
-    """One thing drawn on a face, placed in millimetres from the top-left corner of the trim box.
-
-    Any value may be a jinja2 expression over `card` (the card's fields), `style` (the
-    card's style), `game`, `component`, and the sizes `W`, `H`, `bleed` and `safe` (mm).
-    """
-
-    type = Choice("What to draw.", ["rect", "ellipse", "line", "text", "icon", "image"])
-    name = Str("Name used in error messages; default: the type and position.", default=None)
-    when = Str("Draw only when this jinja2 condition holds, e.g. `{{ card.value > 2 }}`.", default=None)
-    each = Str("Draw the element once per item of this list expression, e.g. `{{ style.pips }}`; the other "
-               "values see the item as `item` and its position as `index`.", default=None)
-    box = Choice("Start from a whole box: `bleed` (the full image), `trim` or `safe`.",
-                 ["bleed", "trim", "safe"], default=None)
-    x = Expr("Left edge in mm from the trim's left edge (negative reaches into the bleed)." + EXPR, default=0)
-    y = Expr("Top edge in mm from the trim's top edge." + EXPR, default=0)
-    w = Expr("Width in mm; default: the trim width." + EXPR, default=None)
-    h = Expr("Height in mm; default: the trim height." + EXPR, default=None)
-    fill = Str("Fill colour `#rrggbb` or `#rrggbbaa`." + EXPR, default=None)
-    stroke = Str("Outline colour." + EXPR, default=None)
-    stroke_width = Expr("Outline width in mm." + EXPR, default=0.5)
-    radius = Expr("Corner radius in mm (rect)." + EXPR, default=0)
-    text = Str("The text (text) or glyph (icon)." + EXPR, default="")
-    font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
-               "mono-bold, or one the deck adds.", default="sans")
-    size = Expr("Font size in points; text shrinks from it to fit." + EXPR, default=10)
-    min_size = Expr("Smallest font size in points before the build fails." + EXPR, default=6)
-    color = Str("Text colour." + EXPR, default="#000000")
-    align = Choice("Horizontal alignment.", ["left", "center", "right"], default="center")
-    valign = Choice("Vertical alignment.", ["top", "middle", "bottom"], default="middle")
-    line_spacing = Number("Line height as a multiple of the font size.", default=1.15, min=0.8, max=3)
-    rotate = Choice("Turn the element about the card's centre (180 draws it upside down).",
-                    [0, 90, 180, 270], default=0)
-    src = Str("Image file (image), relative to the deck file; it may be anywhere inside the project." + EXPR,
-              default=None)
-    fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
-                 "crops what overflows; `stretch` fills the box and distorts.",
-                 ["contain", "cover", "stretch"], default="contain")
-    opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
-    placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
-                       "warn, instead of failing the build.", default=False)
-
-    def validate(self, ctx):
-        if self.box is not None:
-            ignored = [key for key in ("x", "y", "w", "h") if key in self.source]
-            if ignored:
-                ctx.warn(self.source.key_where[ignored[0]],
-                         f"`box: {self.box}` sets the whole box, so {', '.join(ignored)} "
-                         f"{'is' if len(ignored) == 1 else 'are'} ignored; remove `box` or "
-                         f"{'it' if len(ignored) == 1 else 'them'}")
-
-
 class Template(Record):
     """A card layout: a file templates/NAME.yaml."""
 
@@ -735,7 +675,7 @@ class Template(Record):
                    default=dict)
     style_by = Str("Expression naming the card's style, e.g. `{{ card.kind }}`; falls back to `default`.",
                    default=None)
-    elements = ListOf(Section(Element, "An element."), "What is drawn, back to front.", min_items=1,
+    elements = ListOf(ElementOption("An element."), "What is drawn, back to front.", min_items=1,
                       max_items=MAX_ELEMENTS)
 
     @classmethod
@@ -748,7 +688,7 @@ class Template(Record):
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
                                Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
-                               Template, Element, *games.RECORDS]
+                               Template, Element, *elements.RECORDS, *games.RECORDS]
 
 
 def json_schema(deck: Deck | None = None) -> dict:

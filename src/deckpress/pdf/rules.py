@@ -23,7 +23,7 @@ from ..errors import DeckError, Problems, Where
 from ..fonts import truetype
 from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
-from ..render import glyph_ink
+from ..draw import glyph_ink
 from ..schema import Block
 from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
 from .labels import labels
