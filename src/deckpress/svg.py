@@ -16,9 +16,13 @@ An SVG is drawn once per file, size, fit and colour in a process: faces that pai
 
 from __future__ import annotations
 
+import atexit
 import base64
+import hashlib
 import io
 import os
+import shutil
+import tempfile
 import threading
 import warnings
 import zlib
@@ -239,3 +243,24 @@ def load_svg(file: Path, size: tuple[int, int], fit: str, colour: tuple | None, 
         while sum(i.width * i.height for i in _CACHE.values()) > CACHE_PIXELS and len(_CACHE) > 1:
             _CACHE.popitem(last=False)
     return image.copy()
+
+
+_FOLDER: list[tuple[int, Path]] = []  # this process's temporary folder of SVGs drawn as PNG files
+
+
+def png_file(file: Path, height: int, colour: tuple | None, name: str) -> tuple[str, float]:
+    """The SVG file drawn `height` pixels high (in `colour`, if given) as a PNG file, for reportlab, which
+    reads images from files only; and its width over its height. The file is in a temporary folder of
+    this process, named by its content, and removed when the process ends."""
+    probe = load_svg(file, (PROBE_PX, PROBE_PX), "contain", None, name)
+    aspect = probe.width / probe.height
+    buffer = io.BytesIO()
+    load_svg(file, (max(1, round(height * aspect)), height), "contain", colour, name).save(buffer, "PNG")
+    if not _FOLDER or _FOLDER[-1][0] != os.getpid():
+        folder = Path(tempfile.mkdtemp(prefix="deckpress-svg-"))
+        _FOLDER.append((os.getpid(), folder))
+        atexit.register(lambda pid=os.getpid(): os.getpid() == pid and shutil.rmtree(folder, ignore_errors=True))
+    target = _FOLDER[-1][1] / f"{hashlib.sha256(buffer.getvalue()).hexdigest()[:32]}.png"
+    if not target.is_file():
+        target.write_bytes(buffer.getvalue())
+    return str(target), aspect

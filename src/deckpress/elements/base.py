@@ -102,12 +102,15 @@ class TextOptions(Record):
 class ImageOptions(Record):
     """An image file and how it fills its box."""
 
-    src = Str("Image file, relative to the deck file; it may be anywhere inside the project." + EXPR,
+    src = Str("Image file (PNG, JPEG, SVG...), relative to the deck file; it may be anywhere inside the project."
+              + EXPR,
               default=None)
     fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
                  "crops what overflows; `stretch` fills the box and distorts.",
                  ["contain", "cover", "stretch"], default="contain")
     opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
+    color = Str("Paint a one-colour image (an SVG icon, say) in this colour `#rrggbb` or `#rrggbbaa`; default: "
+                "its own colours." + EXPR, default=None)
     placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
                        "warn, instead of failing the build.", default=False)
 

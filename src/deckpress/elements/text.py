@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image
 
+from .. import svg
 from ..draw import Box, composite, glyph_ink, load_image, wrap
 from ..expr import render_text
 from ..fonts import truetype
@@ -155,7 +156,11 @@ class _RichText:
         icon = self.p.r.deck.model.icons[name]
         if icon.image is not None:
             self.p.r.images_read.add(icon.image_file)
-            self.images[name] = load_image(icon.image_file, icon.image)
+            if svg.is_svg(icon.image_file):  # drawn once to learn its shape, then at its size in each line
+                self.images[name] = svg.load_svg(icon.image_file, (svg.PROBE_PX, svg.PROBE_PX), "contain", None,
+                                                 f"icon {name!r}")
+            else:
+                self.images[name] = load_image(icon.image_file, icon.image)
         else:
             self.glyph_fonts[name] = str(self.p.r.deck.fonts[icon.font])
         return icon
@@ -249,7 +254,13 @@ class _RichText:
                   glyph_size: int, colour) -> None:
         icon = self.icons[name]
         if name in self.images:
-            image = self.images[name].resize((max(1, round(w)), max(1, round(h))), Image.LANCZOS)
+            size = (max(1, round(w)), max(1, round(h)))
+            colour = self.p.color(icon.color) if icon.color else None
+            if svg.is_svg(icon.image_file):
+                image = svg.load_svg(icon.image_file, size, "contain", colour, f"icon {name!r}")
+            else:
+                image = self.images[name].resize(size, Image.LANCZOS)
+                image = image if colour is None else svg.recolour(image, colour, f"icon {name!r}")
             composite(layer, image, round(left), round(centre_y - h / 2))
             return
         font = truetype(self.glyph_fonts[name], glyph_size)
