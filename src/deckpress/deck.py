@@ -11,7 +11,7 @@ from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
 from .markup import MarkupError, parse
 from .options import Context, Invalid
-from .paths import OutsideProject, confine, display_name, find_in, lookup_dirs, project_root
+from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
 from .source import Map, load_yaml
 from .svg import checked, is_svg
@@ -83,7 +83,7 @@ def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
     draws."""
     for name, icon in deck.model.icons.items():
         if icon is not None and icon.image_file is not None and is_svg(icon.image_file):
-            _check_svg(icon.image_file, icon.source.at("image"), f"icon {name!r}: ", problems)
+            _check_svg(icon.image_file, f"SVG {icon.image!r}", icon.source.at("image"), f"icon {name!r}: ", problems)
         if icon is None or icon.glyph is None:
             continue
         if icon.font not in deck.fonts and not _system_font(deck, icon.font):
@@ -99,9 +99,9 @@ def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
                                                   "pick a font that has it")
 
 
-def _check_svg(file: Path, where: Where, label: str, problems: Problems) -> None:
+def _check_svg(file: Path, name: str, where: Where, label: str, problems: Problems) -> None:
     try:
-        checked(file.read_bytes(), display_name(file, Path(where.path)))
+        checked(file.read_bytes(), name)
     except Invalid as err:
         problems.add(where, f"{label}{err}")
 

@@ -41,7 +41,7 @@ MAX_SVG_ELEMENTS = 100_000
 MAX_SVG_DEPTH = 256  # elements inside elements
 MAX_PIXELS = 40_000_000  # drawn, and of an embedded bitmap: as render.MAX_IMAGE_PIXELS
 STACK_BYTES = 128 << 20  # resvg's thread: resvg recurses once per level of the tree it builds
-PROBE_PX = 256  # the box an SVG is drawn in first to learn its shape, for `cover` and `stretch`
+PROBE_PX = 256  # the box an SVG is drawn in first to learn its shape, for `cover`, `stretch` and icons
 CACHE_PIXELS = 16_000_000  # of drawn SVGs kept for the next face (64 MB)
 SUFFIXES = (".svg", ".svgz")
 _GZIP = b"\x1f\x8b"
@@ -191,14 +191,18 @@ def draw(text: str, size: tuple[int, int], fit: str, name: str) -> Image.Image:
     if fit == "contain":
         return _resvg(text, width=width, height=height)
     probe = _resvg(text, width=PROBE_PX, height=PROBE_PX)
-    aspect = probe.width / probe.height
-    across = aspect >= width / height  # wider than the box: its height fills the box's, its sides overflow
-    full = (round(height * aspect), height) if across else (width, round(width / aspect))
-    if full[0] * full[1] > MAX_PIXELS:
+    across = probe.width / probe.height >= width / height  # wider than the box: its height fills the box's
+    # Drawn to fill the box one way, in a box as long the other way as MAX_PIXELS allows (resvg keeps its
+    # shape, so only what the SVG needs is drawn): an SVG so thin that it is longer still is refused.
+    if across:
+        image = _resvg(text, width=MAX_PIXELS // height, height=height)
+        short = image.height < height - 1
+    else:
+        image = _resvg(text, width=width, height=MAX_PIXELS // width)
+        short = image.width < width - 1
+    if short:
         raise Invalid(f"{name} is so {'wide' if across else 'tall'} that filling a {width} x {height} pixel box "
-                      f"takes {full[0]} x {full[1]} pixels, more than the {MAX_PIXELS} an image may have; "
-                      "use fit: contain")
-    image = _resvg(text, height=height) if across else _resvg(text, width=width)
+                      f"takes more than the {MAX_PIXELS} pixels an image may have; use fit: contain")
     if image.width < width or image.height < height:  # a pixel short, from rounding the shape
         image = image.resize((max(width, image.width), max(height, image.height)), Image.LANCZOS)
     if fit == "stretch":
