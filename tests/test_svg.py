@@ -22,7 +22,8 @@ from deckpress.options import Invalid
 
 NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 STRIPES = (f'<svg {NS} viewBox="0 0 30 15"><rect width="10" height="15" fill="#ff0000"/>'
-           '<rect x="10" width="10" height="15" fill="#00ff00"/><rect x="20" width="10" height="15" fill="#0000ff"/></svg>')
+           '<rect x="10" width="10" height="15" fill="#00ff00"/>'
+           '<rect x="20" width="10" height="15" fill="#0000ff"/></svg>')
 SQUARE = f'<svg {NS} width="10" height="10"><rect x="2.5" y="2.5" width="5" height="5" fill="#000"/></svg>'
 
 
@@ -167,7 +168,8 @@ def _laughs() -> str:
 
 def _use_bomb() -> str:
     levels = "".join(f'<g id="u{i + 1}">' + f'<use xlink:href="#u{i}"/>' * 10 + "</g>" for i in range(9))
-    return f'<svg {NS} width="9" height="9"><defs><rect id="u0" width="1" height="1"/>{levels}</defs><use xlink:href="#u9"/></svg>'
+    return (f'<svg {NS} width="9" height="9"><defs><rect id="u0" width="1" height="1"/>{levels}</defs>'
+            '<use xlink:href="#u9"/></svg>')
 
 
 def _embedded(data: bytes, kind: str) -> str:

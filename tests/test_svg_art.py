@@ -20,7 +20,8 @@ from deckpress.render import mm_to_px
 BLEED = 3.175
 NS = 'xmlns="http://www.w3.org/2000/svg"'
 STRIPES = (f'<svg {NS} viewBox="0 0 30 15"><rect width="10" height="15" fill="#ff0000"/>'
-           '<rect x="10" width="10" height="15" fill="#00ff00"/><rect x="20" width="10" height="15" fill="#0000ff"/></svg>')
+           '<rect x="10" width="10" height="15" fill="#00ff00"/>'
+           '<rect x="20" width="10" height="15" fill="#0000ff"/></svg>')
 SHIELD = f'<svg {NS} viewBox="0 0 10 10"><path d="M1 1h8v4c0 3-4 5-4 5s-4-2-4-5z" fill="#000"/></svg>'
 
 
@@ -78,7 +79,8 @@ def test_an_svg_image_is_crisp_at_300_dpi(tmp_path):
     root = project(tmp_path, "  - {type: image, src: ../art/stripes.svg, x: 0, y: 0, w: 25.4, h: 12.7}\n")
     build(root)
     image = face(root)
-    row = [image.getpixel((x, round(mm_to_px(BLEED + 6)))) for x in range(round(mm_to_px(BLEED)), 1 + round(mm_to_px(BLEED + 25.4)))]
+    y = round(mm_to_px(BLEED + 6))
+    row = [image.getpixel((x, y)) for x in range(round(mm_to_px(BLEED)), 1 + round(mm_to_px(BLEED + 25.4)))]
     assert sum(1 for p in row if p not in ((255, 0, 0), (0, 255, 0), (0, 0, 255))) <= 3
 
 

@@ -29,17 +29,16 @@ import zlib
 from collections import OrderedDict
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
-from xml.etree.ElementTree import ParseError, XMLPullParser
 
 from PIL import Image
 
+from .draw import MAX_IMAGE_PIXELS as MAX_PIXELS  # of a drawn SVG and of a bitmap embedded in one
 from .fonts import builtin_fonts
 from .options import Invalid
 
-MAX_SVG_BYTES = 5_000_000  # of an SVG file (or an embedded one), once unzipped: far more than any icon or card art
+MAX_SVG_BYTES = 5_000_000  # of an SVG file (or an embedded one), unzipped: far more than icons or card art need
 MAX_SVG_ELEMENTS = 100_000
 MAX_SVG_DEPTH = 256  # elements inside elements
-MAX_PIXELS = 40_000_000  # drawn, and of an embedded bitmap: as render.MAX_IMAGE_PIXELS
 STACK_BYTES = 128 << 20  # resvg's thread: resvg recurses once per level of the tree it builds
 PROBE_PX = 256  # the box an SVG is drawn in first to learn its shape, for `cover`, `stretch` and icons
 CACHE_PIXELS = 16_000_000  # of drawn SVGs kept for the next face (64 MB)
@@ -58,6 +57,8 @@ def checked(data: bytes, name: str) -> str:
 
 
 def _check(data: bytes, name: str, embedded: bool) -> str:
+    from xml.etree.ElementTree import ParseError, XMLPullParser  # only when a deck draws SVG
+
     what = f"the SVG embedded in {name}" if embedded else name
     if data[:2] == _GZIP:
         data = _gunzip(data, what)

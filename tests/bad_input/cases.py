@@ -96,7 +96,8 @@ def _svg(name: str, content: str | bytes) -> list[Edit]:
 
 SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="9" height="9">'
 SVG_USES = "<defs><rect id=\"u0\" width=\"1\" height=\"1\"/>" + "".join(
-    f'<g id="u{i + 1}">' + f'<use xlink:href="#u{i}"/>' * 10 + "</g>" for i in range(9)) + '</defs><use xlink:href="#u9"/>'
+    f'<g id="u{i + 1}">' + f'<use xlink:href="#u{i}"/>' * 10 + "</g>" for i in range(9)) + \
+    '</defs><use xlink:href="#u9"/>'
 SVG_ENTITIES = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">' + "".join(
     f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + "]>"
 
@@ -330,7 +331,8 @@ CASES: list[Case] = [
     Case("svgz-bomb", _svg("zip.svgz", gzip.compress(b"<svg>" + b" " * 200_000_000 + b"</svg>")),
          "unzips to more than", file=DECK, line=None, bomb=True),
     Case("svg-icon-malformed", [write("decks/art/coin.svg", SVG + "<rect></svg>"),
-                                edit(DECK, "card_size: mini\n", "card_size: mini\nicons:\n  coin: {image: art/coin.svg}\n")],
+                                edit(DECK, "card_size: mini\n",
+                                     "card_size: mini\nicons:\n  coin: {image: art/coin.svg}\n")],
          "icon 'coin': SVG 'art/coin.svg' is not well-formed XML", file=DECK, line=8),
     Case("card-400mm", edit(DECK, "card_size: mini", "card_size: {width: 400, height: 400}"),
          "between 10 and 270", bomb=True),
