@@ -47,6 +47,9 @@ rules:
       - table:
           header: [Cards, Points]
           rows: [["**Ace**", "1 :coin:"]]
+  - heading: Spans
+    body:
+      - "Score [3 points]{color=#d62828 size=150%} in [a title]{font=title}."
 print: {profiles: [a4]}
 """
 TEMPLATE = """\
@@ -335,3 +338,21 @@ def test_a_changed_icon_redraws_the_faces_that_show_it(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("#00c000", "#c00000"), encoding="utf-8")
     assert run_cli("build", "rich", "--out", "out", "--quiet", cwd=tmp_path).exit_code == 0
     assert marked.read_bytes() != second
+
+
+def test_a_span_keeps_its_colour_size_and_font_on_the_rules_pages_and_its_colour_in_tts(built):
+    reader = pypdf.PdfReader(built / "print" / "rich-a4.pdf")
+    page = next(p for p in reader.pages if "Spans" in p.extract_text())
+    runs = {}
+
+    def visit(piece, cm, tm, font, size):
+        if piece.strip():
+            runs.setdefault(piece.strip(), (str(font["/BaseFont"]).split("+")[1], size))
+
+    page.extract_text(visitor_text=visit)
+    body = runs["Score"][1]
+    assert runs["3 points"] == ("DejaVuSans", body * 1.5) and runs["a title"] == ("DejaVuSerif", body)
+    content = page.get_contents().get_data().decode("latin1")  # #d62828 set just before the span's words
+    assert ".839216 .156863 .156863 rg" in content[content.index("(Score )"):content.index("(3 points)")]
+    save = json.loads((built / "tts" / "rich.json").read_text(encoding="utf-8"))
+    assert any(tab["body"] == "Score [d62828]3 points[-] in a title." for tab in save["TabStates"].values())

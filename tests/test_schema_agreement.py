@@ -104,8 +104,15 @@ def test_the_template_schema_gives_each_element_type_its_own_options(base):
     """An editor offers each element type exactly its options: `fit` on an image, never on a rect."""
     validator = jsonschema.Draft202012Validator(json.loads(run_cli("schema", "--template", cwd=base).stdout))
     fine = [{"type": "image", "src": "../art/a.png", "fit": "cover"}, {"type": "rect", "stroke": "#000000"},
-            {"type": "text", "text": "Hi", "size": 9, "align": "left"}, {"type": "line", "color": "#000000"}]
+            {"type": "text", "text": "Hi", "size": 9, "align": "left"}, {"type": "line", "color": "#000000"},
+            {"type": "polygon", "points": [[0, 0], [9, 0], [0, 9]], "join": "round"}, {"type": "rect", "dash": [2, 1]},
+            {"type": "star", "corners": 6, "fill": {"gradient": "radial", "stops": ["#ffffff", "{{ style.c }} 40%"]}},
+            {"type": "text", "color": {"stops": ["#ffffff", "#000000"]}, "shadow": {"x": 1}, "opacity": 0.5}]
     assert not list(validator.iter_errors({"elements": fine}))
     for wrong in ({"type": "rect", "fit": "cover"}, {"type": "text", "stroke": "#000000"},
-                  {"type": "line", "font": "sans"}, {"type": "image", "text": "Hi"}, {"type": "blob"}, {"x": 3}):
+                  {"type": "line", "font": "sans"}, {"type": "image", "text": "Hi"}, {"type": "blob"}, {"x": 3},
+                  {"type": "polygon", "points": [[0, 0], [9, 0]]}, {"type": "rect", "dash": [0, 0]},
+                  {"type": "ellipse", "join": "round"}, {"type": "rect", "fill": {"gradent": "linear"}},
+                  {"type": "rect", "fill": {"stops": ["white", "#000000"]}},
+                  {"type": "path"}):
         assert list(validator.iter_errors({"elements": [wrong]})), wrong

@@ -172,6 +172,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         with _builders_started(ctx, BUILDERS) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
                                                                         done, todo), tiles(deck, faces))
+            FaceStage.check_safe_zone(stage.records)
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
             run_builders()

@@ -99,25 +99,29 @@ class _Done:
 
 
 def check_faces(deck: LoadedDeck) -> list[str]:
-    """Draw every face in memory: raises DeckError for text that does not fit, missing images...;
-    returns the warnings, each once."""
+    """Draw every face in memory: raises DeckError for text that does not fit, missing images..., and for
+    all the text outside the safe zone; returns the warnings, each once."""
     stage = FaceStage(deck, out=None, previous=None, previous_faces={})
     faces = plan_faces(deck).all()
     jobs = [_Job(face, output=None) for face in faces]
     records = {f.path: done.record for f, done in zip(faces, _run(stage, jobs))}
+    FaceStage.check_safe_zone(records)
     return FaceStage.recorded_warnings(records, shrinking=True)
 
 
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
-    """The faces as RGB images: read from the stage's previous build where still up to date, else drawn."""
+    """The faces as RGB images: read from the stage's previous build where still up to date, else drawn;
+    DeckError for text drawn outside the safe zone, as a build gives."""
     images, todo = {}, []
     for face in faces:
         if stage.reusable(face, stage.key(face)):
             images[face.path] = png.read(stage.previous / face.path)
         else:
             todo.append(_Job(face, output="image"))
+    records = {}
     for job, done in zip(todo, _run(stage, todo)):
-        images[job.face.path] = done.image
+        images[job.face.path], records[job.face.path] = done.image, done.record
+    FaceStage.check_safe_zone(records)
     return images
 
 
@@ -133,7 +137,7 @@ class FaceStage:
 
         self.dpi = DPI
         self.bleed_px = mm_to_px(deck.model.bleed)
-        self.renderer = FaceRenderer(deck)
+        self.renderer = FaceRenderer(deck, collect_unsafe=True)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()
         self._templates = {name: path.read_text(encoding="utf-8") for name, path in deck.template_paths.items()}
@@ -178,6 +182,8 @@ class FaceStage:
             record["warnings"] = [f"{where}: warning: {label}: {text}" for text in r.warnings]
         if r.shrunk:
             record["shrunk"] = dict(r.shrunk)
+        if r.unsafe:
+            record["unsafe"] = {key: [*crossing, label] for key, crossing in r.unsafe.items()}
         return image, record
 
     def work(self, job: _Job) -> _Done:
@@ -234,6 +240,19 @@ class FaceStage:
         finally:
             results.close()  # on an error or Ctrl-C, once the processes stopped: none writes any more
         return drawn
+
+    @staticmethod
+    def check_safe_zone(records: dict) -> None:
+        """Raise DeckError with one line per element drawn outside the safe zone in the records, naming its
+        faces (a build draws every face, and then fails)."""
+        from .render import unsafe_error
+
+        crossings: dict[str, list] = {}
+        for record in records.values():
+            for key, (*crossing, label) in record.get("unsafe", {}).items():
+                crossings.setdefault(key, [*crossing, []])[-1].append(label)
+        if crossings:
+            raise unsafe_error(crossings)
 
     @staticmethod
     def recorded_warnings(records: dict, shrinking: bool = False) -> list[str]:

@@ -1,11 +1,15 @@
-"""Rich text in card text and rules: `**bold**`, `*italic*` and inline icons `:name:`.
+"""Rich text in card text and rules: `**bold**`, `*italic*`, inline icons `:name:` and styled spans
+`[words]{color=#d62828 size=150% font=serif}`.
 
 The markup is a small part of Markdown's: a run of one `*` is italic, of two bold, of three both. A run
 opens only before a character that is not a space and closes only after one, so `2 * 3` stays as it is;
 a marker that nothing closes is written as it is, like every run of four or more. `:name:` (a name of
 lower-case letters, digits, `-` and `_`, starting with a letter) is an icon of the deck's `icons:`; a
-name the deck does not declare is an error. `\\*`, `\\:` and `\\\\` write a literal `*`, `:` and `\\`;
-any other backslash is written as it is.
+name the deck does not declare is an error. `[text]{key=value ...}` (Pandoc's bracketed spans) sets
+its text in another colour (`color=#rrggbb`), size (`size=150%` of the text's) or font (`font=NAME`);
+the text may hold bold, italic and icons, not another span. A `[` that no `]{...}` closes is written as it
+is; an unknown key or a bad value is an error. `\\*`, `\\:`, `\\[`, `\\]` and `\\\\` write a literal `*`, `:`,
+`[`, `]` and `\\`; any other backslash is written as it is.
 
 `parse` turns text into spans (runs of text in one style, and icons); the painters (faces, the PDF's
 rules pages, the TTS notebook) each write the spans their own way.
@@ -20,7 +24,12 @@ from html import escape
 
 ICON_NAME = r"[a-z][a-z0-9_-]*"
 _ICON = re.compile(rf":({ICON_NAME}):")
-_ESCAPABLE = "*:\\"
+_ESCAPABLE = "*:[]\\"
+_ATTRS = re.compile(r"\s*[a-z]+=[^\s{}]+(?:\s+[a-z]+=[^\s{}]+)*\s*")
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?")
+_SIZE = re.compile(r"([0-9]+(?:\.[0-9]+)?)%")
+SIZES = (25, 400)  # a span's size, in per cent of the text's
+SPAN_HINT = "write e.g. [Fire]{color=#d62828}, [big]{size=150%} or [quoted]{font=serif}"
 _KINDS = {1: ("i",), 2: ("b",), 3: ("b", "i")}
 _WIDTH = {"b": 2, "i": 1}
 
@@ -31,11 +40,18 @@ class MarkupError(ValueError):
 
 @dataclass(frozen=True)
 class Run:
-    """Text in one style."""
+    """Text in one style: bold, italic, and a span's colour, size (a fraction of the text's) and font."""
 
     text: str
     bold: bool = False
     italic: bool = False
+    color: str | None = None
+    size: float | None = None
+    font: str | None = None
+
+    @property
+    def style(self) -> tuple:
+        return self.bold, self.italic, self.color, self.size, self.font
 
 
 @dataclass(frozen=True)
@@ -59,12 +75,60 @@ class _Delim:
     closed: list[str] = field(default_factory=list)
 
 
-def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef]:
-    out: list[str | _Delim | IconRef] = []
+@dataclass(frozen=True)
+class _Open:
+    """The start of a span, with its keys."""
+
+    attrs: dict
+
+
+_CLOSE = object()  # the end of a span
+_REGULAR = Run("").style
+
+
+def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
+    """For the `[` at `i`: where its `]` is, the span's keys and where its `{...}` ends; None when it is
+    not a span (no `]{key=value ...}` closes it before another `[`). MarkupError for a bad key or value."""
+    j = i + 1
+    while j < len(text) and text[j] not in "[]":
+        j += 2 if text[j] == "\\" else 1
+    if j >= len(text) or text[j] != "]" or not text.startswith("{", j + 1):
+        return None
+    end = text.find("}", j + 2)
+    if end < 0 or not _ATTRS.fullmatch(text, j + 2, end):
+        return None
+    attrs: dict = {}
+    for pair in text[j + 2:end].split():
+        key, value = pair.split("=", 1)
+        if key == "color" and _COLOR.fullmatch(value):
+            attrs[key] = value
+        elif key == "size" and (size := _SIZE.fullmatch(value)) and SIZES[0] <= float(size[1]) <= SIZES[1]:
+            attrs[key] = float(size[1]) / 100
+        elif key == "font" and re.fullmatch(r"[A-Za-z0-9_-]+", value):
+            attrs[key] = value
+        elif key in ("color", "size", "font"):
+            want = {"color": "a colour #rrggbb", "size": f"{SIZES[0]}% to {SIZES[1]}%", "font": "a font name"}
+            raise MarkupError(f"{key}={value} in [{text[i + 1:j]}]{{...}} is not {want[key]}; {SPAN_HINT}")
+        else:
+            raise MarkupError(f"unknown key {key!r} in [{text[i + 1:j]}]{{...}} (color, size, font); {SPAN_HINT}")
+    return j, attrs, end + 1
+
+
+def _tokens(text: str, icons: Collection[str]) -> list[str | _Delim | IconRef | _Open | object]:
+    out: list[str | _Delim | IconRef | _Open | object] = []
     i, n = 0, len(text)
+    closing: dict[int, int] = {}  # where the open span's `]` is: where its `{...}` ends
     while i < n:
         ch = text[i]
-        if ch == "\\" and i + 1 < n and text[i + 1] in _ESCAPABLE:
+        if i in closing:
+            out.append(_CLOSE)
+            i = closing.pop(i)
+        elif ch == "[" and not closing and (span := _span_at(text, i)):
+            close, attrs, end = span
+            out.append(_Open(attrs))
+            closing[close] = end
+            i += 1
+        elif ch == "\\" and i + 1 < n and text[i + 1] in _ESCAPABLE:
             out.append(text[i + 1])
             i += 2
         elif ch == "*":
@@ -121,11 +185,12 @@ def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
     spans: list[Span] = []
     depth = {"b": 0, "i": 0}
     chars: list[str] = []  # the text of the run being read, in the style `style`
-    style = (False, False)
+    attrs: dict = {}  # the keys of the span being read
+    style: tuple = Run("").style
 
     def put(piece: str) -> None:
         nonlocal style
-        now = (depth["b"] > 0, depth["i"] > 0)
+        now = Run("", depth["b"] > 0, depth["i"] > 0, **attrs).style
         if now != style:
             flush()
             style = now
@@ -139,6 +204,10 @@ def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
     for tok in tokens:
         if isinstance(tok, str):
             put(tok)
+        elif isinstance(tok, _Open):
+            attrs = tok.attrs
+        elif tok is _CLOSE:
+            attrs = {}
         elif isinstance(tok, IconRef):
             flush()
             spans.append(tok)
@@ -155,8 +224,8 @@ def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
 
 
 def is_plain(spans: list[Span]) -> bool:
-    """Whether the spans are text in the regular style only: no bold, italic or icon."""
-    return all(isinstance(s, Run) and not (s.bold or s.italic) for s in spans)
+    """Whether the spans are text in the regular style only: no bold, italic, styled span or icon."""
+    return all(isinstance(s, Run) and s.style == _REGULAR for s in spans)
 
 
 def plain_text(spans: list[Span]) -> str:
@@ -185,6 +254,8 @@ def to_bbcode(text: str, icons: dict) -> str:
             chunk = f"[i]{chunk}[/i]"
         if span.bold:
             chunk = f"[b]{chunk}[/b]"
+        if span.color:  # TTS's BBCode has colours, not sizes or fonts
+            chunk = f"[{span.color[1:7].lower()}]{chunk}[-]"
         out.append(chunk)
     return "".join(out)
 
@@ -195,9 +266,9 @@ def to_plain(text: str, icons: dict) -> str:
     return "".join(s.text if isinstance(s, Run) else (icons[s.name].glyph or s.name) for s in spans)
 
 
-def to_reportlab(spans: list[Span], icon_markup) -> str:
-    """The spans as reportlab Paragraph markup; `icon_markup(name)` writes an icon. Line breaks become
-    <br/>."""
+def to_reportlab(spans: list[Span], icon_markup, size: float = 10, font_name=None) -> str:
+    """The spans as reportlab Paragraph markup; `icon_markup(name)` writes an icon, `font_name(name)` names
+    a span's font in reportlab, `size` is the paragraph's in points. Line breaks become <br/>."""
     out = []
     for span in spans:
         if isinstance(span, IconRef):
@@ -208,5 +279,10 @@ def to_reportlab(spans: list[Span], icon_markup) -> str:
             chunk = f"<i>{chunk}</i>"
         if span.bold:
             chunk = f"<b>{chunk}</b>"
+        font = {"color": span.color[:7] if span.color else None,
+                "size": f"{size * span.size:.2f}" if span.size else None,
+                "name": font_name(span.font) if span.font and font_name else None}
+        if any(font.values()):
+            chunk = "<font" + "".join(f' {k}="{v}"' for k, v in font.items() if v) + f">{chunk}</font>"
         out.append(chunk)
     return "".join(out)

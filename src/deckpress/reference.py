@@ -10,7 +10,7 @@ import inspect
 import json
 
 from . import expr, render, schema, source, svg
-from .elements import Element
+from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
 from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
 from .schema import CARD_SIZES, RECORDS, PrintProfile
@@ -90,6 +90,11 @@ def limits() -> list[tuple[str, str]]:
         ("Reach of an element's `x`, `y`, `w` and `h`", f"{render.MAX_BOX_MM} mm"),
         ("Items of an element's `each` (copies drawn)", f"{render.MAX_EACH}"),
         ("Font size of a text element (`size`, `min_size`)", f"{render.MIN_FONT_PT} to {render.MAX_FONT_PT} pt"),
+        ("Points of a polygon; corners of a regular polygon or star", f"{polygon.MAX_POINTS}; {polygon.MAX_CORNERS}"),
+        ("Segments of a path's data (`d`)", f"{path.MAX_SEGMENTS}"),
+        ("Stops of a gradient", f"{paint.MAX_STOPS}"),
+        ("An outline's width; a dash pattern", f"{paint.MAX_STROKE_MM} mm; {paint.MAX_DASHES} lengths, repeating every "
+                                              f"{paint.MIN_DASH_PERIOD_MM:g} mm at least"),
         ("Whole numbers, written or made by an expression in a family",
          f"2^{source.MAX_INT.bit_length() - 1} either way (TTS's Lua holds numbers as doubles)"),
     ]

@@ -16,14 +16,14 @@ from .deck import LoadedDeck
 from .draw import DPI, MAX_IMAGE_PIXELS, Edges, mm_to_px
 from .elements.base import MAX_BOX_MM, Element
 from .elements.text import MAX_FONT_PT, MIN_FONT_PT
-from .errors import DeckError, Where
+from .errors import DeckError, Problem, Where
 from .expr import render_text, render_value
 from .options import Invalid
 from .schema import Template
 
 MAX_EACH = 1000  # copies of one element (its `each` list)
 __all__ = ["DPI", "MAX_BOX_MM", "MAX_EACH", "MAX_FONT_PT", "MAX_IMAGE_PIXELS", "MIN_FONT_PT", "FaceRenderer",
-           "face_pixels", "mm_to_px"]
+           "face_pixels", "mm_to_px", "unsafe_error"]
 
 
 def face_pixels(size_mm: tuple[float, float], bleed_mm: float) -> tuple[int, int]:
@@ -34,8 +34,9 @@ def face_pixels(size_mm: tuple[float, float], bleed_mm: float) -> tuple[int, int
 class FaceRenderer:
     """Renders faces of one deck; `render` returns an RGB image at 300 DPI with bleed."""
 
-    def __init__(self, deck: LoadedDeck):
+    def __init__(self, deck: LoadedDeck, collect_unsafe: bool = False):
         self.deck = deck
+        self.collect_unsafe = collect_unsafe  # keep the text outside the safe zone in `unsafe`, not raise
         model = deck.model
         self.bleed = model.bleed
         self.safe = model.safe
@@ -45,6 +46,8 @@ class FaceRenderer:
         self.warnings: list[str] = []  # what the last `render` drew in place of what it was asked
         self.shrunk: dict[str, float] = {}  # text elements the last `render` shrank: smallest size, by element
         self.edges = Edges()  # of the smooth shapes on the face being drawn
+        self.unsafe: dict[str, list] = {}  # text the last `render` drew outside the safe zone, by element
+        self.element = ""  # the element being drawn: its template and name
 
     def context(self, template: Template, card: dict, component: dict, size_mm) -> dict:
         ctx = {"card": card, "component": component, "game": self.game, "W": size_mm[0], "H": size_mm[1],
@@ -57,7 +60,7 @@ class FaceRenderer:
     def render(self, template_name: str, card: dict, component: dict, size_mm: tuple[float, float],
                where: Where, label: str) -> Image.Image:
         template = self.deck.templates[template_name]
-        self.images_read, self.images_missing, self.warnings, self.shrunk = set(), set(), [], {}
+        self.images_read, self.images_missing, self.warnings, self.shrunk, self.unsafe = set(), set(), [], {}, {}
         self.edges = Edges()
         width, height = face_pixels(size_mm, self.bleed)
         scale = mm_to_px(1)
@@ -68,6 +71,7 @@ class FaceRenderer:
             raise DeckError.at(where, f"{label}, template {template_name!r} style_by: {err}") from None
         for index, element in enumerate(template.elements):
             name = element.name or f"{element.type} #{index + 1}"
+            self.element = f"template {template_name!r} element {name!r}"
             try:
                 for item_ctx in _each(element, ctx):
                     if element.when is not None and not render_value(element.when, item_ctx):
@@ -76,7 +80,25 @@ class FaceRenderer:
             except Invalid as err:
                 raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
                     from None
+        if self.unsafe and not self.collect_unsafe:
+            raise unsafe_error({key: [*crossing, [label]] for key, crossing in self.unsafe.items()})
         return canvas
+
+    def crossed(self, element: Element, box: str) -> None:
+        """Note that the element being drawn, text that must stay in the safe zone, has its `box` outside."""
+        w = element.source.where
+        self.unsafe.setdefault(f"{w}|{self.element}", [w.path, w.line, w.col, self.element, box])
+
+
+def unsafe_error(crossings: dict[str, list]) -> DeckError:
+    """One located line per element drawn outside the safe zone, with the faces it crosses it on: the
+    `unsafe` of FaceRenderer's renders, each entry with the labels of its faces added."""
+    problems = []
+    for path, line, col, element, box, labels in crossings.values():
+        names = ", ".join(labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+        problems.append(Problem(Where(path, line, col), f"{element} reaches outside the safe zone on {names}: "
+                                f"its box is {box}; move it inwards, or give it `safe: false` if it is decoration"))
+    return DeckError(problems)
 
 
 def _each(element: Element, ctx: dict) -> list[dict]:

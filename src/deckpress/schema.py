@@ -690,7 +690,8 @@ class Template(Record):
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
                                Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
-                               Template, Element, *elements.RECORDS, *games.RECORDS]
+                               Template, Element, *elements.RECORDS, elements.Gradient, elements.Shadow,
+                               *games.RECORDS]
 
 
 def json_schema(deck: Deck | None = None) -> dict:

@@ -1,10 +1,11 @@
-"""What every element is: its record's common options, the groups of options element types share, and the
-painter that lays an element on the face.
+"""What every element is: its record's common options (`Element`, with its `Shadow`), the option that
+picks an element's record by its `type`, and the painter that lays an element on the face.
 
-An element type is one record, built from `Element` and the groups it takes (`PaintOptions`,
-`TextOptions`, `ImageOptions`), and one `Painter` subclass that draws it; the module of each type
-(elements/rect.py, ...) holds both. Every value may be a jinja2 expression, evaluated per card when the
-face is drawn.
+An element type is one record, built from `Element` and the groups of options it takes (groups.py:
+`PaintOptions`, `TextOptions`, `ImageOptions`), and one `Painter` subclass that draws it; the module of
+each type (elements/rect.py, ...) holds both. Every value may be a jinja2 expression, evaluated per card
+when the face is drawn. Opacity and shadows work on any element: it is drawn on a layer of its own,
+made see-through, shadowed, and laid on the face.
 """
 
 from __future__ import annotations
@@ -12,15 +13,17 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
-from PIL import Image, ImageColor, ImageDraw
+from PIL import Image, ImageColor, ImageDraw, ImageFilter
 
 from ..draw import DPI, PT_PER_INCH, Box, composite
 from ..expr import render_text, render_value
 from ..fonts import BadFont, missing_glyphs
-from ..options import Bool, Choice, Free, Invalid, Option, Record, Str, did_you_mean, finite
+from ..options import (Choice, Color, Free, Invalid, Number, Option, Record, Section, Str, did_you_mean,
+                       finite)
 
 EXPR = " May be a jinja2 expression."
 MAX_BOX_MM = 1000  # farthest an element's x, y, w or h may reach
+MAX_SHADOW_MM = 20  # farthest a shadow may fall, and its largest blur
 LAYER_PAD_MM = 2.0  # room around a layered element's box for glyph overhang and outlines
 _TURNS = {90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_270}
 
@@ -29,6 +32,16 @@ class Expr(Free):
     """A number, or a jinja2 expression giving one; evaluated per card when drawing."""
 
     type_name = "number or expression"
+
+
+class Shadow(Record):
+    """A drop shadow: the element's shape, moved, blurred and in one colour, drawn under it."""
+
+    x = Number("How far right the shadow falls, in mm.", default=0.5, min=-MAX_SHADOW_MM, max=MAX_SHADOW_MM)
+    y = Number("How far down the shadow falls, in mm.", default=0.5, min=-MAX_SHADOW_MM, max=MAX_SHADOW_MM)
+    blur = Number("How soft its edge is: the blur's radius in mm (0: sharp).", default=0.5, min=0,
+                  max=MAX_SHADOW_MM)
+    color = Color("Its colour; an alpha makes it lighter.", default="#00000080")
 
 
 class Element(Record):
@@ -56,6 +69,8 @@ class Element(Record):
     h = Expr("Height in mm; default: the trim height." + EXPR, default=None)
     rotate = Choice("Turn the element about the card's centre (180 draws it upside down).",
                     [0, 90, 180, 270], default=0)
+    opacity = Expr("Opacity of the whole element, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
+    shadow = Section(Shadow, "A drop shadow under the element, e.g. `{x: 0.6, y: 0.6, blur: 0.8}`.", default=None)
 
     def __init_subclass__(cls) -> None:
         super().__init_subclass__()
@@ -80,39 +95,6 @@ class Element(Record):
                          f"`box: {self.box}` sets the whole box, so {', '.join(ignored)} "
                          f"{'is' if len(ignored) == 1 else 'are'} ignored; remove `box` or "
                          f"{'it' if len(ignored) == 1 else 'them'}")
-
-
-class PaintOptions(Record):
-    """The fill and outline of a shape."""
-
-    fill = Str("Fill colour `#rrggbb` or `#rrggbbaa`." + EXPR, default=None)
-    stroke = Str("Outline colour." + EXPR, default=None)
-    stroke_width = Expr("Outline width in mm." + EXPR, default=0.5)
-
-
-class TextOptions(Record):
-    """The letters of a text or an icon: what, in which font and colour."""
-
-    text = Str("The text (text) or glyph (icon)." + EXPR, default="")
-    font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
-               "mono-bold, or one the deck adds.", default="sans")
-    color = Str("Text colour." + EXPR, default="#000000")
-
-
-class ImageOptions(Record):
-    """An image file and how it fills its box."""
-
-    src = Str("Image file (PNG, JPEG, SVG...), relative to the deck file; it may be anywhere inside the project."
-              + EXPR,
-              default=None)
-    fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
-                 "crops what overflows; `stretch` fills the box and distorts.",
-                 ["contain", "cover", "stretch"], default="contain")
-    opacity = Expr("Opacity of an image, from 0 (invisible) to 1 (opaque)." + EXPR, default=1)
-    color = Str("Paint a one-colour image (an SVG icon, say) in this colour `#rrggbb` or `#rrggbbaa`; default: "
-                "its own colours." + EXPR, default=None)
-    placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
-                       "warn, instead of failing the build.", default=False)
 
 
 class ElementOption(Option):
@@ -208,21 +190,22 @@ class Painter:
     def paint(self) -> None:
         e = self.e
         box = self.box()
-        if isinstance(e, TextOptions):
+        if getattr(e, "safe", False):
             self.check_safe(box)
-        if e.rotate == 0 and not self.translucent():
+        opacity = self.num(e.opacity)
+        if not 0 <= opacity <= 1:
+            raise Invalid(f"opacity {opacity:g} is not between 0 and 1; write e.g. opacity: 0.5")
+        if opacity == 0:
+            return
+        if e.rotate == 0 and opacity == 1 and e.shadow is None and not self.translucent():
             if self.FREEHAND:
-                x0, y0, x1, y1 = self.px(box)
-                pad = LAYER_PAD_MM * self.scale
-                self.r.edges.forget((math.floor(x0 - pad), math.floor(y0 - pad), math.ceil(x1 + pad),
-                                     math.ceil(y1 + pad)))
+                x0, y0, x1, y1 = self.reach(box)
+                self.r.edges.forget((math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)))
             self.draw(ImageDraw.Draw(self.canvas), self.canvas, box)
             return
         # A layer just big enough for the element, turned about the trim's centre, then laid on the canvas.
-        pad = LAYER_PAD_MM * self.scale
-        x0, y0, x1, y1 = self.px(box)
-        left, top = math.floor(x0 - pad), math.floor(y0 - pad)
-        right, bottom = math.ceil(x1 + pad), math.ceil(y1 + pad)
+        x0, y0, x1, y1 = self.reach(box)
+        left, top, right, bottom = math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1)
         # Only the part that lands on the canvas once turned is drawn: the canvas itself, turned back.
         cw, ch = self.canvas.size if e.rotate in (0, 180) else self.canvas.size[::-1]
         cx, cy = self.canvas.size[0] / 2, self.canvas.size[1] / 2
@@ -242,8 +225,35 @@ class Painter:
         if e.rotate:
             left, top = self.turned(left, top, layer.size)
             layer = layer.transpose(_TURNS[e.rotate])
+        if opacity < 1:
+            layer.putalpha(layer.getchannel("A").point([round(a * opacity) for a in range(256)]))
+        if e.shadow is not None:
+            self.cast_shadow(layer, left, top)
         self.r.edges.forget((left, top, left + layer.width, top + layer.height))
         composite(self.canvas, layer, left, top)
+
+    def reach(self, box: Box) -> tuple[float, float, float, float]:
+        """How far the element's ink may reach, in canvas pixels: its box and some room for glyph overhang
+        and outlines; shapes that may leave their box say how far."""
+        return spread(self.px(box), LAYER_PAD_MM * self.scale)
+
+    def cast_shadow(self, layer: Image.Image, left: int, top: int) -> None:
+        """Lay the shadow of `layer` (the element, to be laid at left, top) on the canvas: its alpha, blurred,
+        moved and in the shadow's colour."""
+        shadow = self.e.shadow
+        blur = shadow.blur * self.scale
+        pad = math.ceil(3 * blur) + 1
+        alpha = Image.new("L", (layer.width + 2 * pad, layer.height + 2 * pad), 0)
+        alpha.paste(layer.getchannel("A"), (pad, pad))
+        if blur > 0:
+            alpha = alpha.filter(ImageFilter.GaussianBlur(blur))
+        colour = ImageColor.getrgb(shadow.color)
+        strength = colour[3] if len(colour) == 4 else 255
+        patch = Image.new("RGBA", alpha.size, (*colour[:3], 0))
+        patch.putalpha(alpha.point([round(a * strength / 255) for a in range(256)]))
+        at = (left - pad + round(shadow.x * self.scale), top - pad + round(shadow.y * self.scale))
+        self.r.edges.forget((*at, at[0] + patch.width, at[1] + patch.height))
+        composite(self.canvas, patch, *at)
 
     def turned(self, left: int, top: int, size: tuple[int, int]) -> tuple[int, int]:
         """Where a region's top-left corner lands when the region turns counter-clockwise by the element's
@@ -258,7 +268,8 @@ class Painter:
 
     def translucent(self) -> bool:
         for key in ("fill", "stroke", "color"):
-            colour = self.color(getattr(self.e, key, None))
+            value = getattr(self.e, key, None)
+            colour = self.color(value) if isinstance(value, str) else None  # a gradient is laid on with its alpha
             if colour is not None and len(colour) == 4 and colour[3] < 255:
                 return True
         return False
@@ -267,8 +278,8 @@ class Painter:
         W, H = self.size_mm
         s = self.r.safe - 0.01
         if box.x < s or box.y < s or box.x + box.w > W - s or box.y + box.h > H - s:
-            raise Invalid(f"its box ({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) reaches outside "
-                          f"the safe zone ({self.r.safe:.2f} mm inside the trim); move it inwards")
+            self.r.crossed(self.e, f"({box.x:.1f}, {box.y:.1f}, {box.w:.1f} x {box.h:.1f} mm) and the safe zone "
+                                   f"{self.r.safe:.2f} mm inside the trim")
 
     def edges(self, surface: Image.Image):
         """The canvas's smooth edges when drawing on the canvas; None on a layer."""
@@ -293,3 +304,11 @@ class Painter:
         if missing:
             raise Invalid(f"font {font_name or self.e.font!r} has no glyph for {missing!r}; "
                           "pick a font that has it")
+
+
+def spread(xy: tuple[float, float, float, float] | list[tuple[float, float]], pad: float) -> tuple[float, ...]:
+    """The box (x0, y0, x1, y1), or the box around some points, `pad` wider on every side."""
+    if isinstance(xy, tuple):
+        xy = [xy[:2], xy[2:]]
+    xs, ys = [x for x, _ in xy], [y for _, y in xy]
+    return min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad

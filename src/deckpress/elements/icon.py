@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..expr import render_text
 from ..fonts import truetype
-from .base import Element, Painter, TextOptions
+from .base import Element, Painter
+from .groups import TextOptions
+from .text import Glyphs, put
 
 
 class IconPainter(Painter):
@@ -22,7 +24,7 @@ class IconPainter(Painter):
         left, top, right, bottom = font.getbbox(glyph)
         x = (x0 + x1) / 2 - (left + right) / 2
         y = (y0 + y1) / 2 - (top + bottom) / 2
-        draw.text((x, y), glyph, font=font, fill=self.color(self.e.color))
+        put(self, draw, layer, box, [Glyphs(x, y, glyph, font, anchor="la")], [], None)
 
 
 class IconElement(TextOptions, Element):

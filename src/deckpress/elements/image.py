@@ -12,7 +12,8 @@ from ..expr import render_text
 from ..fonts import truetype
 from ..options import Invalid
 from ..paths import OutsideProject, confine, project_root
-from .base import Element, ImageOptions, Painter
+from .base import Element, Painter
+from .groups import ImageOptions
 
 
 class ImagePainter(Painter):
@@ -42,11 +43,6 @@ class ImagePainter(Painter):
             img = self.fitted(load_image(file, rel), width, height)
             if colour is not None:
                 img = svg.recolour(img, colour, f"image {rel!r}")
-        opacity = self.num(self.e.opacity)
-        if not 0 <= opacity <= 1:
-            raise Invalid(f"opacity {opacity:g} is not between 0 and 1; write e.g. opacity: 0.5")
-        if opacity < 1:
-            img.putalpha(img.getchannel("A").point(lambda a: round(a * opacity)))
         composite(layer, img, x0 + (width - img.width) // 2, y0 + (height - img.height) // 2)
 
     def fitted(self, img: Image.Image, width: int, height: int) -> Image.Image:

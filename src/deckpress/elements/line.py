@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 from ..draw import smooth
-from .base import EXPR, Element, Expr, Painter
 from ..options import Str
+from ..vector import paint_path
+from .base import EXPR, Element, Painter
+from .groups import StrokeOptions
+from .paint import resolve_stroke
 
 
 class LinePainter(Painter):
     FREEHAND = False
 
     def draw(self, draw, layer, box) -> None:
-        stroke = self.color(self.e.stroke) or self.color(self.e.color)
-        smooth(layer, "line", self.px(box), None, stroke, self.num(self.e.stroke_width) * self.scale,
-               self.edges(layer))
+        stroke = resolve_stroke(self, self.color(self.e.color))
+        if stroke is None:
+            return
+        xy = self.px(box)
+        if stroke.dash is not None:
+            def build(skia):
+                path = skia.Path()
+                path.moveTo(xy[0], xy[1])
+                path.lineTo(xy[2], xy[3])
+                return path
+
+            paint_path(layer, build, None, stroke, xy, edges=self.edges(layer))
+            return
+        smooth(layer, "line", xy, None, stroke.color, stroke.width, self.edges(layer))
 
 
-class LineElement(Element):
+class LineElement(StrokeOptions, Element):
     """A line from the box's top-left corner (`x`, `y`) to its bottom-right corner (`x + w`, `y + h`)."""
 
     TYPE, DRAWS, painter = "line", "a line from (`x`, `y`) to (`x + w`, `y + h`)", LinePainter
 
-    stroke = Str("Colour of the line." + EXPR, default=None)
-    stroke_width = Expr("Width of the line in mm." + EXPR, default=0.5)
     color = Str("Colour of the line when it has no `stroke`." + EXPR, default="#000000")

@@ -3,31 +3,43 @@
 from __future__ import annotations
 
 from ..draw import edge, smooth
-from .base import EXPR, Element, Expr, PaintOptions, Painter
+from ..vector import paint_path
+from .base import EXPR, Element, Expr, Painter
+from .groups import JOIN, PaintOptions
+from .paint import Stroke, resolve_fill, resolve_stroke
 
 
 class RectPainter(Painter):
     FREEHAND = False
 
     def draw(self, draw, layer, box) -> None:
-        fill, stroke, width = outline(self)
+        fill, stroke = resolve_fill(self, self.e.fill), resolve_stroke(self)
         radius = self.num(self.e.radius) * self.scale
-        if radius > 0:
-            smooth(layer, "rounded_rectangle", self.px(box), fill, stroke, width, self.edges(layer), radius)
+        xy = self.px(box)
+        if vectored(fill, stroke) or (stroke and stroke.join != "miter" and radius <= 0):
+            def build(skia, inset=0.0):
+                rect = skia.Rect.MakeLTRB(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset)
+                corner = max(0.0, radius - inset)
+                return skia.Path.RRect(rect, corner, corner) if radius > 0 else skia.Path.Rect(rect)
+
+            paint_path(layer, build, fill, stroke, xy, edges=self.edges(layer),
+                       inset=lambda skia: build(skia, stroke.width / 2))
             return
-        x0, y0, x1, y1 = (edge(v) for v in self.px(box))  # the pixels the box covers most of
+        colour, width = (stroke.color, stroke.width) if stroke else (None, 0.0)
+        if radius > 0:
+            smooth(layer, "rounded_rectangle", xy, fill, colour, width, self.edges(layer), radius)
+            return
+        x0, y0, x1, y1 = (edge(v) for v in xy)  # the pixels the box covers most of
         if x1 > x0 and y1 > y0:
             if layer is self.canvas:
                 self.r.edges.forget((x0, y0, x1, y1))
-            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=fill, outline=stroke, width=round(width))
+            draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=fill, outline=colour, width=round(width))
 
 
-def outline(painter: Painter) -> tuple:
-    """Fill and stroke colours of a shape, and the stroke's width in pixels (0 without a stroke)."""
-    e = painter.e
-    fill, stroke = painter.color(e.fill), painter.color(e.stroke)
-    width = painter.num(e.stroke_width) * painter.scale if stroke else 0.0
-    return fill, stroke, width
+def vectored(fill, stroke: Stroke | None) -> bool:
+    """Whether a rect, ellipse or line needs the vector painter: a gradient or a dashed outline, which
+    Pillow does not draw."""
+    return (fill is not None and not isinstance(fill, tuple)) or (stroke is not None and stroke.dash is not None)
 
 
 class RectElement(PaintOptions, Element):
@@ -36,3 +48,4 @@ class RectElement(PaintOptions, Element):
     TYPE, DRAWS, painter = "rect", "a rectangle, square or rounded", RectPainter
 
     radius = Expr("Corner radius in mm." + EXPR, default=0)
+    join = JOIN

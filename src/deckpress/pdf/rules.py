@@ -21,6 +21,7 @@ from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableS
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
+from ..fonts import missing_glyphs as glyphs_lacking
 from ..fonts import truetype
 from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
@@ -100,11 +101,17 @@ class _Checker:
     def spans(self, text: str, where: Where, bold: bool = False):
         """The text's spans, checked against the faces they are set in (`bold`: the style's)."""
         spans = parse(str(text), self.icons)
-        for span in spans:
-            lacking = (missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]) if isinstance(span, Run)
-                       else "")
+        for span in (s for s in spans if isinstance(s, Run)):
+            if span.font is None:
+                lacking, font = missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]), "DejaVu Sans"
+            elif span.font not in self.deck.fonts:
+                self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
+                                         f"{', '.join(sorted(self.deck.fonts))}")
+                continue
+            else:
+                lacking, font = glyphs_lacking(span.text, str(self.deck.fonts[span.font])), span.font
             if lacking:
-                self.problems.add(where, f"the PDF font (DejaVu Sans) cannot print {lacking!r}; write the "
+                self.problems.add(where, f"the PDF font ({font}) cannot print {lacking!r}; write the "
                                          "text without these characters")
         return spans
 
@@ -117,7 +124,8 @@ class _Checker:
         """The text as Paragraph markup for a paragraph of `style`: <b>, <i>, icons as a glyph in its font
         and colour or an <img> an em tall."""
         return to_reportlab(self.spans(text, where, style.fontName == BOLD),
-                            lambda name: self.icon(name, style.fontSize))
+                            lambda name: self.icon(name, style.fontSize), style.fontSize,
+                            lambda name: _pdf_font(self.deck, name))
 
     def icon(self, name: str, size: float) -> str:
         icon = self.icons[name]
