@@ -33,7 +33,8 @@ class TextOptions(Record):
 
     text = Str("The text (text) or glyph (icon)." + EXPR, default="")
     font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
-               "mono-bold, or one the deck adds.", default="sans")
+               "mono-bold, one the deck adds, or an installed font by its family name (`Open Sans`).",
+               default="sans")
     color = Fill("Text colour, or a gradient (see Gradient)." + EXPR, default="#000000")
     outline = Str("Colour of an outline around the letters, for text over art." + EXPR, default=None)
     outline_width = Expr("Width of the outline in mm." + EXPR, default=0.3)

@@ -132,7 +132,8 @@ class _Checker:
         if icon.image is not None and is_svg(icon.image_file):  # drawn at 600 dpi
             colour = ImageColor.getrgb(icon.color) if icon.color else None
             src, aspect = png_file(icon.image_file, round(size / 72 * 600), colour, f"icon {name!r}")
-            return f"<img src=\"{escape(src)}\" width=\"{size * aspect:.2f}\" height=\"{size:.2f}\" valign=\"middle\"/>"
+            return (f"<img src=\"{escape(src)}\" width=\"{size * aspect:.2f}\" height=\"{size:.2f}\" "
+                    "valign=\"middle\"/>")
         if icon.image is not None:
             width, height = ImageReader(str(icon.image_file)).getSize()
             return (f"<img src=\"{escape(str(icon.image_file))}\" width=\"{size * width / height:.2f}\" "
