@@ -13,6 +13,7 @@ docs/pictures/NAME.png. A broken example stops it with the problem located in do
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 import tempfile
@@ -34,6 +35,8 @@ GAP = 12  # pixels between cards shown side by side
 FRAME = (150, 150, 150, 255)  # a thin line round each picture's edge (the edge of the bleed)
 ART = "art/hills.png"  # the image the image examples show, in the project folder
 COIN = "art/coin.png"  # the image of the examples' inline icon
+SHIELD = "art/shield.svg"  # the SVG the SVG examples show, a one-colour icon
+VERA = ("Vera.ttf", "VeraBd.ttf", "VeraIt.ttf", "VeraBI.ttf")  # reportlab's Bitstream Vera Sans, installed below
 
 BLOCK = re.compile(r"^<!-- picture(?: (?P<kind>cards|deck)|: (?P<name>[a-z0-9-]+)\.png"
                    r"(?: cards: (?P<cards>[a-z0-9 -]+?))?) -->\n```yaml\n(?P<yaml>.*?)^```$", re.M | re.S)
@@ -99,6 +102,27 @@ def coin(path: Path) -> None:
     image.save(path)
 
 
+def shield(path: Path) -> None:
+    """A black heater shield with a star cut out of it, as an icon of game-icons.net is drawn."""
+    star = " ".join(f"{50 + (22 if i % 2 == 0 else 9) * math.sin(i * math.pi / 5):.2f},"
+                    f"{50 - (22 if i % 2 == 0 else 9) * math.cos(i * math.pi / 5):.2f}" for i in range(10))
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><path fill-rule="evenodd" '
+                    f'd="M50 3 L93 17 V47 C93 74 73 90 50 98 C27 90 7 74 7 47 V17 Z M{star} Z"/></svg>\n',
+                    encoding="utf-8")
+
+
+def install_vera() -> None:
+    """Bitstream Vera Sans (reportlab's copy) installed for this process, as installing it on the machine
+    would: the system font example draws the same on every machine."""
+    import fontconfig
+    import reportlab
+
+    folder = Path(reportlab.__file__).parent / "fonts"
+    config = fontconfig.Config.get_current()
+    for name in VERA:
+        config.app_font_add_file(str(folder / name))
+
+
 class Project:
     """A project made by `deckpress new` in `folder` whose deck has one component per example."""
 
@@ -109,6 +133,8 @@ class Project:
         self.templates = folder / "templates"
         hills(folder / ART)
         coin(folder / COIN)
+        shield(folder / SHIELD)
+        install_vera()
         game = yaml.safe_load(self.deck.read_text(encoding="utf-8"))["game"]
         lines = [f"game: {json.dumps(game, ensure_ascii=False)}"]
         self.deck_line = len(lines) + 1  # deck line of the deck block's first line

@@ -9,11 +9,12 @@ from .elements import TextOptions
 from .errors import DeckError, Problems, Where
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
-from .markup import icon_typos
+from .markup import MarkupError, icon_typos, parse
 from .options import Context, Invalid
 from .paths import OutsideProject, confine, find_in, lookup_dirs, project_root
 from .schema import Card, Component, Deck, Template
 from .source import Map, load_yaml
+from .svg import checked, is_svg
 
 
 @dataclass
@@ -27,6 +28,7 @@ class LoadedDeck:
     templates: dict[str, Template] = field(default_factory=dict)
     template_paths: dict[str, Path] = field(default_factory=dict)
     fonts: dict[str, Path] = field(default_factory=dict)
+    system_fonts: dict[str, Path] = field(default_factory=dict)  # those of `fonts` installed on the machine
     warnings: list[str] = field(default_factory=list)  # located lines about the deck and its templates
 
     @property
@@ -41,10 +43,10 @@ class LoadedDeck:
         return next(c for c in component.cards if c.id == card_id)
 
     def input_files(self) -> list[Path]:
-        """Every file the build reads besides the installed fonts."""
+        """Every file the build reads besides deckpress's own fonts."""
         files = [self.path, *self.template_paths.values()]
         files += [c.cards_file for c in self.model.components if c.cards_file is not None]
-        files += [p for name, p in self.fonts.items() if name in self.model.fonts]
+        files += [p for name, p in self.fonts.items() if name in self.model.fonts or name in self.system_fonts]
         files += icon_files(self)
         files += self.model.scripted.files() if self.model.scripted is not None else []
         return sorted(set(files))
@@ -80,22 +82,25 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
 
 
 def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
-    """Each image icon's file is an image (the rules' PDF pages and the faces draw it); each glyph icon's
-    font is one the deck knows, and has the glyph."""
+    """Each image icon's file is an image deckpress draws (the rules' PDF pages and the faces draw it); each
+    glyph icon's font is one the deck knows, and has the glyph."""
     for name, icon in deck.model.icons.items():
         if icon is not None and icon.image_file is not None:
-            from .render import load_image  # Pillow: only for a deck with image icons
+            if is_svg(icon.image_file):
+                _check_svg(icon.image_file, f"SVG {icon.image!r}", icon.source.at("image"), f"icon {name!r}: ",
+                           problems)
+            else:
+                from .draw import load_image  # Pillow: only for a deck with image icons
 
-            try:
-                load_image(icon.image_file, icon.image).close()
-            except Invalid as err:
-                problems.add(icon.source.at("image"), f"icon {name!r}: {err}")
+                try:
+                    load_image(icon.image_file, icon.image).close()
+                except Invalid as err:
+                    problems.add(icon.source.at("image"), f"icon {name!r}: {err}")
         if icon is None or icon.glyph is None:
             continue
-        if icon.font not in deck.fonts:
+        if icon.font not in deck.fonts and not _system_font(deck, icon.font):
             problems.add(icon.source.at("font") if "font" in icon.source else icon.where,
-                         f"icon {name!r}: unknown font {icon.font!r}; use one of {', '.join(sorted(deck.fonts))} "
-                         "or add it under `fonts:` in the deck")
+                         f"icon {name!r}: {unknown_font(deck, icon.font)}")
             continue
         try:
             missing = missing_glyphs(icon.glyph, str(deck.fonts[icon.font]))
@@ -106,10 +111,45 @@ def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
                                                   "pick a font that has it")
 
 
+def _check_svg(file: Path, name: str, where: Where, label: str, problems: Problems) -> None:
+    try:
+        checked(file.read_bytes(), name)
+    except Invalid as err:
+        problems.add(where, f"{label}{err}")
+
+
+def _system_font(deck: LoadedDeck, name: str) -> bool:
+    """Whether `name` is a font installed on the machine (see system_fonts.py); if so it is the deck's
+    `name`, with the bold and italic faces of its family the machine has (for the text's markup)."""
+    from .system_fonts import FACES, find, split
+
+    path = find(name)
+    if path is None:
+        return False
+    family = split(name)[0]
+    for face in (name, *(family + suffix for suffix in FACES)):
+        found = path if face == name else find(face)
+        if found is not None and face not in deck.fonts:
+            deck.fonts[face] = deck.system_fonts[face] = found
+    return True
+
+
+def unknown_font(deck: LoadedDeck, name: str) -> str:
+    """What to say of a font name that is neither built in, nor the deck's, nor installed."""
+    return (f"unknown font {name!r}; use one of {', '.join(sorted(deck.fonts))}, or a font installed on this "
+            "machine (this one is not), or bundle it with the project: put its .ttf file in fonts/ and add "
+            f"`fonts: {{{name}: ../fonts/FILE.ttf}}` to the deck")
+
+
 def _check_markup(model, problems: Problems) -> None:
     """A warning for each `:name:` in the rules' texts and the cards' TTS descriptions that stays text but
     is close to one of the deck's icons (the texts drawn on faces are checked as they are drawn)."""
     def check(text, where: Where, label: str = "") -> None:
+        try:
+            parse(str(text), model.icons)
+        except MarkupError as err:
+            problems.add(where, f"{label}{err}")
+            return
         for typo in icon_typos(str(text), model.icons):
             problems.warn(where, f"{label}{typo}")
 
@@ -191,7 +231,6 @@ def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
         deck.templates[name] = template
         deck.template_paths[name] = file
         for element in template.elements or []:
-            if isinstance(element, TextOptions) and element.font not in deck.fonts and "{{" not in element.font:
-                problems.add(element.source.at("font"),
-                             f"unknown font {element.font!r}; use one of {', '.join(sorted(deck.fonts))} "
-                             "or add it under `fonts:` in the deck")
+            if (isinstance(element, TextOptions) and element.font not in deck.fonts and "{{" not in element.font
+                    and not _system_font(deck, element.font)):
+                problems.add(element.source.at("font"), unknown_font(deck, element.font))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 
-from . import expr, game_records, render, schema, scripted, source, tables
+from . import expr, game_records, render, schema, scripted, source, svg, tables
 from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
 from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
@@ -88,6 +88,9 @@ def limits() -> list[tuple[str, str]]:
         ("Text, list or number an expression makes", f"{expr.MAX_TEXT} characters or items; numbers of at most "
                                                      f"{expr.MAX_BITS} bits"),
         ("Pixels of an image a template draws (`src`)", f"{render.MAX_IMAGE_PIXELS}"),
+        ("An SVG a template draws (`src`, an icon's `image`)", f"{_mb(svg.MAX_SVG_BYTES)} (unzipped), "
+                                                             f"{svg.MAX_SVG_ELEMENTS} elements nested at most "
+                                                             f"{svg.MAX_SVG_DEPTH} deep"),
         ("Reach of an element's `x`, `y`, `w` and `h`", f"{render.MAX_BOX_MM} mm"),
         ("Items of an element's `each` (copies drawn)", f"{render.MAX_EACH}"),
         ("Font size of a text element (`size`, `min_size`)", f"{render.MIN_FONT_PT} to {render.MAX_FONT_PT} pt"),

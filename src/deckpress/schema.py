@@ -559,9 +559,12 @@ class Icon(Record):
     """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
 
     glyph = Str("The icon as one character (or a few) of `font`, e.g. ★.", default=None)
-    font = Str("Font of the glyph: a built-in font or one of the deck's `fonts:`.", default="sans")
-    color = Color("Colour of the glyph; default: the text's.", default=None)
-    image = Str("The icon as an image file, relative to the deck file, inside the project.", default=None)
+    font = Str("Font of the glyph: a built-in font, one of the deck's `fonts:`, or an installed font by its "
+               "family name.", default="sans")
+    color = Color("Colour of the glyph (default: the text's), or of a one-colour image (default: its own "
+                  "colours).", default=None)
+    image = Str("The icon as an image file (PNG, SVG...), relative to the deck file, inside the project.",
+                default=None)
 
     def validate(self, ctx):
         self.image_file = None

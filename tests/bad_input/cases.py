@@ -11,6 +11,8 @@ To add a case, add a row; the categories follow issue 9.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import io
 import struct
 import zipfile
@@ -88,6 +90,19 @@ def _text(expr: str) -> Edit:
     """The card template's title text replaced by `expr` (written in double quotes)."""
     return edit(CARD, 'text: "{{ card.name }}"', f'text: "{expr}"')
 
+
+def _svg(name: str, content: str | bytes) -> list[Edit]:
+    """decks/art/NAME written with `content` and drawn by an image element after the title."""
+    return [write(f"decks/art/{name}", content),
+            _element(f"  - {{type: image, name: art, src: art/{name}, x: 5, y: 20, w: 20, h: 20}}\n")]
+
+
+SVG = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="9" height="9">'
+SVG_USES = "<defs><rect id=\"u0\" width=\"1\" height=\"1\"/>" + "".join(
+    f'<g id="u{i + 1}">' + f'<use xlink:href="#u{i}"/>' * 10 + "</g>" for i in range(9)) + \
+    '</defs><use xlink:href="#u9"/>'
+SVG_ENTITIES = '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa">' + "".join(
+    f'<!ENTITY {chr(98 + i)} "{("&" + chr(97 + i) + ";") * 10}">' for i in range(9)) + "]>"
 
 NAME = "  name: Tiny\n"
 LAUGHS = "lol: &a0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -369,6 +384,36 @@ CASES: list[Case] = [
                                            "w: 20, h: 20}\n"), "leads outside the project", file=DECK, line=None),
     Case("image-missing", _element("  - {type: image, name: art, src: art/none.png, x: 5, y: 20, w: 20, h: 20}\n"),
          "not found", file=DECK, line=None),
+    # SVG art (issue 23): malformed, bombs, and what it refers to outside itself
+    Case("svg-malformed", _svg("bad.svg", SVG + "<rect></svg>"), "not well-formed XML", file=DECK, line=None),
+    Case("svg-not-svg", _svg("page.svg", "<html><body/></html>"), "not an SVG", file=DECK, line=None),
+    Case("svg-not-utf8", _svg("latin.svg", b"<svg>\xe9</svg>"), "not UTF-8", file=DECK, line=None),
+    Case("svg-reads-a-file", _svg("ref.svg", SVG + '<image width="9" height="9" href="/etc/passwd"/></svg>'),
+         "reads nothing an SVG refers to", file=DECK, line=None),
+    Case("svg-fetches-a-url", _svg("url.svg", SVG + '<image width="9" height="9" href="http://127.0.0.1:9/x.png"/>'
+                                               "</svg>"), "reads nothing an SVG refers to", file=DECK, line=None),
+    Case("svg-deep-nesting-bomb", _svg("deep.svg", SVG + "<g>" * 200_000 + "</g>" * 200_000 + "</svg>"),
+         "nests them more than 256 deep", file=DECK, line=None, bomb=True),
+    Case("svg-million-elements-bomb", _svg("many.svg", SVG + "<g/>" * 1_000_000 + "</svg>"),
+         "more than 100000 elements", file=DECK, line=None, bomb=True),
+    Case("svg-use-bomb", _svg("uses.svg", SVG + SVG_USES + "</svg>"), "nodes limit reached", file=DECK, line=None,
+         bomb=True),
+    Case("svg-entity-bomb", _svg("lol.svg", SVG_ENTITIES + SVG + "<text>&j;</text></svg>"), "amplification",
+         file=DECK, line=None, bomb=True),
+    Case("svg-huge-size-bomb", [write("decks/art/tall.svg", '<svg xmlns="http://www.w3.org/2000/svg" width="1" '
+                                                           'height="100000000"><rect width="1" height="1e8"/></svg>'),
+                                _element("  - {type: image, name: art, src: art/tall.svg, fit: cover, x: 5, y: 20, "
+                                         "w: 20, h: 20}\n")],
+         "so tall", file=DECK, line=None, bomb=True),
+    Case("svg-embedded-bitmap-bomb", _svg("pixels.svg", SVG + '<image width="9" height="9" href="data:image/png;base64,'
+                                          + base64.b64encode(png_header(100_000, 100_000)).decode() + '"/></svg>'),
+         "more pixels than Pillow", file=DECK, line=None, bomb=True),
+    Case("svgz-bomb", _svg("zip.svgz", gzip.compress(b"<svg>" + b" " * 200_000_000 + b"</svg>")),
+         "unzips to more than", file=DECK, line=None, bomb=True),
+    Case("svg-icon-malformed", [write("decks/art/coin.svg", SVG + "<rect></svg>"),
+                                edit(DECK, "card_size: mini\n",
+                                     "card_size: mini\nicons:\n  coin: {image: art/coin.svg}\n")],
+         "icon 'coin': SVG 'art/coin.svg' is not well-formed XML", file=DECK, line=8),
     Case("card-400mm", edit(DECK, "card_size: mini", "card_size: {width: 400, height: 400}"),
          "between 10 and 270", bomb=True),
     Case("card-too-small", edit(DECK, "card_size: mini", "card_size: {width: 5, height: 40}"), "between 10 and 270"),
@@ -487,6 +532,8 @@ CASES: list[Case] = [
     Case("bad-id", edit(DECK, "  - id: chips", "  - id: Chips!"), "lower-case letters"),
     Case("unknown-profile", edit(DECK, "profiles: [tiny]", "profiles: [tinny]"), "not found"),
     Case("unknown-font", edit(CARD, "    size: 10\n", "    size: 10\n    font: comic\n"), "unknown font", line=15),
+    Case("unknown-system-font", edit(CARD, "    size: 10\n", "    size: 10\n    font: Deckpress Missing Sans\n"),
+         "not), or bundle it with the project", line=15),
     Case("unknown-element-type", edit(CARD, "type: rect", "type: rectangle"), "did you mean 'rect'"),
     Case("option-of-another-type", edit(CARD, "box: bleed, fill", "box: bleed, fit: cover, fill"),
          "`fit` is an option of image, not of rect"),

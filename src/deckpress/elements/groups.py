@@ -33,7 +33,8 @@ class TextOptions(Record):
 
     text = Str("The text (text) or glyph (icon)." + EXPR, default="")
     font = Str("Font name: sans, sans-bold, sans-oblique, serif, serif-bold, serif-italic, mono, "
-               "mono-bold, or one the deck adds.", default="sans")
+               "mono-bold, one the deck adds, or an installed font by its family name (`Open Sans`).",
+               default="sans")
     color = Fill("Text colour, or a gradient (see Gradient)." + EXPR, default="#000000")
     outline = Str("Colour of an outline around the letters, for text over art." + EXPR, default=None)
     outline_width = Expr("Width of the outline in mm." + EXPR, default=0.3)
@@ -44,10 +45,12 @@ class TextOptions(Record):
 class ImageOptions(Record):
     """An image file and how it fills its box."""
 
-    src = Str("Image file, relative to the deck file; it may be anywhere inside the project." + EXPR,
-              default=None)
+    src = Str("Image file (PNG, JPEG, SVG...), relative to the deck file; it may be anywhere inside the project."
+              + EXPR, default=None)
     fit = Choice("How an image fills its box: `contain` shows all of it, centred; `cover` fills the box and "
                  "crops what overflows; `stretch` fills the box and distorts.",
                  ["contain", "cover", "stretch"], default="contain")
+    color = Str("Paint a one-colour image (an SVG icon, say) in this colour `#rrggbb` or `#rrggbbaa`; default: "
+                "its own colours." + EXPR, default=None)
     placeholder = Bool("When the image file does not exist yet, draw a grey box labelled with its name and "
                        "warn, instead of failing the build.", default=False)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from .. import svg
 from ..draw import composite, edge, load_image, smooth
 from ..expr import render_text
 from ..fonts import truetype
@@ -36,21 +37,29 @@ class ImagePainter(Painter):
             raise Invalid(f"image {rel!r} not found (looked in {file.parent}); add the file, fix `src`, or "
                           "set `placeholder: true` while the art is not done")
         self.r.images_read.add(file)
-        img = load_image(file, rel)
         x0, y0, x1, y1 = (edge(v) for v in self.px(box))
         width, height = max(1, x1 - x0), max(1, y1 - y0)
+        colour = self.color(self.e.color)
+        if svg.is_svg(file):  # drawn at the box's size, as `fit` says
+            img = svg.load_svg(file, (width, height), self.e.fit, colour, f"SVG {rel!r}")
+        else:
+            img = self.fitted(load_image(file, rel), width, height)
+            if colour is not None:
+                img = svg.recolour(img, colour, f"image {rel!r}")
+        composite(layer, img, x0 + (width - img.width) // 2, y0 + (height - img.height) // 2)
+
+    def fitted(self, img: Image.Image, width: int, height: int) -> Image.Image:
+        """A bitmap resized once into a box of `width` x `height` pixels as `fit` says."""
         if self.e.fit == "stretch":
-            img = img.resize((width, height), Image.LANCZOS)
-        elif self.e.fit == "cover":
+            return img.resize((width, height), Image.LANCZOS)
+        if self.e.fit == "cover":
             scale = max(width / img.width, height / img.height)
             img = img.resize((max(width, round(img.width * scale)), max(height, round(img.height * scale))),
                              Image.LANCZOS)
             left, top = (img.width - width) // 2, (img.height - height) // 2
-            img = img.crop((left, top, left + width, top + height))
-        else:
-            scale = min(width / img.width, height / img.height)
-            img = img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
-        composite(layer, img, x0 + (width - img.width) // 2, y0 + (height - img.height) // 2)
+            return img.crop((left, top, left + width, top + height))
+        scale = min(width / img.width, height / img.height)
+        return img.resize((max(1, round(img.width * scale)), max(1, round(img.height * scale))), Image.LANCZOS)
 
     def draw_placeholder(self, draw, layer, box, rel: str) -> None:
         x0, y0, x1, y1 = self.px(box)

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw
 
+from .. import svg
 from ..draw import Box, composite, glyph_ink, load_image, wrap
 from ..expr import render_text
 from ..fonts import truetype
@@ -245,7 +246,11 @@ class _RichText:
         icon = self.p.r.deck.model.icons[name]
         if icon.image is not None:
             self.p.r.images_read.add(icon.image_file)
-            self.images[name] = load_image(icon.image_file, icon.image)
+            if svg.is_svg(icon.image_file):  # drawn once to learn its shape, then at its size in each line
+                self.images[name] = svg.load_svg(icon.image_file, (svg.PROBE_PX, svg.PROBE_PX), "contain", None,
+                                                 f"icon {name!r}")
+            else:
+                self.images[name] = load_image(icon.image_file, icon.image)
         else:
             self.glyph_fonts[name] = str(self.p.r.deck.fonts[icon.font])
         return icon
@@ -364,7 +369,13 @@ class _RichText:
     def draw_icon(self, draw, layer, at: InlineIcon, colour) -> None:
         icon = self.icons[at.name]
         if at.name in self.images:
-            image = self.images[at.name].resize((max(1, round(at.w)), max(1, round(at.h))), Image.LANCZOS)
+            size = (max(1, round(at.w)), max(1, round(at.h)))
+            own = self.p.color(icon.color) if icon.color else None
+            if svg.is_svg(icon.image_file):
+                image = svg.load_svg(icon.image_file, size, "contain", own, f"icon {at.name!r}")
+            else:
+                image = self.images[at.name].resize(size, Image.LANCZOS)
+                image = image if own is None else svg.recolour(image, own, f"icon {at.name!r}")
             composite(layer, image, round(at.left), round(at.centre_y - at.h / 2))
             return
         font = truetype(self.glyph_fonts[at.name], at.glyph_size)

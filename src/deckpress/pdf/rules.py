@@ -9,6 +9,7 @@ import copy
 from dataclasses import dataclass, field
 from html import escape
 
+from PIL import ImageColor
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -26,6 +27,7 @@ from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..draw import glyph_ink
 from ..schema import Block
+from ..svg import is_svg, png_file
 from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
 from .labels import labels
 
@@ -127,6 +129,11 @@ class _Checker:
 
     def icon(self, name: str, size: float) -> str:
         icon = self.icons[name]
+        if icon.image is not None and is_svg(icon.image_file):  # drawn at 600 dpi
+            colour = ImageColor.getrgb(icon.color) if icon.color else None
+            src, aspect = png_file(icon.image_file, round(size / 72 * 600), colour, f"icon {name!r}")
+            return (f"<img src=\"{escape(src)}\" width=\"{size * aspect:.2f}\" height=\"{size:.2f}\" "
+                    "valign=\"middle\"/>")
         if icon.image is not None:
             width, height = ImageReader(str(icon.image_file)).getSize()
             return (f"<img src=\"{escape(str(icon.image_file))}\" width=\"{size * width / height:.2f}\" "
