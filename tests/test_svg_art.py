@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -119,7 +120,9 @@ def test_svg_icons_in_text_and_on_the_rules_pages(tmp_path):
                    ICONS + "rules:\n  - heading: Play\n    body: ['Take a :shield: and a :stripes:.']\n")
     (root / "decks" / "art.yaml").write_text((root / "decks" / "art.yaml").read_text().replace(
         "print: {profiles: []}", "print: {profiles: [a4]}"), encoding="utf-8")
+    temporary = set(Path(tempfile.gettempdir()).glob("deckpress-svg-*"))
     build(root)
+    assert set(Path(tempfile.gettempdir()).glob("deckpress-svg-*")) <= temporary  # nothing left behind
     image = face(root)
     ink = [image.getpixel((x, y)) for x in range(image.width) for y in range(round(mm_to_px(BLEED + 10)),
                                                                                 round(mm_to_px(BLEED + 30)), 4)]

@@ -16,17 +16,17 @@ An SVG is drawn once per file, size, fit and colour in a process: faces that pai
 
 from __future__ import annotations
 
-import atexit
 import base64
 import hashlib
 import io
 import os
-import shutil
 import tempfile
 import threading
 import warnings
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote_to_bytes
 
@@ -250,22 +250,30 @@ def load_svg(file: Path, size: tuple[int, int], fit: str, colour: tuple | None, 
     return image.copy()
 
 
-_FOLDER: list[tuple[int, Path]] = []  # this process's temporary folder of SVGs drawn as PNG files
+_FOLDERS: list[Path] = []  # where png_file writes, while `png_files` lasts
+
+
+@contextmanager
+def png_files() -> Iterator[None]:
+    """A temporary folder for `png_file` while the block runs, removed after it: reportlab reads each image
+    into memory as it parses the paragraph that names it."""
+    with tempfile.TemporaryDirectory(prefix="deckpress-svg-", ignore_cleanup_errors=True) as folder:
+        _FOLDERS.append(Path(folder))
+        try:
+            yield
+        finally:
+            _FOLDERS.pop()
 
 
 def png_file(file: Path, height: int, colour: tuple | None, name: str) -> tuple[str, float]:
     """The SVG file drawn `height` pixels high (in `colour`, if given) as a PNG file, for reportlab, which
-    reads images from files only; and its width over its height. The file is in a temporary folder of
-    this process, named by its content, and removed when the process ends."""
+    reads images from files only (inside `png_files`, named by its content); and its width over its
+    height."""
     probe = load_svg(file, (PROBE_PX, PROBE_PX), "contain", None, name)
     aspect = probe.width / probe.height
     buffer = io.BytesIO()
     load_svg(file, (max(1, round(height * aspect)), height), "contain", colour, name).save(buffer, "PNG")
-    if not _FOLDER or _FOLDER[-1][0] != os.getpid():
-        folder = Path(tempfile.mkdtemp(prefix="deckpress-svg-"))
-        _FOLDER.append((os.getpid(), folder))
-        atexit.register(lambda pid=os.getpid(): os.getpid() == pid and shutil.rmtree(folder, ignore_errors=True))
-    target = _FOLDER[-1][1] / f"{hashlib.sha256(buffer.getvalue()).hexdigest()[:32]}.png"
+    target = _FOLDERS[-1] / f"{hashlib.sha256(buffer.getvalue()).hexdigest()[:32]}.png"
     if not target.is_file():
         target.write_bytes(buffer.getvalue())
     return str(target), aspect

@@ -27,7 +27,7 @@ from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..draw import glyph_ink
 from ..schema import Block
-from ..svg import is_svg, png_file
+from ..svg import is_svg, png_file, png_files
 from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
 from .labels import labels
 
@@ -463,7 +463,8 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
     stories = {} if stories is None else stories
     if (size, width) not in stories:
-        stories[size, width] = rules_story(deck, size, width * mm)
+        with png_files():  # the SVG icons drawn for it
+            stories[size, width] = rules_story(deck, size, width * mm)
     story = stories[size, width]
     if not story:
         return 0
