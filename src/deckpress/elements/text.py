@@ -76,11 +76,11 @@ class TextPainter(Painter):
         if not text.strip():
             return
         icons = self.r.deck.model.icons
-        self.r.warnings += icon_typos(text, icons)
         try:
             spans = parse(text, icons)
         except MarkupError as err:
             raise Invalid(str(err)) from None
+        self.r.warnings += icon_typos(text, icons)
         if not is_plain(spans) or self.num(self.e.letter_spacing):
             rich = _RichText(self, spans)
             put(self, draw, layer, box, *rich.layout(box), rich.draw_icon)
