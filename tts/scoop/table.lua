@@ -217,13 +217,10 @@ function M.draw(color, finish)
     carry_out = carry_out})
 end
 
--- What `color` did with the drawn card (`kind`: "place", "scoop" or "switch"), read off the table:
--- the move, or nil and the refusal; `moved` gets the pile cards moved onto another pile (the scooped
+-- What `color`, whose turn it is, did with the drawn card (`kind`: "place", "scoop" or "switch"), read
+-- off the table: the move, or nil and the refusal; `moved` gets the pile cards moved onto another pile (the scooped
 -- cards, or the SWITCH's mark).
 local function read_act(game, color, kind, moved)
-  if game.over or game.turn ~= color or not game.drawn then  -- the engine says what is wrong
-    return nil, select(2, ScoopEngine.check(game, color, {place = "go"}))
-  end
   local on = lies_on(game, game.drawn.id)
   local from = nil
   for id, at in pairs(pile_cards(game)) do
@@ -275,10 +272,17 @@ end
 -- Place, SCOOP or SWITCH (`kind`): read what `color` did with the drawn card, let the engine check it,
 -- and carry it out, or put the cards back with the rule's message.
 function M.act(color, kind, finish)
-  local moved = {}
+  local moved, read = {}, false
   referee.move(color, finish, {
-    read = function(game) return read_act(game, color, kind, moved) end,
+    read = function(game)
+      if game.over or game.turn ~= color or not game.drawn then  -- the engine says what is wrong
+        return nil, select(2, ScoopEngine.check(game, color, {place = "go"}))
+      end
+      read = true
+      return read_act(game, color, kind, moved)
+    end,
     put_back = function(game, done)  -- the drawn card, and any pile card moved off its pile
+      if not read then return done() end
       local j = Table.join(done)
       if game.drawn then
         local position, rotation = drawn_place(game.turn)
@@ -290,6 +294,7 @@ function M.act(color, kind, finish)
         move_card(id, position, rotation, j)
       end
       j.start()
+      return true
     end,
     carry_out = carry_out})
 end

@@ -62,8 +62,8 @@ function M.referee(engine, spec)
   end
 
   --- One move of `color`: how.read(state, color) -> move | nil, refusal reads it off the table; the
-  --- engine plays it. Refused: the refusal is said and how.put_back(state, done) (optional) puts the
-  --- cards back. Played: how.say(event) (optional; default: its text) for each event, the turn line,
+  --- engine plays it. Refused: the refusal is said, and how.put_back(state, done) (optional) puts the
+  --- cards back and returns true when any go back (the message then says so). Played: how.say(event) (optional; default: its text) for each event, the turn line,
   --- then how.carry_out(before, after, events, done) lays the table out as the engine's state says.
   --- finish() runs once the cards are there.
   function R.move(color, finish, how)
@@ -75,9 +75,10 @@ function M.referee(engine, spec)
     local after, events = nil, refusal
     if move ~= nil then after, events = engine.play(game, color, move) end
     if after == nil then
-      Table.warn(color .. ": " .. M.refusal_text(events) .. (how.put_back and ". The cards go back." or ""))
-      if how.put_back then return how.put_back(game, finish) end
-      return finish()
+      local back = how.put_back ~= nil and how.put_back(game, finish)
+      Table.warn(color .. ": " .. M.refusal_text(events) .. (back and ". The cards go back." or ""))
+      if how.put_back == nil then finish() end
+      return
     end
     local before = game
     game = after
