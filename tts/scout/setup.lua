@@ -98,8 +98,9 @@ local function before(a, b, first)
   return a.id < b.id
 end
 
--- setup_plan(seat_count, cards, seed, rules) -> plan (docs/rules/scout.md); rules = ScoutSetup.rules(DATA).
-function ScoutSetup.setup_plan(seat_count, cards, seed, rules)
+-- setup_plan(seat_count, cards, seed, rules, seats) -> plan (docs/rules/scout.md); rules =
+-- ScoutSetup.rules(DATA); seats (optional) names the players in the explanation (default "Player p").
+function ScoutSetup.setup_plan(seat_count, cards, seed, rules, seats)
   if type(rules) ~= "table" then error("setup_plan needs the deck's rules: ScoutSetup.rules(DATA)") end
   if not is_int(seat_count) or rules.deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
@@ -162,15 +163,17 @@ function ScoutSetup.setup_plan(seat_count, cards, seed, rules)
   end
   local reason
   local lo, hi = low_high(best)
+  local starter = seats and tostring(seats[best_player]) or string.format("Player %d", best_player)
   if best.id == rules.first_card then
-    reason = string.format("Player %d holds the %d/%d card (%s) and starts.", best_player, lo, hi, best.id)
+    reason = string.format("%s holds the %d/%d card (%s) and starts.", starter, lo, hi, best.id)
   else
     local named = rules.first_card
     for _, card in ipairs(cards) do
       if card.id == rules.first_card then named = string.format("%d/%d", low_high(card)) end
     end
-    reason = string.format("Nobody holds the %s card; player %d holds the lowest card, %d/%d (%s), and starts.",
-      named, best_player, lo, hi, best.id)
+    if not seats then starter = string.format("player %d", best_player) end
+    reason = string.format("Nobody holds the %s card; %s holds the lowest card, %d/%d (%s), and starts.",
+      named, starter, lo, hi, best.id)
   end
 
   local chips = {}
