@@ -1252,4 +1252,195 @@ function ScoreEngine.score_against_round(total, roster, columns, mode)
   return { turns = turns, round_score = score, total = total + score }
 end
 
+-- ---------------------------------------------------------------------------
+-- The engine contract (docs/scripting.md): a whole game of the modes dealt from the shared deck
+--
+-- A round: every round player lays a roster from their hand at once and unseen (to_act's kind is
+-- "simultaneous"); once the last roster is in, its SCORE! phase resolves (action_turn until the round
+-- is over), the totals move on, and the next round is dealt from the whole deck again, shuffled with
+-- the game's own generator (state.rng). The modes where each player draws from their own deck
+-- (Decking!) and the solo modes are played at the table only (tts/score/referee.lua).
+
+local function refuse(clause, rule, text)
+  return nil, { clause = clause, rule = rule, text = text }
+end
+
+-- Deal the next round into `state` (a copy): hands of the round players from the shuffled deck.
+local function deal_round(state)
+  local players = ScoreEngine.round_players(state, state.opts)
+  local list, n = {}, 0
+  for _, card in pairs(state.cards) do
+    n = n + 1
+    list[n] = card
+  end
+  table.sort(list, function(a, b) return a.id < b.id end)  -- pairs promises no order
+  local ids = {}
+  for i, card in ipairs(ScoreEngine.build_deck(list, state.opts)) do ids[i] = card.id end
+  state.rng = Random.next(state.rng)
+  ids = Random.shuffle(ids, state.rng)
+  local each = ScoreEngine.hand_size(state.opts, #players, state.deal)
+  if each * #players > #ids then
+    error(#players .. " players x " .. each .. " cards needs " .. (each * #players) .. "; the deck has " .. #ids)
+  end
+  local k = 0
+  state.hands, state.chosen, state.deck = {}, {}, {}
+  for _, seat in ipairs(players) do
+    local hand = {}
+    for i = 1, each do hand[i] = ids[k + i] end
+    k = k + each
+    state.hands[seat] = hand
+  end
+  for i = k + 1, #ids do state.deck[i - k] = ids[i] end
+  return state
+end
+
+-- setup(data, seats, opts) -> state | nil, refusal. seats: clockwise (TTS colours at the table); opts:
+-- mode (a mode id; default classic), seed (every shuffle and die; default 1), teams ({seat = 0 | 1};
+-- default alternating round the table).
+function ScoreEngine.setup(data, seats, opts)
+  opts = opts or {}
+  local mode = opts.mode or (ScoreEngine.mode(data, "classic") and "classic" or data.modes[1].id)
+  if ScoreEngine.mode(data, mode) == nil then return refuse(1, "modes", "this deck has no mode " .. tostring(mode)) end
+  local options = ScoreEngine.options(data, mode)
+  if options.solo or options.deck_per_player then
+    return refuse(1, "modes", ScoreEngine.mode(data, mode).name .. " is played at the table only")
+  end
+  local teams = {}
+  for s, seat in ipairs(seats) do teams[seat] = (opts.teams and opts.teams[seat]) or (s - 1) % 2 end
+  local team_list = options.teams and ScoreEngine.team_list({ teams = teams }, seats) or nil
+  local ok, problem = pcall(ScoreEngine.validate_setup, options, #seats, team_list)
+  if not ok then return refuse(21, "setup", tostring(problem)) end
+  local state = { mode = mode, opts = options, cards = ScoreEngine.deck_cards(data), deal = copy(data.setup.deal),
+    players = copy(seats), teams = teams, targets = {}, rounds = 0, over = false, round = false,
+    contenders = false, rng = Random.seed(opts.seed or 1), team_totals = { 0, 0 }, pending = false, totals = {},
+    winners = {} }
+  for _, seat in ipairs(seats) do state.totals[seat] = 0 end
+  local dealt, message = pcall(deal_round, state)
+  if not dealt then return refuse(21, "setup", tostring(message)) end
+  return state
+end
+
+-- to_act(state) -> seats, "simultaneous": the round players who have not laid their roster yet; or
+-- {}, "over".
+function ScoreEngine.to_act(state)
+  if state.over then return {}, "over" end
+  local out, n = {}, 0
+  for _, seat in ipairs(ScoreEngine.round_players(state, state.opts)) do
+    if state.chosen[seat] == nil then
+      n = n + 1
+      out[n] = seat
+    end
+  end
+  return out, "simultaneous"
+end
+
+-- legal_moves(state, seat) -> one move description (too many rosters to list): {roster = {choose = k,
+-- from = the hand's card ids, ordered = true}, target = {one_of = {false, seat, ...}}}: a roster of k
+-- cards of the hand, in slot order, and the seat the targeted cards aim at (false: Auto, as the table's
+-- selector). {} when the seat has nothing to choose.
+function ScoreEngine.legal_moves(state, seat)
+  if state.over or state.hands[seat] == nil or state.chosen[seat] ~= nil then return {} end
+  local targets = { false }
+  for i, s in ipairs(state.players) do targets[i + 1] = s end
+  return { { roster = { choose = math.min(state.opts.roster_size, #state.hands[seat]), from = copy(state.hands[seat]),
+    ordered = true }, target = { one_of = targets } } }
+end
+
+-- The SCORE! phase of the rosters laid (state a copy): every action turn, then the totals; events.
+local function score_round(state, events)
+  local rosters = {}
+  for seat, chosen in pairs(state.chosen) do
+    local roster = {}
+    for k, id in ipairs(chosen.roster) do roster[k] = { id = id } end
+    rosters[seat] = roster
+    state.targets[seat] = chosen.target or ScoreEngine.AUTO
+  end
+  local out
+  for _ = 1, 100 do
+    local problem
+    out, problem = ScoreEngine.action_turn(state, state.opts, state.cards, rosters, state.totals)
+    if out == nil then error(problem) end
+    for _, text in ipairs(out.messages) do events[#events + 1] = { what = "said", text = text } end
+    for _, entry in ipairs(out.discard) do  -- C13: a discarded card leaves its slot
+      for _, roster in pairs(rosters) do
+        for k, slot in ipairs(roster) do
+          if slot == entry then roster[k] = false end
+        end
+      end
+    end
+    if out.round_over then break end
+  end
+  if not out.round_over then error("the round did not end in 100 action turns") end
+  for seat, total in pairs(out.pad) do state.totals[seat] = total end
+  events[#events + 1] = { what = "round_over", totals = copy(state.totals), bug = out.result.bug ~= nil,
+    text = "Round " .. state.rounds .. " is over." }
+  if state.over then
+    events[#events + 1] = { what = "game_over", winners = copy(state.winners), text = out.winner }
+  end
+end
+
+-- play(state, seat, move) -> new state, events | nil, refusal. move: {roster = {ids}, target = seat or
+-- false}. The last roster of a round plays the round's SCORE! phase and deals the next round.
+-- events: {what = "roster" | "said" | "round_over" | "game_over", seat, text, ...}.
+function ScoreEngine.play(state, seat, move)
+  if state.over then return refuse(22, "winning", "the game is over") end
+  local hand = state.hands[seat]
+  if hand == nil then return refuse(21, "setup", tostring(seat) .. " is not playing this round") end
+  if state.chosen[seat] ~= nil then return refuse(3, "action turn", "your roster is laid: wait for the others") end
+  if type(move) ~= "table" or type(move.roster) ~= "table" then
+    return refuse(3, "action turn", "lay a roster: {roster = {card ids}, target = a seat or false}")
+  end
+  local size = math.min(state.opts.roster_size, #hand)
+  if #move.roster ~= size then return refuse(3, "action turn", "a roster holds " .. size .. " cards") end
+  local left = {}
+  for _, id in ipairs(hand) do left[id] = (left[id] or 0) + 1 end
+  for _, id in ipairs(move.roster) do
+    if (left[id] or 0) < 1 then return refuse(3, "action turn", tostring(id) .. " is not in your hand") end
+    left[id] = left[id] - 1
+  end
+  if move.target and not contains(state.players, move.target) then
+    return refuse(4, "targets", tostring(move.target) .. " is not playing")
+  end
+  state = copy(state)
+  local rest, n = {}, 0
+  for _, id in ipairs(hand) do
+    if left[id] > 0 then
+      left[id] = left[id] - 1
+      n = n + 1
+      rest[n] = id
+    end
+  end
+  state.hands[seat] = rest
+  state.chosen[seat] = { roster = copy(move.roster), target = move.target or false }
+  local events = { { what = "roster", seat = seat, text = tostring(seat) .. " lays a roster of " .. size .. " cards." } }
+  if #ScoreEngine.to_act(state) > 0 then return state, events end
+  score_round(state, events)
+  if not state.over then deal_round(state) end
+  return state, events
+end
+
+-- scores(state) -> points, winners: each seat's total (its team's when the team scores are pooled), and
+-- the winners once the game is over.
+function ScoreEngine.scores(state)
+  return copy(state.totals), state.over and copy(state.winners) or {}
+end
+
+-- Every card of the game, wherever it is: the deck, the hands and the rosters laid (ids; a card of
+-- several copies is listed once per copy).
+function ScoreEngine.all_ids(state)
+  local out, n = {}, 0
+  local function add(list)
+    for _, id in ipairs(list) do
+      n = n + 1
+      out[n] = id
+    end
+  end
+  add(state.deck)
+  for _, seat in ipairs(state.players) do
+    if state.hands[seat] then add(state.hands[seat]) end
+    if state.chosen[seat] then add(state.chosen[seat].roster) end
+  end
+  return out
+end
+
 return ScoreEngine
