@@ -283,23 +283,16 @@ end
 -- Every legal move of `seat`: the draw, or with the drawn card each place, each scoop (every pile
 -- pair and count) and each switch.
 function ScoopEngine.legal_moves(state, seat)
-  local out, n = {}, 0
-  local function add(move)
-    n = n + 1
-    out[n] = move
-  end
+  local out, add = Util.appender()
   if state.over or seat ~= state.turn then return out end
   if not state.drawn then
     add({ draw = true })
     return out
   end
   for _, pile in ipairs(state.rules.piles) do add({ place = pile }) end
-  local refs, r = {}, 0
+  local refs, add_ref = Util.appender()
   for _, s in ipairs(state.seats) do
-    for _, pile in ipairs(state.rules.piles) do
-      r = r + 1
-      refs[r] = { player = s, pile = pile }
-    end
+    for _, pile in ipairs(state.rules.piles) do add_ref({ player = s, pile = pile }) end
   end
   for _, from in ipairs(refs) do
     for _, to in ipairs(refs) do
@@ -319,16 +312,12 @@ end
 
 -- Every card of the game, wherever it is (ids).
 function ScoopEngine.all_ids(state)
-  local out, n = {}, 0
-  local function add(card)
-    n = n + 1
-    out[n] = card.id
-  end
-  for _, c in ipairs(state.deck) do add(c) end
-  if state.drawn then add(state.drawn) end
+  local out, add = Util.appender()
+  for _, c in ipairs(state.deck) do add(c.id) end
+  if state.drawn then add(state.drawn.id) end
   for _, seat in ipairs(state.seats) do
     for _, pile in ipairs(state.rules.piles) do
-      for _, c in ipairs(state.players[seat][pile]) do add(c) end
+      for _, c in ipairs(state.players[seat][pile]) do add(c.id) end
     end
   end
   return out

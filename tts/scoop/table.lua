@@ -5,11 +5,8 @@
 local ScoopScoring = use("scoop.scoring")
 local ScoopEngine = use("scoop.engine")
 local Piles = use("scoop.piles")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Turns = use("lib.turns")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -315,29 +312,13 @@ end
 
 -- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------
 
-function uiScoopCount(player, value, id)
-  if Table.busy() then warn("Wait a moment: the deck is still being gathered") return end
-  M.count()
-end
-
-function uiScoopDraw(player, value, id)
-  Table.flow("Draw", function(finish) M.draw(player.color, finish) end)
-end
-
-function uiScoopPlace(player, value, id)
-  Table.flow("Place", function(finish) M.act(player.color, "place", finish) end)
-end
-
-function uiScoopScoop(player, value, id)
-  Table.flow("SCOOP", function(finish) M.act(player.color, "scoop", finish) end)
-end
-
-function uiScoopSwitch(player, value, id)
-  Table.flow("SWITCH", function(finish) M.act(player.color, "switch", finish) end)
-end
-
-function uiScoopNewGame(player, value, id)
-  Table.flow("New game", function(finish) M.new_game(player.color, finish) end)
-end
+Turns.buttons({
+  {"uiScoopNewGame", "New game", M.new_game},
+  {"uiScoopDraw", "Draw", M.draw},
+  {"uiScoopPlace", "Place", function(color, finish) M.act(color, "place", finish) end},
+  {"uiScoopScoop", "SCOOP", function(color, finish) M.act(color, "scoop", finish) end},
+  {"uiScoopSwitch", "SWITCH", function(color, finish) M.act(color, "switch", finish) end},
+  {"uiScoopCount", "Count", function() M.count() end, true},
+})
 
 return M

@@ -1324,12 +1324,9 @@ end
 -- {}, "over".
 function ScoreEngine.to_act(state)
   if state.over then return {}, "over" end
-  local out, n = {}, 0
+  local out, add = Util.appender()
   for _, seat in ipairs(ScoreEngine.round_players(state, state.opts)) do
-    if state.chosen[seat] == nil then
-      n = n + 1
-      out[n] = seat
-    end
+    if state.chosen[seat] == nil then add(seat) end
   end
   return out, "simultaneous"
 end
@@ -1428,17 +1425,14 @@ end
 -- Every card of the game, wherever it is: the deck, the hands and the rosters laid (ids; a card of
 -- several copies is listed once per copy).
 function ScoreEngine.all_ids(state)
-  local out, n = {}, 0
-  local function add(list)
-    for _, id in ipairs(list) do
-      n = n + 1
-      out[n] = id
-    end
+  local out, add = Util.appender()
+  local function add_all(list)
+    for _, id in ipairs(list) do add(id) end
   end
-  add(state.deck)
+  add_all(state.deck)
   for _, seat in ipairs(state.players) do
-    if state.hands[seat] then add(state.hands[seat]) end
-    if state.chosen[seat] then add(state.chosen[seat].roster) end
+    if state.hands[seat] then add_all(state.hands[seat]) end
+    if state.chosen[seat] then add_all(state.chosen[seat].roster) end
   end
   return out
 end

@@ -441,11 +441,7 @@ end
 -- adjacent stretch that is a set or run and beats the active set), each scout (side x position x
 -- turn) and, with the chip, each scout & show.
 function ScoutEngine.legal_moves(state, seat)
-  local out, n = {}, 0
-  local function add(move)
-    n = n + 1
-    out[n] = move
-  end
+  local out, add = Util.appender()
   local player = index_of(state.seats, seat)
   if player == nil or state.game_over then return out end
   if state.round_over then
@@ -492,11 +488,7 @@ end
 -- Every card of the game, wherever it is: hands, the active set, score piles, out of the round, set
 -- aside for this player count (ids).
 function ScoutEngine.all_ids(state)
-  local out, n = {}, 0
-  local function add(id)
-    n = n + 1
-    out[n] = id
-  end
+  local out, add = Util.appender()
   for p = 1, state.seat_count do
     for _, c in ipairs(state.hands[p]) do add(c.id) end
     for _, c in ipairs(state.won[p]) do add(c.id) end

@@ -5,13 +5,9 @@
 --
 -- A card's orientation in TTS is which value is up: a card upright to its holder shows `top`; turned
 -- 180 degrees about y it shows `bottom` (scout.setup's `flipped`).
-local ScoutSetup = use("scout.setup")
-local ScoutEngine = use("scout.engine")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Turns = use("lib.turns")
+local ScoutSetup, ScoutEngine = use("scout.setup"), use("scout.engine")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -496,25 +492,12 @@ end
 
 -- --- XmlUI handlers (tts/scout/ui.xml.j2) -------------------------------------------------------------
 
-function uiScoutSetup(player, value, id)
-  Table.flow("Setup", function(finish) M.setup(player.color, finish) end)
-end
-
-function uiScoutShow(player, value, id)
-  Table.flow("Show", function(finish) M.show(player.color, finish) end)
-end
-
-function uiScoutScout(player, value, id)
-  Table.flow("Scout", function(finish) M.scout(player.color, finish) end)
-end
-
-function uiScoutScoutShow(player, value, id)
-  Table.flow("Scout & Show", function(finish) M.scout_show(player.color, finish) end)
-end
-
-function uiScoutTurnHand(player, value, id)
-  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
-  M.turn_hand(player.color)
-end
+Turns.buttons({
+  {"uiScoutSetup", "Setup", M.setup},
+  {"uiScoutShow", "Show", M.show},
+  {"uiScoutScout", "Scout", M.scout},
+  {"uiScoutScoutShow", "Scout & Show", M.scout_show},
+  {"uiScoutTurnHand", "Turn my hand", M.turn_hand, true},
+})
 
 return M

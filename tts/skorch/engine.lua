@@ -557,11 +557,7 @@ end
 -- several of one value as a whole, each Undead trade and Face-off choice; {pick_up = true} alone
 -- when nothing can be played. A face-down card is offered as it is (the engine knows it).
 function SkorchEngine.legal_moves(state, seat)
-  local out, n = {}, 0
-  local function add(move)
-    n = n + 1
-    out[n] = move
-  end
+  local out, add = Util.appender()
   if state.winner or seat ~= state.turn then return out end
   local by_value = {}
   local values = {}
@@ -618,7 +614,7 @@ function SkorchEngine.legal_moves(state, seat)
     for _, id in ipairs(ids) do add({ cards = { id } }) end
     if #ids > 1 then add({ cards = ids }) end
   end
-  if n == 0 then add({ pick_up = true }) end
+  if out[1] == nil then add({ pick_up = true }) end
   return out
 end
 

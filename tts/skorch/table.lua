@@ -2,13 +2,9 @@
 -- "Pick up" and "Face-off" controls of tts/skorch/ui.xml.j2. A thin TTS layer: skorch.setup decides
 -- where every card goes at the deal and skorch.engine referees the play (docs/rules/skorch.md); this
 -- file only reads which cards the players put on the discard pile and moves the cards.
-local SkorchSetup = use("skorch.setup")
-local SkorchEngine = use("skorch.engine")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Turns = use("lib.turns")
+local SkorchSetup, SkorchEngine = use("skorch.setup"), use("skorch.engine")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -390,23 +386,14 @@ end
 
 -- --- XmlUI handlers (tts/skorch/ui.xml.j2) ------------------------------------------------------------
 
-function uiSkorchDeal(player, value, id)
-  Table.flow("Deal", function(finish) M.deal(player.color, finish) end)
-end
-
-function uiSkorchPlay(player, value, id)
-  Table.flow("Play", function(finish) M.play(player.color, finish) end)
-end
-
-function uiSkorchPickUp(player, value, id)
-  Table.flow("Pick up", function(finish) M.pick_up(player.color, finish) end)
-end
-
-function uiSkorchFaceoff(player, value, id)
-  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
-  M.set_faceoff(not faceoff)
-  say(player.color .. (faceoff and " shuffles the Face-off card in at the next Deal"
-                               or " leaves the Face-off card out"))
-end
+Turns.buttons({
+  {"uiSkorchDeal", "Deal", M.deal},
+  {"uiSkorchPlay", "Play", M.play},
+  {"uiSkorchPickUp", "Pick up", M.pick_up},
+  {"uiSkorchFaceoff", "Face-off", function(color)
+    M.set_faceoff(not faceoff)
+    Table.say(color .. (faceoff and " shuffles the Face-off card in at the next Deal" or " leaves the Face-off card out"))
+  end, true},
+})
 
 return M

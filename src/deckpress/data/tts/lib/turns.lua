@@ -35,6 +35,21 @@ function M.turn_line(engine, state)
   return tostring(seats[1]) .. "'s turn"
 end
 
+--- Define the XmlUI handlers (handler(player, value, id), docs/tts.md) of a table's buttons: each runs
+--- fn(color, finish) as the flow `label` (lib.table.flow: refused while another flow runs, finish() ends
+--- it), or, with `instant` set, calls fn(color) at once unless a flow is under way.
+---@param buttons table a list of {handler name, label, fn, instant}
+function M.buttons(buttons)
+  for _, button in ipairs(buttons) do
+    local label, fn, instant = button[2], button[3], button[4]
+    _G[button[1]] = function(player)
+      if not instant then return Table.flow(label, function(finish) fn(player.color, finish) end) end
+      if Table.busy() then return Table.warn("Wait a moment: " .. label .. " waits until the cards have arrived") end
+      fn(player.color)
+    end
+  end
+end
+
 --- A referee over `engine` for one table script.
 ---@param engine table the game's engine (setup, to_act, legal_moves, play, scores, all_ids)
 ---@param spec table {turn_id = the XmlUI id of the turn line, idle = its text before the first game,
