@@ -124,6 +124,9 @@ CASES: list[Case] = [
          "unknown key 'mni' in FieldDecl; did you mean 'min'?", line=7),
     Case("records-min-on-text", [write(GAME, TINY_RECORDS.replace("type: integer, min", "type: text, min")),
                                  PLAYS_TINY], "`min` and `max` bound an integer, a number or a list", line=7),
+    Case("engine-without-contract", [write("tts/tiny/engine.lua", "local E = {}\nfunction E.setup() end\n"
+                                          "function E.play() end\nreturn E\n"), PLAYS_TINY],
+         "the engine has no to_act, legal_moves, scores, all_ids", line=4),
     Case("records-option-too-large", [write(GAME, TINY_RECORDS), PLAYS_TINY], "hand: 3 is too large", file=DECK,
          line=FILES[DECK][:FILES[DECK].index(OPTIONS)].count("\n") + 1),
     # --- 5. YAML: tags --------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ class Builder:
 BUILDERS: list[Builder] = [Builder("tts"), Builder("pdf")]
 
 CHECKS: list[Callable[[LoadedDeck], None]] = [
+    tts.check,
     lazy("pdf", "check"),
 ]
 

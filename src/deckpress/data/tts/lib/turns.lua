@@ -73,7 +73,7 @@ function M.referee(engine, spec)
   function R.show_turn()
     local text = spec.idle
     if game ~= nil then text = (spec.line or function(s) return M.turn_line(engine, s) end)(game) end
-    UI.setValue(spec.turn_id, text)
+    Table.show_text(spec.turn_id, text)
   end
 
   --- One move of `color`: how.read(state, color) -> move | nil, refusal reads it off the table; the
