@@ -38,6 +38,9 @@ def test_a_renamed_copy_of_a_deck_plays_the_same_game(tmp_path, built):
     assert {"score.engine", "score.referee", "score.table"} <= set(lua_modules(duel))
     assert 'script = "score"' in duel["LuaScript"]
     assert abs(len(duel["LuaScript"]) - len(original["LuaScript"])) < 1000  # the deck's name, the file paths
+    inputs = json.loads((tmp_path / "build/score-duel/manifest.json").read_text(encoding="utf-8"))["inputs"]
+    assert {"script:score/engine.lua", "script:score/game.yaml", "script:score/checks.py"} <= set(inputs)
+    assert not [name for name in inputs if name.startswith("/")]  # named the same wherever deckpress is
 
 
 GAME = """\
@@ -185,6 +188,13 @@ def test_an_installed_package_brings_a_game(tmp_path):
     assert done.returncode == 0, done.stderr
     save = json.loads((root / "build/mine/tts/mine.json").read_text(encoding="utf-8"))
     assert "mine.engine" in lua_modules(save) and "from the package" in save["LuaScript"]
+    rules = json.loads(deckpress("schema").stdout)["allOf"]  # the generic schema knows it too
+    assert {"script": {"const": "mine"}} in [rule["if"]["properties"] for rule in rules]
+    (package / "game.yaml").write_text(GAME.replace("type: integer, min: 1", "type: integr, min: 1"), encoding="utf-8")
+    for command in ("check", "schema"):
+        done = deckpress(command)
+        assert done.returncode == 1 and "game.yaml:10:" in done.stderr and "unknown type 'integr'" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_every_package_of_the_source_ships():
