@@ -67,7 +67,7 @@ def test_random_games_through_the_contract_keep_every_card_and_end(name, players
 def test_random_score_games_through_the_contract_in_every_mode_the_engine_plays(mode):
     game = ENGINES["score"]
     options = from_lua(game.engine.options(game.data, mode))
-    if options.get("solo") or options.get("deck_per_player"):
+    if options.get("solo"):
         state, refusal = setup(game, SEATS[:2], seed=1, mode=mode)
         assert state is None and from_lua(refusal)["clause"] == 1     # played at the table only
         return
@@ -95,3 +95,21 @@ def test_a_move_out_of_turn_or_malformed_is_refused_with_its_clause(name):
         refusal = from_lua(refusal)
         assert new is None and isinstance(refusal["clause"], int) and refusal["rule"] and refusal["text"], refusal
         assert from_lua(state) == before
+
+
+def test_decking_keeps_one_card_of_each_draw_filling_the_roster_from_the_right():
+    game = ENGINES["score"]
+    state, _ = setup(game, SEATS[:2], seed=2, mode="decking")
+    s = from_lua(state)
+    assert [len(s["hands"]["White"]), len(s["decks"]["White"])] == [8, 34]    # a draw of 8 from 42 cards
+    assert from_lua(game.engine.legal_moves(state, "White")) == [{"keep": {"one_of": s["hands"]["White"]}}]
+    kept = []
+    for slot in (3, 2, 1):
+        choice = from_lua(state)["hands"]["White"][slot]
+        state, events = game.engine.play(state, "White", to_lua(game.lua, {"keep": choice}))
+        kept.append(choice)
+        assert from_lua(events)[0] == {"what": "kept", "seat": "White", "slot": slot,
+                                       "text": f"White keeps a card in roster slot {slot}."}
+    s = from_lua(state)
+    assert s["chosen"]["White"]["roster"] == kept[::-1] and len(s["graves"]["White"]) == 21
+    assert "White" not in from_lua(game.engine.to_act(state)[0]) and s["hands"]["White"] == []
