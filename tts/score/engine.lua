@@ -1282,7 +1282,11 @@ end
 
 -- Take the next `count` ids of `from` (fewer when it runs out) into the list `to`.
 local function take_ids(from, to, count)
-  for _ = 1, math.min(count, #from) do to[#to + 1] = table.remove(from, 1) end
+  local n = #to
+  for _ = 1, math.min(count, #from) do
+    n = n + 1
+    to[n] = table.remove(from, 1)
+  end
 end
 
 -- C29: every player's own deck, whole and shuffled (a tie-break's onlookers keep theirs), and each round

@@ -11,6 +11,7 @@
 -- frames late.
 local Engine = use("${deck}.engine")
 local Api, Setup, Table, Turns = use("lib.api"), use("lib.setup"), use("lib.table"), use("lib.turns")
+local Util = use("lib.util")
 
 local M = {}
 
@@ -64,9 +65,9 @@ function M.new_game(color, finish)
   Api.gather_main_deck(function(deck, problem)
     if deck == nil then Table.warn(problem) return finish() end
     deck.shuffle()
-    local cards = {}
+    local cards, add = Util.appender()  -- (TTS's #t costs time: appender counts for us)
     for _, entry in ipairs(deck.getObjects()) do  -- top card first; a card's id is its GUID at the table
-      cards[#cards + 1] = {id = entry.guid, value = Setup.field(entry.gm_notes, "value")}
+      add({id = entry.guid, value = Setup.field(entry.gm_notes, "value")})
     end
     local state, refusal = Engine.setup(Api.data(), Api.seated(), {cards = cards})
     if state == nil then Table.warn("New game: " .. Turns.refusal_text(refusal)) return finish() end
@@ -86,11 +87,11 @@ function M.play(color, finish)
     read = function(state)
       local on_pile = {}
       for _, card in ipairs(state.pile) do on_pile[card.id] = true end
-      local new = {}
+      local new, add = Util.appender()
       for _, obj in ipairs(Table.tagged(Api.data().main)) do
         local p, spot = obj.getPosition(), pile_spot()
         local near = (p.x - spot[1]) * (p.x - spot[1]) + (p.z - spot[3]) * (p.z - spot[3]) <= M.PILE_RADIUS ^ 2
-        if near and obj.type == "Card" and not on_pile[obj.getGUID()] then new[#new + 1] = obj.getGUID() end
+        if near and obj.type == "Card" and not on_pile[obj.getGUID()] then add(obj.getGUID()) end
       end
       if #new ~= 1 then return nil, "put one card of your hand on the pile, then press Play" end
       moved = new[1]
