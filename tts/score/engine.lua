@@ -1386,7 +1386,8 @@ local function score_round(state, events)
     state.targets[seat] = chosen.target or ScoreEngine.AUTO
   end
   local out
-  for _ = 1, 100 do
+  local limit = state.opts.action_turns or state.opts.roster_size  -- a round's action turns at the most
+  for _ = 1, limit do
     local problem
     out, problem = ScoreEngine.action_turn(state, state.opts, state.cards, rosters, state.totals)
     if out == nil then error(problem) end
@@ -1400,7 +1401,7 @@ local function score_round(state, events)
     end
     if out.round_over then break end
   end
-  if not out.round_over then error("the round did not end in 100 action turns") end
+  if not out.round_over then error("the round did not end in " .. limit .. " action turns") end
   for seat, total in pairs(out.pad) do state.totals[seat] = total end
   events[#events + 1] = { what = "round_over", totals = copy(state.totals), bug = out.result.bug ~= nil,
     text = "Round " .. state.rounds .. " is over." }
