@@ -57,10 +57,6 @@ def drop(table, guid, color, pile, k=1):
     holder(table, guid).setPosition(pile_spot(table, color, pile, k))
 
 
-def colour(player):
-    return SEATS[player - 1]
-
-
 def test_draw_turns_the_top_card_up_in_front_of_the_player_whose_turn_it_is(save):
     table = new_game(save)
     assert table.ui_value("scoop_turn") == "White: Draw (52 left)"
@@ -93,7 +89,7 @@ def test_place_puts_the_card_on_your_pile_and_another_players_pile_is_refused(sa
     drop(table, drawn, "White", "game")
     table.click("uiScoopPlace", "White", None, "scoop_place")
     s = state(table)
-    assert [c["id"] for c in s["players"][0]["game"]] == [drawn] and s["turn"] == 2
+    assert [c["id"] for c in s["players"]["White"]["game"]] == [drawn] and s["turn"] == "Red"
     assert lies_on(table, drawn) == ("White", "game")
     assert table.ui_value("scoop_turn") == "Red: Draw (51 left)"
     assert any("White puts the" in b and "White's Game Pile" in b for b in table.broadcasts)
@@ -101,7 +97,7 @@ def test_place_puts_the_card_on_your_pile_and_another_players_pile_is_refused(sa
 
 def act(table, s, move, rng):
     """What the player whose turn it is does at the table for the engine's `move`, and the button."""
-    me = colour(s["turn"])
+    me = s["turn"]
     drawn = s["drawn"]["id"]
     if "place" in move:
         drop(table, drawn, me, move["place"])
@@ -109,29 +105,29 @@ def act(table, s, move, rng):
     elif "scoop" in move:
         sc = move["scoop"]
         to, frm = sc["to"], sc["from"]
-        drop(table, drawn, colour(to["player"]), to["pile"])
-        block = s["players"][frm["player"] - 1][frm["pile"]][-sc.get("count", 1):]
+        drop(table, drawn, to["player"], to["pile"])
+        block = s["players"][frm["player"]][frm["pile"]][-sc.get("count", 1):]
         for k, card in enumerate(block, 2):
-            drop(table, card["id"], colour(to["player"]), to["pile"], k)
+            drop(table, card["id"], to["player"], to["pile"], k)
         table.click("uiScoopScoop", me, None, "scoop_scoop")
     else:
         sw = move["switch"]
         drop(table, drawn, me, sw["own"])
         with_ = sw["with"]
         value = s["drawn"]["value"]
-        showing = [(p, pile) for p in range(1, len(SEATS) + 1) for pile in ("go", "game")
-                   if (p, pile) != (s["turn"], sw["own"]) and s["players"][p - 1][pile]
-                   and s["players"][p - 1][pile][-1]["value"] == value]
+        showing = [(p, pile) for p in SEATS for pile in ("go", "game")
+                   if (p, pile) != (s["turn"], sw["own"]) and s["players"][p][pile]
+                   and s["players"][p][pile][-1]["value"] == value]
         if len(showing) > 1 or rng.random() < 0.3:  # mark the pile switched with: its top card on your card
-            top = s["players"][with_["player"] - 1][with_["pile"]][-1]["id"]
+            top = s["players"][with_["player"]][with_["pile"]][-1]["id"]
             drop(table, top, me, sw["own"], 2)
         table.click("uiScoopSwitch", me, None, "scoop_switch")
 
 
 def check_piles(table, s):
-    for p, color in enumerate(SEATS, 1):
+    for color in SEATS:
         for pile in ("go", "game"):
-            for card in s["players"][p - 1][pile]:
+            for card in s["players"][color][pile]:
                 assert lies_on(table, card["id"]) == (color, pile), (color, pile)
 
 
@@ -147,7 +143,7 @@ def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save,
     kinds = set()
     while not state(table)["over"]:
         turn = state(table)["turn"]
-        table.click("uiScoopDraw", colour(turn), None, "scoop_draw")
+        table.click("uiScoopDraw", turn, None, "scoop_draw")
         s = state(table)
         if reload_every and s["turns"] % reload_every == 0:
             shown = table.ui_value("scoop_turn")
@@ -181,8 +177,8 @@ def test_a_scoop_of_the_wrong_suit_is_refused_and_every_card_goes_back(save):
         table.click("uiScoopPlace", color, None, "scoop_place")
     table.click("uiScoopDraw", "Yellow", None, "scoop_draw")
     s = state(table)
-    [(owner, top)] = [(c, s["players"][k]["go"][-1]) for k, c in enumerate(SEATS[:2])
-                      if s["players"][k]["go"][-1]["suit"] != s["drawn"]["suit"]][:1]
+    [(owner, top)] = [(c, s["players"][c]["go"][-1]) for c in SEATS[:2]
+                      if s["players"][c]["go"][-1]["suit"] != s["drawn"]["suit"]][:1]
     drop(table, s["drawn"]["id"], "Yellow", "go")
     drop(table, top["id"], "Yellow", "go", 2)
     table.click("uiScoopScoop", "Yellow", None, "scoop_scoop")

@@ -79,6 +79,12 @@ setup:
 """
 
 
+# The smallest engine the build accepts: every function of the engine contract (docs/scripting.md).
+ENGINE = ("local E = {name = 'mine'}\n"
+          + "".join(f"function E.{f}() end\n" for f in ("setup", "to_act", "legal_moves", "play", "scores", "all_ids"))
+          + "return E\n")
+
+
 def project(root: Path, deck: str = DECK, game: str | None = GAME) -> Path:
     (root / "decks").mkdir(parents=True)
     (root / "templates").mkdir()
@@ -88,7 +94,7 @@ def project(root: Path, deck: str = DECK, game: str | None = GAME) -> Path:
     if game is not None:
         (root / "tts" / "mine").mkdir(parents=True)
         (root / "tts" / "mine" / "game.yaml").write_text(game, encoding="utf-8")
-        (root / "tts" / "mine" / "engine.lua").write_text("return {}\n", encoding="utf-8")
+        (root / "tts" / "mine" / "engine.lua").write_text(ENGINE, encoding="utf-8")
     return root
 
 
@@ -161,7 +167,7 @@ def test_an_installed_package_brings_a_game(tmp_path):
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "game.yaml").write_text(GAME, encoding="utf-8")
-    (package / "engine.lua").write_text("return {name = 'from the package'}\n", encoding="utf-8")
+    (package / "engine.lua").write_text(ENGINE.replace("'mine'", "'from the package'"), encoding="utf-8")
     info = site / "mine_game-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mine-game\nVersion: 1.0\n", encoding="utf-8")

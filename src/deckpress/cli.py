@@ -354,9 +354,11 @@ def preview(deck: str, card_id: str | None, target: Path | None, lang: str | Non
 @click.option("--name", default=None, help="The game's name (default: from PATH); the deck file is named after it.")
 @click.option("--card-size", type=click.Choice(list(CARD_SIZES)), default="poker", show_default=True,
               help="Size of the cards.")
-def new(path: Path, name: str | None, card_size: str) -> None:
-    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README.
-    Then `cd PATH && deckpress build`."""
+@click.option("--scripted", is_flag=True,
+              help="Also a scripted table of its own (tts/<deck>/: rules engine, table script, typed options).")
+def new(path: Path, name: str | None, card_size: str, scripted: bool) -> None:
+    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README
+    (with --scripted, the game's rules as a scripted table too). Then `cd PATH && deckpress build`."""
     from .scaffold import ScaffoldError, new_project
     from .source import control_character
 
@@ -366,7 +368,7 @@ def new(path: Path, name: str | None, card_size: str) -> None:
         raise click.BadParameter(f"the game's name {name!r} holds {problem}; write it on one line, of letters, "
                                  "digits, spaces and punctuation", param_hint="--name")
     try:
-        written = new_project(path, name, card_size)
+        written = new_project(path, name, card_size, scripted)
     except ScaffoldError as err:
         click.echo(str(err), err=True)
         sys.exit(1)

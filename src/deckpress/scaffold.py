@@ -1,7 +1,9 @@
 """`deckpress new`: a project folder with a small, complete game that builds at once.
 
 The files come from the package data's new/ folder: `${...}` placeholders are filled with the game's
-name (as a YAML string in the deck), the deck's file name and the card size.
+name (as a YAML string in the deck), the deck's file name and the card size. `--scripted` adds the
+new-scripted/ folder: the game's own scripted table (tts/<deck>/: its engine, table script, controls and
+records), and the deck names it (`script:`) and sets the options its records type.
 """
 
 from __future__ import annotations
@@ -17,6 +19,18 @@ from .paths import PACKAGE_DATA
 from .schema import slug
 
 SOURCE = PACKAGE_DATA / "new"
+SCRIPTED = PACKAGE_DATA / "new-scripted"
+
+# What --scripted changes in the deck: it names its scripted game and sets the options game.yaml types.
+DECK_SCRIPTED = (
+    ("card_size: ${card_size}", "script: ${deck}           # the scripted game of tts/${deck}/: its rules run at the TTS table\n"
+                                "card_size: ${card_size}"),
+    ("  deal: {2: 7, 3: 6, 4: 5}  # cards dealt to each player, by number of players\n",
+     "  deal: {2: 7, 3: 6, 4: 5}  # cards dealt to each player, by number of players\n"
+     "  options:                  # the scripted game's options: tts/${deck}/game.yaml types them\n"
+     "    wild_plays_again: true\n"
+     "    coins_per_wild: 1\n"),
+)
 
 
 class ScaffoldError(Exception):
@@ -44,20 +58,37 @@ def _check_place(path: Path) -> None:
         raise ScaffoldError(f"{path}: the folder is not empty; name a new folder, e.g. deckpress new my-game")
 
 
-def new_project(path: Path, name: str, card_size: str) -> list[Path]:
-    """Create the project at `path` (a new or empty folder); returns the files written. The files are
-    written into a folder beside it, which becomes the project only once all of them are there: a project
-    that cannot be made leaves nothing behind."""
-    _check_place(path)
+def _files(name: str, card_size: str, scripted: bool) -> dict[str, str]:
+    """The project's files, by path relative to it: the game's, and its scripted game's when `scripted`."""
     deck = slug(name)
     values = {"game_name": name, "game_yaml": json.dumps(name, ensure_ascii=False), "deck": deck,
               "card_size": card_size}
-    files = {}
-    for source in sorted(SOURCE.rglob("*")):
-        if source.is_file():
-            relative = source.relative_to(SOURCE).as_posix()
-            relative = f"decks/{deck}.yaml" if relative == "deck.yaml" else relative
-            files[relative] = Template(source.read_text(encoding="utf-8")).safe_substitute(values)
+    files: dict[str, str] = {}
+    for folder in (SOURCE, SCRIPTED) if scripted else (SOURCE,):
+        for source in sorted(folder.rglob("*")):
+            if not source.is_file() or "__pycache__" in source.parts:
+                continue
+            relative = source.relative_to(folder).as_posix()
+            text = source.read_text(encoding="utf-8")
+            if relative == "deck.yaml":
+                relative = f"decks/{deck}.yaml"
+                for anchor, replacement in DECK_SCRIPTED if scripted else ():
+                    text = text.replace(anchor, replacement, 1)
+            elif relative.startswith("tts/game/"):
+                relative = f"tts/{deck}/" + relative.removeprefix("tts/game/")
+            text = Template(text).safe_substitute(values)
+            if relative in files:  # the scripted game's part of the README, after the project's
+                text = files[relative] + "\n" + text
+            files[relative] = text
+    return files
+
+
+def new_project(path: Path, name: str, card_size: str, scripted: bool = False) -> list[Path]:
+    """Create the project at `path` (a new or empty folder), with a scripted game of its own when
+    `scripted`; returns the files written. The files are written into a folder beside it, which becomes
+    the project only once all of them are there: a project that cannot be made leaves nothing behind."""
+    _check_place(path)
+    files = _files(name, card_size, scripted)
     place = path.resolve() if path.is_symlink() else path.absolute()  # a link to an empty folder: that folder
     made: list[Path] = []  # the folders on the way this call made, removed again if it fails
     staging = None

@@ -189,6 +189,9 @@ CASES: list[Case] = [
          "unknown key 'mni' in FieldDecl; did you mean 'min'?", line=7),
     Case("records-min-on-text", [write(GAME, TINY_RECORDS.replace("type: integer, min", "type: text, min")),
                                  PLAYS_TINY], "`min` and `max` bound an integer, a number or a list", line=7),
+    Case("engine-without-contract", [write("tts/tiny/engine.lua", "local E = {}\nfunction E.setup() end\n"
+                                          "function E.play() end\nreturn E\n"), PLAYS_TINY],
+         "the engine has no to_act, legal_moves, scores, all_ids", line=4),
     Case("records-python-syntax", [write("tts/tiny/checks.py", "def hand(record, ctx:\n"),
                                    write(GAME, "python: checks.py\n" + TINY_RECORDS), PLAYS_TINY],
          "'(' was never closed"),

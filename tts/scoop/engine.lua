@@ -1,19 +1,20 @@
--- Scoop rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+-- Scoop rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
 --
--- Data in, data out: new_game() lays out the shuffled deck and everyone's two empty piles; draw()
--- takes the turn's card; play() checks what is done with it (placed on your own pile, SCOOP or
--- SWITCH) and returns the next state (the input is never changed), or nil and a message naming the
+-- Data in, data out: setup() lays out the shuffled deck and every seat's two empty piles; a turn is
+-- two moves, {draw = true} and then what is done with the card (placed on your own pile, SCOOP or
+-- SWITCH); play() returns the next state (the input is never changed), or nil and a refusal naming the
 -- rule it breaks. When the deck is used up the game is counted by scoop.scoring ("Count").
 -- The rules interpretations are the numbered clauses of docs/rules/scoop.md ("C<n>"). Game facts
 -- come from the deck's YAML as bundled in DATA: the cards' suit, rank and value, and setup.options
 -- (piles, draw_per_turn, face_ranks, scoring).
 -- No TTS calls, no goto, no bitwise operators, no io/load/require (use("scoop.engine")).
 --
--- A card is {id, suit, rank, value}. Players are numbered 1..n in turn order; a pile is named by
--- {player = p, pile = "go" | "game"} and listed bottom card first.
+-- A card is {id, suit, rank, value}. Seats are whatever the table names them (TTS colours), in turn
+-- order; a pile is named by {player = seat, pile = "go" | "game"} and listed bottom card first.
 
 local Util = use("lib.util")
-local is_int, contains = Util.is_int, Util.contains
+local is_int, index_of = Util.is_int, Util.index_of
 local Random = use("lib.random")
 local ScoopScoring = use("scoop.scoring")
 
@@ -24,24 +25,14 @@ local clone = Util.deep_copy
 -- ---------------------------------------------------------------------------
 -- Data
 
--- The facts the engine reads from DATA: {piles, draw_per_turn, faces = {rank = true}, scoring}.
+-- The facts the engine reads from DATA: {piles, draw_per_turn, faces = {rank = true}, scoring}. The
+-- options are as tts/scoop/game.yaml types them: `deckpress check` refuses a deck whose options are not.
 function ScoopEngine.rules(data)
-  local options = (data.setup and data.setup.options) or {}
-  if options.draw_per_turn ~= 1 then
-    error("setup.options.draw_per_turn must be 1: each turn is one card taken (decks/scoop.yaml)")
-  end
-  local piles = options.piles
-  if type(piles) ~= "table" or #piles ~= 2 or not contains(piles, "go") or not contains(piles, "game") then
-    error("setup.options.piles must be [go, game] in some order (decks/scoop.yaml)")
-  end
-  if type(options.face_ranks) ~= "table" then
-    error("setup.options.face_ranks must list the face-card ranks (decks/scoop.yaml)")
-  end
+  local options = data.setup.options
   local scoring = clone(options.scoring)
-  if type(scoring) ~= "table" then error("setup.options.scoring is missing (decks/scoop.yaml)") end
   scoring.faces = clone(options.face_ranks)
-  ScoopScoring.check_scoring(scoring)
-  return { piles = clone(piles), draw_per_turn = 1, faces = ScoopScoring.face_set(scoring), scoring = scoring }
+  return { piles = clone(options.piles), draw_per_turn = options.draw_per_turn, faces = ScoopScoring.face_set(scoring),
+    scoring = scoring }
 end
 
 -- The 52 cards of DATA's deck component: {id, suit, rank, value}.
@@ -59,27 +50,36 @@ function ScoopEngine.cards(data)
   error("the deck data has no component 'deck' (decks/scoop.yaml)")
 end
 
--- new_game(data, seat_count, deck, seed) -> state. deck: the cards, deck[1] the top card; with a
--- seed they are shuffled first (lib.random), without one they are taken as given (TTS shuffled).
-function ScoopEngine.new_game(data, seat_count, deck, seed)
+-- A refusal (docs/scripting.md): the clause of docs/rules/scoop.md, its name and what is wrong.
+local function refuse(clause, rule, text)
+  return nil, { clause = clause, rule = rule, text = text }
+end
+
+-- setup(data, seats, opts) -> state | nil, refusal. seats: the seat ids in turn order; opts.cards: the
+-- deck, opts.cards[1] the top card, taken as given (the table shuffled it), or (without cards) the
+-- deck's 52 cards shuffled with opts.seed (lib.random).
+function ScoopEngine.setup(data, seats, opts)
+  opts = opts or {}
   local rules = ScoopEngine.rules(data)
   local players = data.game and data.game.players
+  local seat_count = #seats
   local low, high = players and players.min or 1, players and players.max or seat_count
-  if not is_int(seat_count) or seat_count < low or seat_count > high then
-    error("Scoop is for " .. low .. " to " .. high .. " players, not " .. tostring(seat_count))
+  if seat_count < low or seat_count > high then
+    return refuse(14, "turns", "Scoop is for " .. low .. " to " .. high .. " players, not " .. seat_count)
   end
+  local cards = opts.cards
+  if cards == nil then cards = Random.shuffle(ScoopEngine.cards(data), opts.seed or 1) end
+  if #cards == 0 then return refuse(14, "turns", "the deck has no cards: there is nothing to take") end
   local seen = {}
-  for i, card in ipairs(deck) do
+  for i, card in ipairs(cards) do
     if type(card) ~= "table" or type(card.id) ~= "string" or seen[card.id] then
-      error("card " .. i .. ": every card needs a unique id")
+      return refuse(14, "turns", "card " .. i .. ": every card needs a unique id")
     end
     seen[card.id] = true
   end
-  local cards = clone(deck)
-  if seed ~= nil then cards = Random.shuffle(cards, seed) end
-  local state = { rules = rules, seat_count = seat_count, deck = cards, players = {}, turn = 1,
-    drawn = false, over = false, result = false, turns = 0 }
-  for p = 1, seat_count do state.players[p] = { go = {}, game = {} } end
+  local state = { rules = rules, seats = clone(seats), seat_count = seat_count, deck = clone(cards), players = {},
+    turn = seats[1], drawn = false, over = false, result = false, turns = 0 }
+  for _, seat in ipairs(seats) do state.players[seat] = { go = {}, game = {} } end
   return state
 end
 
@@ -87,7 +87,7 @@ end
 -- Piles
 
 local function pile_of(state, ref)
-  if type(ref) ~= "table" or not is_int(ref.player) or state.players[ref.player] == nil
+  if type(ref) ~= "table" or ref.player == nil or state.players[ref.player] == nil
     or (ref.pile ~= "go" and ref.pile ~= "game") then
     return nil
   end
@@ -107,12 +107,8 @@ function ScoopEngine.face_count(state, pile)
   return n
 end
 
-local function refuse(clause, rule, text)
-  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
-end
-
 local function where(ref)
-  return "player " .. ref.player .. "'s " .. (ref.pile == "go" and "Go" or "Game") .. " Pile"
+  return tostring(ref.player) .. "'s " .. (ref.pile == "go" and "Go" or "Game") .. " Pile"
 end
 
 local function describe(card)
@@ -122,24 +118,34 @@ end
 -- ---------------------------------------------------------------------------
 -- A turn
 
--- C14: draw(state, player) -> new state, events | nil, message: the turn's card from the top.
-function ScoopEngine.draw(state, player)
-  if state.over then return refuse(19, "the end", "the deck is used up; the game is over") end
-  if player ~= state.turn then return refuse(14, "turns", "it is player " .. state.turn .. "'s turn") end
-  if state.drawn then return refuse(14, "turns", "you have taken your card; place it, SCOOP or SWITCH") end
-  state = clone(state)
-  state.drawn = table.remove(state.deck, 1)
-  return state, { { what = "drew", player = player, id = state.drawn.id,
-    text = string.format("Player %d takes the %s.", player, describe(state.drawn)) } }
+-- to_act(state) -> seats, kind: the seat whose turn it is ("turn"), or nobody once the game is over.
+function ScoopEngine.to_act(state)
+  if state.over then return {}, "over" end
+  return { state.turn }, "turn"
 end
 
--- check(state, player, move) -> true | nil, message.
+-- C14: the turn's card from the top of the deck.
+local function draw(state, seat)
+  if state.drawn then return refuse(14, "turns", "you have taken your card; place it, SCOOP or SWITCH") end
+  if #state.deck == 0 then return refuse(19, "the end", "the deck is used up; the game is over") end
+  state = clone(state)
+  state.drawn = table.remove(state.deck, 1)
+  return state, { { what = "drew", seat = seat, id = state.drawn.id,
+    text = string.format("%s takes the %s.", tostring(seat), describe(state.drawn)) } }
+end
+
+-- check(state, seat, move) -> true | nil, refusal.
+--   {draw = true}                                              C14
 --   {place = "go" | "game"}                                    C15
 --   {scoop = {from = pile ref, to = pile ref, count = k}}      C16, C17
 --   {switch = {own = "go" | "game", with = pile ref}}          C18
-function ScoopEngine.check(state, player, move)
+function ScoopEngine.check(state, seat, move)
   if state.over then return refuse(19, "the end", "the deck is used up; the game is over") end
-  if player ~= state.turn then return refuse(14, "turns", "it is player " .. state.turn .. "'s turn") end
+  if seat ~= state.turn then return refuse(14, "turns", "it is " .. tostring(state.turn) .. "'s turn") end
+  if type(move) == "table" and move.draw then
+    if state.drawn then return refuse(14, "turns", "you have taken your card; place it, SCOOP or SWITCH") end
+    return true
+  end
   if not state.drawn then return refuse(14, "turns", "take your card from the deck first") end
   local drawn = state.drawn
   if type(move) ~= "table" then return refuse(15, "placing", "place the card, SCOOP or SWITCH") end
@@ -177,7 +183,7 @@ function ScoopEngine.check(state, player, move)
     return true
   elseif move.switch ~= nil then
     local s = move.switch
-    local own = { player = player, pile = s.own }
+    local own = { player = seat, pile = s.own }
     local mine, with = pile_of(state, own), pile_of(state, s.with)
     if mine == nil or with == nil then
       return refuse(18, "SWITCH", "name your own pile and the pile {player, pile} to switch with")
@@ -191,20 +197,22 @@ function ScoopEngine.check(state, player, move)
   return refuse(15, "placing", "place the card, SCOOP or SWITCH")
 end
 
--- play(state, player, move) -> new state, events | nil, message. After the move the turn passes; the
--- move that uses up the deck ends the game and counts it (state.result, scoop.scoring's result).
-function ScoopEngine.play(state, player, move)
-  local ok, message = ScoopEngine.check(state, player, move)
-  if not ok then return nil, message end
+-- play(state, seat, move) -> new state, events | nil, refusal. After the card is used the turn
+-- passes; the move that uses up the deck ends the game and counts it (state.result, scoop.scoring's
+-- result).
+function ScoopEngine.play(state, seat, move)
+  local ok, refusal = ScoopEngine.check(state, seat, move)
+  if not ok then return nil, refusal end
+  if move.draw then return draw(state, seat) end
   state = clone(state)
   local drawn, events = state.drawn, {}
   state.drawn = false
   if move.place ~= nil then
-    local pile = state.players[player][move.place]
+    local pile = state.players[seat][move.place]
     pile[#pile + 1] = drawn
-    events[1] = { what = "placed", player = player,
-      text = string.format("Player %d puts the %s on %s.", player, describe(drawn),
-        where({ player = player, pile = move.place })) }
+    events[1] = { what = "placed", seat = seat,
+      text = string.format("%s puts the %s on %s.", tostring(seat), describe(drawn),
+        where({ player = seat, pile = move.place })) }
   elseif move.scoop ~= nil then
     local s = move.scoop
     local from, to = pile_of(state, s.from), pile_of(state, s.to)
@@ -213,61 +221,80 @@ function ScoopEngine.play(state, player, move)
     local first = #from - count + 1
     for i = first, #from do to[#to + 1] = from[i] end
     for _ = first, #from do table.remove(from) end
-    events[1] = { what = "scooped", player = player, count = count,
-      text = string.format("Player %d SCOOPs %d card%s from %s onto the %s on %s.", player, count,
+    events[1] = { what = "scooped", seat = seat, count = count,
+      text = string.format("%s SCOOPs %d card%s from %s onto the %s on %s.", tostring(seat), count,
         count > 1 and "s" or "", where(s.from), describe(drawn), where(s.to)) }
   else
     local s = move.switch
-    local mine = state.players[player][s.own]
+    local mine = state.players[seat][s.own]
     mine[#mine + 1] = drawn
     local other = state.players[s.with.player]
     local with = other[s.with.pile]
-    state.players[player][s.own], other[s.with.pile] = with, mine
-    events[1] = { what = "switched", player = player,
-      text = string.format("Player %d puts the %s on %s and SWITCHes it with %s.", player, describe(drawn),
-        where({ player = player, pile = s.own }), where(s.with)) }
+    state.players[seat][s.own], other[s.with.pile] = with, mine
+    events[1] = { what = "switched", seat = seat,
+      text = string.format("%s puts the %s on %s and SWITCHes it with %s.", tostring(seat), describe(drawn),
+        where({ player = seat, pile = s.own }), where(s.with)) }
   end
   state.turns = state.turns + 1
   if #state.deck == 0 then -- C19
     state.over = true
     state.result = ScoopEngine.count(state)
-    events[#events + 1] = { what = "game_over", winners = state.result.winners, text = state.result.explanation }
+    local winners = {}
+    for i, k in ipairs(state.result.winners) do winners[i] = state.seats[k] end
+    events[#events + 1] = { what = "game_over", winners = winners, text = state.result.explanation }
   else
-    state.turn = player % state.seat_count + 1
+    state.turn = state.seats[index_of(state.seats, seat) % state.seat_count + 1]
   end
   return state, events
 end
 
--- C20: the Count of scoop.scoring over the piles as they lie, with the deck's scoring table.
-function ScoopEngine.count(state, names)
+-- C20: the Count of scoop.scoring over the piles as they lie, with the deck's scoring table; its
+-- players are numbered in seat order and named by their seats.
+function ScoopEngine.count(state)
   local players = {}
-  for p = 1, state.seat_count do
-    players[p] = { go_pile = state.players[p].go, game_pile = state.players[p].game, name = names and names[p] }
+  for p, seat in ipairs(state.seats) do
+    players[p] = { go_pile = state.players[seat].go, game_pile = state.players[seat].game, name = tostring(seat) }
   end
   return ScoopScoring.score(players, state.rules.scoring)
 end
 
--- Every legal move with the drawn card: each place, each scoop (every pile pair and count) and each
--- switch.
-function ScoopEngine.legal_moves(state, player)
-  local out = {}
-  if state.over or player ~= state.turn or not state.drawn then return out end
-  for _, pile in ipairs(state.rules.piles) do out[#out + 1] = { place = pile } end
-  local refs = {}
-  for p = 1, state.seat_count do
-    for _, pile in ipairs(state.rules.piles) do refs[#refs + 1] = { player = p, pile = pile } end
+-- scores(state) -> points, winners: each seat's points of the Count of the piles as they lie (only a
+-- winner scores, C10), and the winners once the game is over (else none).
+function ScoopEngine.scores(state)
+  local result = state.result or ScoopEngine.count(state)
+  local points, winners = {}, {}
+  for p, seat in ipairs(state.seats) do points[seat] = result.players[p].score end
+  if state.over then
+    for i, k in ipairs(result.winners) do winners[i] = state.seats[k] end
+  end
+  return points, winners
+end
+
+-- Every legal move of `seat`: the draw, or with the drawn card each place, each scoop (every pile
+-- pair and count) and each switch.
+function ScoopEngine.legal_moves(state, seat)
+  local out, add = Util.appender()
+  if state.over or seat ~= state.turn then return out end
+  if not state.drawn then
+    add({ draw = true })
+    return out
+  end
+  for _, pile in ipairs(state.rules.piles) do add({ place = pile }) end
+  local refs, add_ref = Util.appender()
+  for _, s in ipairs(state.seats) do
+    for _, pile in ipairs(state.rules.piles) do add_ref({ player = s, pile = pile }) end
   end
   for _, from in ipairs(refs) do
     for _, to in ipairs(refs) do
       local count = 1
-      while ScoopEngine.check(state, player, { scoop = { from = from, to = to, count = count } }) do
-        out[#out + 1] = { scoop = { from = from, to = to, count = count } }
+      while ScoopEngine.check(state, seat, { scoop = { from = from, to = to, count = count } }) do
+        add({ scoop = { from = from, to = to, count = count } })
         count = count + 1
       end
     end
     for _, own in ipairs(state.rules.piles) do
       local move = { switch = { own = own, with = from } }
-      if ScoopEngine.check(state, player, move) then out[#out + 1] = move end
+      if ScoopEngine.check(state, seat, move) then add(move) end
     end
   end
   return out
@@ -275,12 +302,12 @@ end
 
 -- Every card of the game, wherever it is (ids).
 function ScoopEngine.all_ids(state)
-  local out = {}
-  for _, c in ipairs(state.deck) do out[#out + 1] = c.id end
-  if state.drawn then out[#out + 1] = state.drawn.id end
-  for p = 1, state.seat_count do
+  local out, add = Util.appender()
+  for _, c in ipairs(state.deck) do add(c.id) end
+  if state.drawn then add(state.drawn.id) end
+  for _, seat in ipairs(state.seats) do
     for _, pile in ipairs(state.rules.piles) do
-      for _, c in ipairs(state.players[p][pile]) do out[#out + 1] = c.id end
+      for _, c in ipairs(state.players[seat][pile]) do add(c.id) end
     end
   end
   return out

@@ -5,11 +5,8 @@
 local ScoopScoring = use("scoop.scoring")
 local ScoopEngine = use("scoop.engine")
 local Piles = use("scoop.piles")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Saved = use("lib.saved")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -22,10 +19,19 @@ local counted = {}
 M.DRAWN_D = 11.5     -- seat-local d of the card a player has drawn (in front of the mat)
 M.PILE_STEP = 0.03   -- height between two cards of a pile
 
-local game = nil     -- the rules engine's state since the last New game (scoop.engine), or nil
-local players = {}   -- the colours playing it: player k of the engine is players[k]
-
 local say, warn = Table.say, Table.warn
+
+-- The turn line: whose turn it is and how many cards are left, or that the game is over.
+local function turn_line(game)
+  if game.over then return "Game over: press Count" end
+  return game.turn .. (game.drawn and " plays the card drawn" or ": Draw") .. " (" .. #game.deck .. " left)"
+end
+
+-- The referee of the turns (lib.turns over scoop.engine): the engine decides, this layer reads the
+-- table and moves the cards.
+local referee = Turns.referee(ScoopEngine, {turn_id = "scoop_turn", idle = "New game to start", line = turn_line,
+                                            first = "New game first: the table referees a game it shuffled"})
+M.state, M.show_turn = referee.state, referee.show_turn
 
 -- Lay one player mat in front of every seat (Go Pile left, Game Pile right), locked. Done once, when
 -- the game is first loaded (the mats come as one stack); seats beyond the mats there are get none.
@@ -100,48 +106,21 @@ function M.new_game(color, finish)
     deck.setPosition({0, 1.5, 0})
     deck.shuffle()
     counted = {}
-    game = nil
-    players = Api.seated()
     local cards = {}
     for _, entry in ipairs(deck.getObjects()) do  -- top card first
       local card = Piles.card(entry.gm_notes, Api.data().main)
       cards[#cards + 1] = {id = entry.guid, suit = card.suit, rank = card.rank,
                            value = Setup.field(entry.gm_notes, "value")}
     end
-    local ok, state = pcall(ScoopEngine.new_game, Api.data(), #players, cards)
-    if not ok then
-      warn("New game: " .. tostring(state) .. "; take seats and press New game again")
-      players = {}
-    else
-      game = state
-    end
+    local state, refusal = ScoopEngine.setup(Api.data(), Api.seated(), {cards = cards})
+    if state == nil then warn("New game: " .. Turns.refusal_text(refusal) .. "; take seats and press New game again") end
+    referee.start(state)
     say(color .. " shuffled the deck for a new game: take one card from the top each turn.")
-    M.show_turn()
     finish()
   end)
 end
 
 -- --- Refereeing the turns: the engine decides, this layer reads the table and moves the cards -------
-
--- The engine's state (nil before the first New game): for the tests and for anyone scripting the table.
-function M.state()
-  return game
-end
-
--- The engine's "player 2" as the colour that plays it.
-local function named(text)
-  return Seating.name_players(text, players)
-end
-
-function M.show_turn()
-  local text = "New game to start"
-  if game ~= nil and game.over then
-    text = "Game over: press Count"
-  elseif game ~= nil then
-    text = players[game.turn] .. (game.drawn and " plays the card drawn" or ": Draw") .. " (" .. #game.deck .. " left)"
-  end
-  UI.setValue("scoop_turn", text)
-end
 
 local function facing(color)
   return {0, Seating.facing(Api.data(), color), 0}
@@ -151,11 +130,10 @@ local function drawn_place(color)
   return Seating.place(Api.data(), color, 0, M.DRAWN_D), facing(color)
 end
 
--- Where card k of a pile {player, pile} goes: on its area, k cards high, face up to its owner.
+-- Where card k of a pile {player = colour, pile} goes: on its area, k cards high, face up to its owner.
 local function pile_place(ref, k)
-  local color = players[ref.player]
-  return Piles.place(Api.data().seats, Api.data().layout.seat_radius, color, ref.pile, 1.0 + k * M.PILE_STEP),
-         facing(color)
+  return Piles.place(Api.data().seats, Api.data().layout.seat_radius, ref.player, ref.pile, 1.0 + k * M.PILE_STEP),
+         facing(ref.player)
 end
 
 -- The card `guid`'s object: loose, or the deck of the main component holding it.
@@ -175,15 +153,14 @@ local function move_card(guid, position, rotation, j)
   end
 end
 
--- The pile {player, pile} whose area the card `guid` lies on, or nil.
-local function lies_on(guid)
+-- The pile {player = colour, pile} of the game whose area the card `guid` lies on, or nil.
+local function lies_on(game, guid)
   local holder = holder_of(guid)
   if holder == nil then return nil end
   local p = holder.getPosition()
   local color, pile = Piles.pile_at(Api.data().seats, Api.data().layout.seat_radius, p.x, p.z)
-  local k = color and Seating.index(players, color)
-  if k == nil then return nil end
-  return {player = k, pile = pile}
+  if color == nil or game.players[color] == nil then return nil end
+  return {player = color, pile = pile}
 end
 
 local function same(a, b)
@@ -193,17 +170,22 @@ end
 -- Every card of the piles in `state`: {id = {ref, k}}.
 local function pile_cards(state)
   local out = {}
-  for k = 1, state.seat_count do
+  for _, seat in ipairs(state.seats) do
     for _, pile in ipairs(state.rules.piles) do
-      for i, c in ipairs(state.players[k][pile]) do out[c.id] = {ref = {player = k, pile = pile}, k = i} end
+      for i, c in ipairs(state.players[seat][pile]) do out[c.id] = {ref = {player = seat, pile = pile}, k = i} end
     end
   end
   return out
 end
 
--- Lay every card whose place changed from `before` to `after` where it now belongs; done() once there.
+-- Lay every card whose place changed from `before` to `after` where it now belongs (the card drawn in
+-- front of its player); done() once there.
 local function lay_out(before, after, done)
   local j = Table.join(done)
+  if after.drawn and not before.drawn then
+    local position, rotation = drawn_place(after.turn)
+    move_card(after.drawn.id, position, rotation, j)
+  end
   local was = pile_cards(before)
   for id, now in pairs(pile_cards(after)) do
     local old = was[id]
@@ -215,118 +197,103 @@ local function lay_out(before, after, done)
   j.start()
 end
 
--- Put the drawn card and any pile card moved off its pile back; done() once they are there.
-local function put_back(moved, done)
-  local j = Table.join(done)
-  local position, rotation = drawn_place(players[game.turn])
-  move_card(game.drawn.id, position, rotation, j)
-  local places = pile_cards(game)
-  for _, id in ipairs(moved) do
-    local position_k, rotation_k = pile_place(places[id].ref, places[id].k)
-    move_card(id, position_k, rotation_k, j)
-  end
-  j.start()
-end
-
--- Check that `color` may act now: their turn, and (unless `drawing`) a card drawn. Returns the player k.
-local function acting(color, drawing)
-  if game == nil then warn("New game first: the table referees a game it shuffled") return nil end
-  local k = Seating.index(players, color)
-  if k == nil then warn(color .. " is not playing this game (New game deals in the seated players)") return nil end
-  if game.over then warn("Clause 19 (the end): the deck is used up; press Count") return nil end
-  if k ~= game.turn then warn(color .. ": Clause 14 (turns): it is " .. players[game.turn] .. "'s turn") return nil end
-  if not drawing and not game.drawn then warn(color .. ": Clause 14 (turns): press Draw first") return nil end
-  return k
+local function carry_out(before, after, events, done)
+  if after.over then say("The deck is used up: press Count to score the game.") end
+  lay_out(before, after, done)
 end
 
 -- "Draw": the top card of the deck, face up in front of the player whose turn it is.
 function M.draw(color, finish)
-  local k = acting(color, true)
-  if k == nil then return finish() end
-  local after, events = ScoopEngine.draw(game, k)
-  if after == nil then warn(color .. ": " .. named(events)) return finish() end
-  local deck = holder_of(after.drawn.id)
-  if deck == nil then warn("the deck is not on the table") return finish() end
-  game = after
-  say(named(events[1].text))
-  M.show_turn()
-  local position, rotation = drawn_place(color)
-  local j = Table.join(finish)
-  move_card(after.drawn.id, position, rotation, j)
-  j.start()
+  referee.move(color, finish, {
+    read = function(game)
+      if not game.drawn and game.deck[1] ~= nil and holder_of(game.deck[1].id) == nil then
+        return nil, "the deck is not on the table"
+      end
+      return {draw = true}
+    end,
+    carry_out = carry_out})
 end
 
--- Place, SCOOP or SWITCH (`kind`): read what `color` did with the drawn card, let the engine check it,
--- and carry it out, or put the cards back with the rule's message.
-function M.act(color, kind, finish)
-  local k = acting(color, false)
-  if k == nil then return finish() end
-  local on = lies_on(game.drawn.id)
-  local moved, from = {}, nil  -- pile cards moved onto another pile: the scooped cards, or the SWITCH's mark
+-- What `color`, whose turn it is, did with the drawn card (`kind`: "place", "scoop" or "switch"), read
+-- off the table: the move, or nil and the refusal; `moved` gets the pile cards moved onto another pile (the scooped
+-- cards, or the SWITCH's mark).
+local function read_act(game, color, kind, moved)
+  local on = lies_on(game, game.drawn.id)
+  local from = nil
   for id, at in pairs(pile_cards(game)) do
-    local now = lies_on(id)
-    if not same(now, at.ref) then
+    if not same(lies_on(game, id), at.ref) then
       moved[#moved + 1] = id
       if from ~= nil and not same(from, at.ref) then from = false elseif from == nil then from = at.ref end
     end
   end
   table.sort(moved)
-  local move, problem = nil, nil
-  if on == nil then
-    problem = "Clause 15 (placing): put the card you drew on a pile first"
-  elseif kind == "place" then
-    if on.player ~= k then problem = "Clause 15 (placing): put it on one of your own piles"
-    elseif #moved > 0 then problem = "Clause 15 (placing): only the card you drew moves"
-    else move = {place = on.pile} end
+  local function refuse(clause, rule, text) return nil, {clause = clause, rule = rule, text = text} end
+  if on == nil then return refuse(15, "placing", "put the card you drew on a pile first") end
+  if kind == "place" then
+    if on.player ~= color then return refuse(15, "placing", "put it on one of your own piles") end
+    if #moved > 0 then return refuse(15, "placing", "only the card you drew moves") end
+    return {place = on.pile}
   elseif kind == "scoop" then
-    if #moved == 0 then problem = "Clause 16 (SCOOP): put the cards you scoop on the card you drew"
-    elseif from == false then problem = "Clause 17 (SCOOP more): scoop the cards of one pile"
-    else
-      local list, top = game.players[from.player][from.pile], true
-      for _, id in ipairs(moved) do  -- the block scooped lies together on top of its pile
-        top = top and pile_cards(game)[id].k > #list - #moved
-      end
-      if top then move = {scoop = {from = from, to = on, count = #moved}}
-      else problem = "Clause 17 (SCOOP more): scoop the top cards of a pile, together" end
+    if #moved == 0 then return refuse(16, "SCOOP", "put the cards you scoop on the card you drew") end
+    if from == false then return refuse(17, "SCOOP more", "scoop the cards of one pile") end
+    local list, top, places = game.players[from.player][from.pile], true, pile_cards(game)
+    for _, id in ipairs(moved) do  -- the block scooped lies together on top of its pile
+      top = top and places[id].k > #list - #moved
     end
-  else
-    local with = from
-    if #moved == 0 then
-      local candidates = {}
-      for p = 1, game.seat_count do
-        for _, pile in ipairs(game.rules.piles) do
-          local ref, list = {player = p, pile = pile}, game.players[p][pile]
-          if not same(ref, on) and #list > 0 and list[#list].value == game.drawn.value then
-            candidates[#candidates + 1] = ref
-          end
+    if not top then return refuse(17, "SCOOP more", "scoop the top cards of a pile, together") end
+    return {scoop = {from = from, to = on, count = #moved}}
+  end
+  local with = from
+  if #moved == 0 then
+    local candidates = {}
+    for _, seat in ipairs(game.seats) do
+      for _, pile in ipairs(game.rules.piles) do
+        local ref, list = {player = seat, pile = pile}, game.players[seat][pile]
+        if not same(ref, on) and #list > 0 and list[#list].value == game.drawn.value then
+          candidates[#candidates + 1] = ref
         end
       end
-      with = candidates[1]
-      if #candidates > 1 then
-        problem = "Clause 18 (SWITCH): several piles show a " .. game.drawn.rank
-          .. "; put the top card of the one you switch with on your card too"
-      elseif with == nil then
-        with = {player = on.player, pile = on.pile == "go" and "game" or "go"}
+    end
+    with = candidates[1]
+    if #candidates > 1 then
+      return refuse(18, "SWITCH", "several piles show a " .. game.drawn.rank
+        .. "; put the top card of the one you switch with on your card too")
+    end
+    if with == nil then with = {player = on.player, pile = on.pile == "go" and "game" or "go"} end
+  end
+  if on.player ~= color then return refuse(18, "SWITCH", "put the card you drew on one of your own piles") end
+  if from == false or #moved > 1 then return refuse(18, "SWITCH", "mark one pile to switch with") end
+  return {switch = {own = on.pile, with = with}}
+end
+
+-- Place, SCOOP or SWITCH (`kind`): read what `color` did with the drawn card, let the engine check it,
+-- and carry it out, or put the cards back with the rule's message.
+function M.act(color, kind, finish)
+  local moved, read = {}, false
+  referee.move(color, finish, {
+    read = function(game)
+      if game.over or game.turn ~= color or not game.drawn then  -- the engine says what is wrong
+        return nil, select(2, ScoopEngine.check(game, color, {place = "go"}))
       end
-    end
-    if problem == nil then
-      if on.player ~= k then problem = "Clause 18 (SWITCH): put the card you drew on one of your own piles"
-      elseif from == false or #moved > 1 then problem = "Clause 18 (SWITCH): mark one pile to switch with"
-      else move = {switch = {own = on.pile, with = with}} end
-    end
-  end
-  local after, events = nil, problem
-  if move ~= nil then after, events = ScoopEngine.play(game, k, move) end
-  if after == nil then
-    warn(color .. ": " .. named(events) .. ". The cards go back.")
-    return put_back(moved, finish)
-  end
-  local before = game
-  game = after
-  for _, event in ipairs(events) do say(named(event.text)) end
-  if after.over then say("The deck is used up: press Count to score the game.") end
-  M.show_turn()
-  lay_out(before, after, finish)
+      read = true
+      return read_act(game, color, kind, moved)
+    end,
+    put_back = function(game, done)  -- the drawn card, and any pile card moved off its pile
+      if not read then return done() end
+      local j = Table.join(done)
+      if game.drawn then
+        local position, rotation = drawn_place(game.turn)
+        move_card(game.drawn.id, position, rotation, j)
+      end
+      local places = pile_cards(game)
+      for _, id in ipairs(moved) do
+        local position, rotation = pile_place(places[id].ref, places[id].k)
+        move_card(id, position, rotation, j)
+      end
+      j.start()
+      return true
+    end,
+    carry_out = carry_out})
 end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
@@ -334,45 +301,24 @@ end
 -- Saved with the game (lib.saved): what Count added, the engine's state and its players' colours; a
 -- reloaded table goes on where it was. The mats are laid once, when the game is first loaded (no state).
 function M.save()
-  return Saved.encode({counted = counted, game = game, players = players})
+  return referee.save({counted = counted})
 end
 
 function M.load(text)
   if text == nil or text == "" then M.lay_mats() end  -- a new game, not a reloaded one
-  local saved = Saved.decode(text)
-  if type(saved) ~= "table" or type(saved.counted) ~= "table" or type(saved.players) ~= "table" then
-    saved = {counted = {}, players = {}}  -- a new table, or a damaged state
-  end
-  counted, players = saved.counted, saved.players
-  game = type(saved.game) == "table" and saved.game or nil
-  M.show_turn()
+  local saved = referee.load(text)
+  counted = type(saved.counted) == "table" and saved.counted or {}
 end
 
 -- --- XmlUI handlers (tts/scoop/ui.xml.j2) -------------------------------------------------------------
 
-function uiScoopCount(player, value, id)
-  if Table.busy() then warn("Wait a moment: the deck is still being gathered") return end
-  M.count()
-end
-
-function uiScoopDraw(player, value, id)
-  Table.flow("Draw", function(finish) M.draw(player.color, finish) end)
-end
-
-function uiScoopPlace(player, value, id)
-  Table.flow("Place", function(finish) M.act(player.color, "place", finish) end)
-end
-
-function uiScoopScoop(player, value, id)
-  Table.flow("SCOOP", function(finish) M.act(player.color, "scoop", finish) end)
-end
-
-function uiScoopSwitch(player, value, id)
-  Table.flow("SWITCH", function(finish) M.act(player.color, "switch", finish) end)
-end
-
-function uiScoopNewGame(player, value, id)
-  Table.flow("New game", function(finish) M.new_game(player.color, finish) end)
-end
+Turns.buttons({
+  {"uiScoopNewGame", "New game", M.new_game},
+  {"uiScoopDraw", "Draw", M.draw},
+  {"uiScoopPlace", "Place", function(color, finish) M.act(color, "place", finish) end},
+  {"uiScoopScoop", "SCOOP", function(color, finish) M.act(color, "scoop", finish) end},
+  {"uiScoopSwitch", "SWITCH", function(color, finish) M.act(color, "switch", finish) end},
+  {"uiScoopCount", "Count", function() M.count() end, true},
+})
 
 return M

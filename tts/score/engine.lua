@@ -15,7 +15,7 @@
 -- null is `false`. Errors are raised with error("...").
 
 local Util = use("lib.util")
-local is_int, contains, copy_list = Util.is_int, Util.contains, Util.copy_list
+local is_int, contains, copy_list, index_of = Util.is_int, Util.contains, Util.copy_list, Util.index_of
 local Random = use("lib.random")
 
 local ScoreEngine = {}
@@ -664,6 +664,474 @@ function ScoreEngine.game_status(totals, rounds_played, mode, teams, contenders)
 end
 
 -- ---------------------------------------------------------------------------
+-- The game flow: rounds of action turns over rosters, totals, the end of the game
+--
+-- Moved here from the table's referee: the state of a game (plain data, saved with the table) is
+-- {mode, players (seats, clockwise), teams = {seat = 0|1}, targets = {seat = AUTO | seat}, rounds,
+-- over, round = false | {players, turn, start, running, totals}, contenders, rng, team_totals,
+-- pending = false | {dice}}. A roster is a list of slots, each `false` or an entry {id, count?} (any
+-- other fields, such as the table's GUID, ride along). Seats are the table's ids (TTS colours) and
+-- every message names them. Every function here takes the mode's options (mode_options) and the
+-- cards by id (deck_cards); none reads DATA.
+
+ScoreEngine.AUTO = "Auto"
+
+-- The play cards of DATA (the main deck and optional sets such as the extra cards) as engine cards,
+-- by id: {id, name, count, priority, target, effect}. Returns the table and a list of problems
+-- (cards the engine refuses).
+function ScoreEngine.deck_cards(data)
+  local out, problems = {}, {}
+  for _, component in ipairs(data.components) do
+    if component.type == "cards" and component.role == "play" then
+      for _, card in ipairs(component.cards) do
+        local fields = card.fields or {}
+        local entry = { id = card.id, name = card.name, count = card.count, priority = fields.priority,
+          target = fields.target == true, effect = copy(fields.effect) }
+        local ok, message = pcall(ScoreEngine.validate_card, entry)
+        if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
+      end
+    end
+  end
+  return out, problems
+end
+
+-- The mode record of DATA.modes with this id (nil when unknown).
+function ScoreEngine.mode(data, id)
+  for _, mode in ipairs(data.modes) do
+    if mode.id == id then return mode end
+  end
+  return nil
+end
+
+-- Full engine options of a mode id (errors are mode_options').
+function ScoreEngine.options(data, id)
+  local mode = ScoreEngine.mode(data, id)
+  return ScoreEngine.mode_options(data.setup.options, mode and mode.options or {})
+end
+
+-- Roll one die with `sides` faces; advances state.rng (lib.random).
+function ScoreEngine.roll(state, sides)
+  state.rng = Random.next(state.rng)
+  return state.rng % sides + 1
+end
+
+-- The teams of `players` as a list (0 or 1 per seat, in their order).
+function ScoreEngine.team_list(state, players)
+  local out = {}
+  for s, seat in ipairs(players) do out[s] = state.teams[seat] or 0 end
+  return out
+end
+
+-- "team 1 (White, Blue)": a team (0-based) with its players.
+function ScoreEngine.team_names(state, team)
+  local out = {}
+  for _, seat in ipairs(state.players) do
+    if state.teams[seat] == team then out[#out + 1] = tostring(seat) end
+  end
+  return "team " .. (team + 1) .. " (" .. table.concat(out, ", ") .. ")"
+end
+
+-- The players of the next round: the game's players, or the tied contenders (C24).
+function ScoreEngine.round_players(state, opts)
+  if not state.contenders then return copy(state.players) end
+  local out = {}
+  for _, seat in ipairs(state.players) do
+    local entity = seat
+    if opts.teams == "pooled" then entity = state.teams[seat] end
+    if contains(state.contenders, entity) then out[#out + 1] = seat end
+  end
+  return out
+end
+
+-- True when a targeted card's steps only help their target (a multiply, a positive add, a take to it).
+function ScoreEngine.helps_target(card)
+  local helps = false
+  for _, step in ipairs(card.effect) do
+    if step.who == "target" then
+      if step.multiply or (step.add and step.add > 0) then helps = true else return false end
+    elseif step.from == "target" then
+      return false
+    elseif step.to == "target" then
+      helps = true
+    end
+  end
+  return helps
+end
+
+-- Auto target of round seat s (0-based) for `card` (nil: no card): yourself for a card that helps its
+-- target (Double!); anything else on the adversary with the best standing (ties: the first clockwise),
+-- skipping No! players and team-mates.
+local function auto_target(card, s, ctx)
+  if card and card.target and ScoreEngine.helps_target(card) then return s end
+  local best, best_v = nil, nil
+  local n = #ctx.players
+  for step = 1, n - 1 do
+    local o = (s + step) % n
+    local mate = ctx.teams ~= nil and ctx.teams[o + 1] == ctx.teams[s + 1]
+    if not ctx.protected[o + 1] and not mate then
+      local v = ctx.standing[o + 1]
+      if best_v == nil or v > best_v then best, best_v = o, v end
+    end
+  end
+  return best
+end
+
+-- The totals the round starts from, per entity (seats of state.players, or the two teams when pooled):
+-- `pad` = {seat = total} (the table's score panel), or the teams' totals.
+local function entity_totals(state, opts, pad)
+  if opts.teams == "pooled" then return copy(state.team_totals) end
+  local out = {}
+  for s, seat in ipairs(state.players) do out[s] = pad[seat] or 0 end
+  return out
+end
+
+-- Begin the round's SCORE! phase (its first action turn): who plays, the totals and round scores.
+function ScoreEngine.begin_round(state, opts, pad)
+  local players = ScoreEngine.round_players(state, opts)
+  local totals = entity_totals(state, opts, pad)
+  local pooled = opts.teams == "pooled"
+  local start = {}
+  local count = pooled and 2 or #players
+  for e = 1, count do
+    local total = pooled and totals[e] or totals[index_of(state.players, players[e])]
+    start[e] = opts.carry_over and total or 0
+  end
+  state.round = { players = players, turn = 0, start = start, running = copy(start), totals = totals }
+  return state.round
+end
+
+-- Dice of the coming action turn (New order!: order; Randomness!: which card), rolled once per turn
+-- and kept in state.pending until the turn is played. nil when the mode needs none.
+function ScoreEngine.turn_dice(state, opts, players)
+  if opts.order ~= "dice" and opts.pick ~= "dice" then return nil end
+  if state.pending and state.pending.dice then return state.pending.dice end
+  local sides = opts.pick == "dice" and opts.roster_size or opts.dice_sides
+  local dice = {}
+  for s = 1, #players do dice[s] = ScoreEngine.roll(state, sides) end
+  state.pending = { dice = dice }
+  return dice
+end
+
+function ScoreEngine.dice_message(players, dice, opts)
+  local parts = {}
+  for s, seat in ipairs(players) do parts[s] = tostring(seat) .. " " .. dice[s] end
+  local kind = opts.pick == "dice" and "picks the card" or "sets the order"
+  return "Dice (" .. kind .. "): " .. table.concat(parts, ", ")
+end
+
+-- Cards in a roster (an entry counts `count` cards, 1 by default).
+function ScoreEngine.count_cards(roster)
+  local n = 0
+  for _, entry in ipairs(roster) do
+    if entry then n = n + (entry.count or 1) end
+  end
+  return n
+end
+
+-- Which slot of each round player acts this turn: {k or false per round seat}, and roster counts.
+function ScoreEngine.picks(opts, players, rosters, dice)
+  local slot, counts = {}, {}
+  for s, seat in ipairs(players) do
+    local roster = rosters[seat] or {}
+    counts[s] = ScoreEngine.count_cards(roster)
+    slot[s] = false
+    if opts.pick == "dice" then
+      if roster[dice[s]] then slot[s] = dice[s] end
+    else
+      for k = 1, #roster do
+        if roster[k] and not slot[s] then slot[s] = k end
+      end
+    end
+  end
+  return slot, counts
+end
+
+local STATUS = { denied = "denied", cancelled = "cancelled", no_target = "no valid target",
+  void = "thrown", nullified = "nullified by the Bug!" }
+
+-- One action turn of the round (C3-C19): the acting card of each round player's roster, the targets
+-- (each seat's choice in state.targets, or Auto), resolve_action_turn, and the end of the round when
+-- it ends there. `pad` = {seat = total}: the totals a new round starts from. Returns {flip, discard
+-- (roster entries: the acting cards to turn face up, those leaving the roster), messages, result (the
+-- engine's), round_over, pad (new totals by seat once the round is over), winner} or nil and a
+-- message. Updates the state.
+function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
+  if state.over then return nil, "the game is over: press New game" end
+  local round = state.round or ScoreEngine.begin_round(state, opts, pad)
+  local players = round.players
+  if #players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
+  local dice = ScoreEngine.turn_dice(state, opts, players)
+  local slot, counts = ScoreEngine.picks(opts, players, rosters, dice or {})
+  local any = false
+  for s = 1, #players do
+    if counts[s] > 0 then any = true end
+  end
+  if not any then
+    if round.turn == 0 then state.round = false end
+    return nil, "no card lies in a roster slot: put your roster face down in your slots, left to right"
+  end
+
+  local n = #players
+  local teams = opts.teams and ScoreEngine.team_list(state, players) or nil
+  local plays, own, unknown = {}, {}, {}
+  local protected = {}
+  for s, seat in ipairs(players) do
+    plays[s], own[s] = false, false
+    if slot[s] then
+      local entry = rosters[seat][slot[s]]
+      local card = cards[entry.id or ""]
+      if card == nil then
+        unknown[#unknown + 1] = tostring(seat) .. "'s slot " .. slot[s]
+      else
+        own[s] = { card = card, entry = entry }
+        protected[s] = has(card, "protect")
+      end
+    end
+  end
+  if #unknown > 0 then
+    return nil, "not a SCORE! card: " .. table.concat(unknown, ", ")
+  end
+
+  -- Targets: the seat's selector, or Auto (by the card the seat applies).
+  local standing = {}
+  for s, seat in ipairs(players) do
+    local e = opts.teams == "pooled" and teams[s] + 1 or s
+    local running = round.running[e]
+    if opts.carry_over then
+      standing[s] = running
+    elseif opts.teams == "pooled" then
+      standing[s] = round.totals[e] + running
+    else
+      standing[s] = round.totals[index_of(state.players, seat)] + running
+    end
+  end
+  local ctx = { players = players, teams = teams, protected = protected, standing = standing }
+  local auto, targets = {}, {}
+  for s, seat in ipairs(players) do
+    local chosen = state.targets[seat]
+    local at = chosen and chosen ~= ScoreEngine.AUTO and index_of(players, chosen) or nil
+    if at then
+      targets[s] = at - 1
+    else
+      auto[s] = true
+      targets[s] = auto_target(own[s] and own[s].card, s - 1, ctx)
+    end
+  end
+  local function build_plays()
+    for s = 1, n do
+      if own[s] then plays[s] = { card = own[s].card, target = targets[s] } else plays[s] = false end
+    end
+    return plays
+  end
+  local turn_state = { scores = copy(round.running), roster_counts = counts, turn = round.turn, teams = teams }
+  if opts.order == "dice" then turn_state.dice = dice end
+  local ok, result = pcall(ScoreEngine.resolve_action_turn, turn_state, build_plays(), opts)
+  if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
+  -- Auto targets follow a card received through CW!/CCW!: aim it by what it is, resolve again.
+  local changed = false
+  for _, report in ipairs(result.cards) do
+    local holder = report.holder + 1
+    if report.holder ~= report.seat and auto[holder] then
+      local card = cards[report.card]
+      if card and card.target then
+        local t = auto_target(card, holder - 1, ctx)
+        if t ~= targets[holder] then targets[holder], changed = t, true end
+      end
+    end
+  end
+  if changed then
+    ok, result = pcall(ScoreEngine.resolve_action_turn, turn_state, build_plays(), opts)
+    if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
+  end
+
+  local out = { flip = {}, discard = {}, messages = {}, result = result }
+  if dice then out.messages[#out.messages + 1] = ScoreEngine.dice_message(players, dice, opts) end
+  for s = 1, n do
+    if own[s] then
+      out.flip[#out.flip + 1] = own[s].entry
+      if opts.discard then out.discard[#out.discard + 1] = own[s].entry end
+    end
+    if opts.pick == "dice" and round.turn == 0 then  -- C19: the whole roster is turned face up
+      for _, entry in ipairs(rosters[players[s]] or {}) do
+        if entry and not (own[s] and entry == own[s].entry) then out.flip[#out.flip + 1] = entry end
+      end
+    end
+  end
+  local lines = {}
+  for _, report in ipairs(result.cards) do
+    local card = cards[report.card]
+    local line = tostring(players[report.seat + 1]) .. ": " .. card.name
+    local holder = report.holder + 1
+    if report.holder ~= report.seat then line = line .. " -> " .. tostring(players[holder]) end
+    if card.target and targets[holder] ~= nil and report.status == "effect" then
+      line = line .. " on " .. tostring(players[targets[holder] + 1])
+    end
+    if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
+    lines[#lines + 1] = line
+  end
+  out.messages[#out.messages + 1] = "Action turn " .. (round.turn + 1) .. ": " .. table.concat(lines, "; ")
+  state.pending = false
+  round.turn = round.turn + 1
+
+  local finished = false
+  if result.bug ~= nil then
+    local who = {}
+    for _, seat in ipairs(result.bug.responsible) do who[#who + 1] = tostring(players[seat + 1]) end
+    out.messages[#out.messages + 1] = "Bug! The rosters differ in size: " .. table.concat(who, ", ")
+      .. " score -" .. result.bug.penalty .. "; this SCORE! phase is void"
+    finished = true
+  else
+    round.running = result.scores
+    if opts.action_turns then
+      finished = round.turn >= opts.action_turns
+    else
+      finished = true
+      for s = 1, n do
+        local left = counts[s]
+        if opts.discard and own[s] then left = left - 1 end
+        if left > 0 then finished = false end
+      end
+    end
+    out.messages[#out.messages + 1] = ScoreEngine.describe_running(state, opts, round)
+  end
+  if finished then ScoreEngine.end_round(state, opts, result.bug, out) end
+  return out
+end
+
+function ScoreEngine.describe_running(state, opts, round)
+  local parts = {}
+  if opts.teams == "pooled" then
+    for e = 1, #round.running do parts[e] = "team " .. e .. " " .. round.running[e] end
+  else
+    for s, seat in ipairs(round.players) do parts[s] = tostring(seat) .. " " .. round.running[s] end
+  end
+  return (opts.carry_over and "Scores: " or "Round scores: ") .. table.concat(parts, ", ")
+end
+
+-- The winners of a finished game (seats): the winner, the winning team's players when pooled or when
+-- tied team-mates win together (C23).
+local function winners_of(state, opts, status)
+  local team = nil
+  if opts.teams == "pooled" then
+    team = status.winner
+  elseif status.winner == nil then
+    team = status.winning_team
+  end
+  if team == nil then
+    if status.winner == nil then return {} end
+    return { state.players[status.winner + 1] }
+  end
+  local out = {}
+  for _, seat in ipairs(state.players) do
+    if state.teams[seat] == team then out[#out + 1] = seat end
+  end
+  return out
+end
+
+-- The end of a round's SCORE! phase, as resolve_round ends it (C14, C16, C17), then the game status
+-- (C22-C24). Fills out.pad, out.messages, out.round_over (and out.winner); updates the state (its
+-- winners once the game is over).
+function ScoreEngine.end_round(state, opts, bug, out)
+  local round = state.round
+  local players = round.players
+  local pooled = opts.teams == "pooled"
+  local count = #round.start
+  local running = round.running
+  local floor, always = opts.floor, opts.floor_applies == "always"
+  if bug ~= nil then
+    local penalty = {}
+    for e = 1, count do penalty[e] = 0 end
+    for _, seat in ipairs(bug.responsible) do
+      local e = seat + 1
+      if pooled then e = state.teams[players[seat + 1]] + 1 end
+      penalty[e] = penalty[e] - bug.penalty
+    end
+    running = {}
+    for e = 1, count do
+      running[e] = round.start[e] + penalty[e]
+      if always and floor then running[e] = math.max(running[e], floor) end
+    end
+  elseif floor then
+    local floored = {}
+    for e = 1, count do floored[e] = math.max(running[e], floor) end
+    running = floored
+  end
+  -- New totals, in the game's entity order (seats of state.players, or teams).
+  local totals = copy(round.totals)
+  for e = 1, count do
+    local g = pooled and e or index_of(state.players, players[e])
+    if opts.carry_over then totals[g] = running[e] else totals[g] = totals[g] + running[e] end
+  end
+  state.rounds = state.rounds + 1
+  out.round_over = true
+  out.pad = {}
+  for s, seat in ipairs(state.players) do
+    out.pad[seat] = pooled and totals[state.teams[seat] + 1] or totals[s]
+  end
+  if pooled then state.team_totals = totals end
+  local shown = {}
+  if pooled then
+    for e = 1, #totals do shown[e] = ScoreEngine.team_names(state, e - 1) .. " " .. totals[e] end
+  else
+    for s, seat in ipairs(state.players) do shown[s] = tostring(seat) .. " " .. totals[s] end
+  end
+  out.messages[#out.messages + 1] = "Round " .. state.rounds .. " over. Totals: " .. table.concat(shown, ", ")
+
+  local teams = opts.teams and ScoreEngine.team_list(state, state.players) or nil
+  local contenders = nil
+  if state.contenders then
+    contenders = {}
+    for _, c in ipairs(state.contenders) do
+      contenders[#contenders + 1] = pooled and c or index_of(state.players, c) - 1
+    end
+  end
+  local status = ScoreEngine.game_status(totals, state.rounds, opts, teams, contenders)
+  state.round = false
+  state.pending = false
+  if status.finished then
+    state.over = true
+    state.contenders = false
+    state.winners = winners_of(state, opts, status)
+    out.winner = ScoreEngine.winner_message(state, opts, status, totals)
+    out.messages[#out.messages + 1] = out.winner
+  elseif #status.tiebreak > 0 then
+    local names = {}
+    state.contenders = {}
+    for i, e in ipairs(status.tiebreak) do
+      if pooled then
+        state.contenders[i] = e
+        names[i] = ScoreEngine.team_names(state, e)
+      else
+        state.contenders[i] = state.players[e + 1]
+        names[i] = tostring(state.players[e + 1])
+      end
+    end
+    out.messages[#out.messages + 1] = "Tie at " .. totals[status.tiebreak[1] + 1] .. " between "
+      .. table.concat(names, " and ") .. ": they play one more round. Get ready!"
+  else
+    out.messages[#out.messages + 1] = "Next round: Get ready!"
+  end
+end
+
+function ScoreEngine.winner_message(state, opts, status, totals)
+  local why = status.reason == "target" and "reaches the target" or "has the best score"
+  if opts.teams == "pooled" then
+    return "SCORE! " .. ScoreEngine.team_names(state, status.winner) .. " wins with " .. totals[status.winner + 1]
+      .. " points (" .. why .. ")!"
+  end
+  if status.winner == nil then
+    return "SCORE! " .. ScoreEngine.team_names(state, status.winning_team)
+      .. " wins: its tied leaders share the best score!"
+  end
+  local seat = state.players[status.winner + 1]
+  local text = "SCORE! " .. tostring(seat) .. " wins with " .. totals[status.winner + 1] .. " points (" .. why .. ")"
+  if opts.teams == "individual" then
+    text = text .. ": " .. ScoreEngine.team_names(state, status.winning_team) .. " wins"
+  end
+  return text .. "!"
+end
+
+-- ---------------------------------------------------------------------------
 -- Solo modes
 
 -- How the solo modes read a card's steps (C26, C27): "lost" (a protect step: No!), "reshuffle"
@@ -782,6 +1250,258 @@ function ScoreEngine.score_against_round(total, roster, columns, mode)
   end
   if opts.floor then score = math.max(score, opts.floor) end
   return { turns = turns, round_score = score, total = total + score }
+end
+
+-- ---------------------------------------------------------------------------
+-- The engine contract (docs/scripting.md): a whole game of the modes dealt from the shared deck
+--
+-- A round: every round player lays a roster from their hand at once and unseen (to_act's kind is
+-- "simultaneous"); once the last roster is in, its SCORE! phase resolves (action_turn until the round
+-- is over), the totals move on, and the next round is dealt from the whole deck again, shuffled with
+-- the game's own generator (state.rng). In Decking! (C29) each player builds the roster from a deck of
+-- their own instead, keeping one card of each draw, right to left. The solo modes are played at the
+-- table only (tts/score/referee.lua).
+
+local function refuse(clause, rule, text)
+  return nil, { clause = clause, rule = rule, text = text }
+end
+
+-- The deck's card ids (every copy, minus the mode's deck_remove), shuffled with the game's generator.
+local function shuffled_deck(state)
+  local list, n = {}, 0
+  for _, card in pairs(state.cards) do
+    n = n + 1
+    list[n] = card
+  end
+  table.sort(list, function(a, b) return a.id < b.id end)  -- pairs promises no order
+  local ids = {}
+  for i, card in ipairs(ScoreEngine.build_deck(list, state.opts)) do ids[i] = card.id end
+  state.rng = Random.next(state.rng)
+  return Random.shuffle(ids, state.rng)
+end
+
+-- Take the next `count` ids of `from` (fewer when it runs out) into the list `to`.
+local function take_ids(from, to, count)
+  local n = #to
+  for _ = 1, math.min(count, #from) do
+    n = n + 1
+    to[n] = table.remove(from, 1)
+  end
+end
+
+-- C29: every player's own deck, whole and shuffled (a tie-break's onlookers keep theirs), and each round
+-- player's first draw in hand.
+local function deal_own_decks(state, players)
+  state.hands, state.chosen, state.decks, state.graves, state.kept = {}, {}, {}, {}, {}
+  state.deck = {}
+  for _, seat in ipairs(state.players) do
+    state.decks[seat] = shuffled_deck(state)
+    state.graves[seat], state.kept[seat] = {}, {}
+  end
+  for _, seat in ipairs(players) do
+    state.hands[seat] = {}
+    take_ids(state.decks[seat], state.hands[seat], state.opts.draw_per_slot)
+  end
+  return state
+end
+
+-- Deal the next round into `state` (a copy): hands of the round players from the shuffled deck.
+local function deal_round(state)
+  local players = ScoreEngine.round_players(state, state.opts)
+  if state.opts.deck_per_player then return deal_own_decks(state, players) end
+  local ids = shuffled_deck(state)
+  local each = ScoreEngine.hand_size(state.opts, #players, state.deal)
+  if each * #players > #ids then
+    error(#players .. " players x " .. each .. " cards needs " .. (each * #players) .. "; the deck has " .. #ids)
+  end
+  local k = 0
+  state.hands, state.chosen, state.deck = {}, {}, {}
+  for _, seat in ipairs(players) do
+    local hand = {}
+    for i = 1, each do hand[i] = ids[k + i] end
+    k = k + each
+    state.hands[seat] = hand
+  end
+  for i = k + 1, #ids do state.deck[i - k] = ids[i] end
+  return state
+end
+
+-- setup(data, seats, opts) -> state | nil, refusal. seats: clockwise (TTS colours at the table); opts:
+-- mode (a mode id; default classic), seed (every shuffle and die; default 1), teams ({seat = 0 | 1};
+-- default alternating round the table).
+function ScoreEngine.setup(data, seats, opts)
+  opts = opts or {}
+  local mode = opts.mode or (ScoreEngine.mode(data, "classic") and "classic" or data.modes[1].id)
+  if ScoreEngine.mode(data, mode) == nil then return refuse(1, "modes", "this deck has no mode " .. tostring(mode)) end
+  local options = ScoreEngine.options(data, mode)
+  if options.solo then
+    return refuse(1, "modes", ScoreEngine.mode(data, mode).name .. " is played at the table only")
+  end
+  local teams = {}
+  for s, seat in ipairs(seats) do teams[seat] = (opts.teams and opts.teams[seat]) or (s - 1) % 2 end
+  local team_list = options.teams and ScoreEngine.team_list({ teams = teams }, seats) or nil
+  local ok, problem = pcall(ScoreEngine.validate_setup, options, #seats, team_list)
+  if not ok then return refuse(21, "setup", tostring(problem)) end
+  local state = { mode = mode, opts = options, cards = ScoreEngine.deck_cards(data), deal = copy(data.setup.deal),
+    players = copy(seats), teams = teams, targets = {}, rounds = 0, over = false, round = false,
+    contenders = false, rng = Random.seed(opts.seed or 1), team_totals = { 0, 0 }, pending = false, totals = {},
+    winners = {} }
+  for _, seat in ipairs(seats) do state.totals[seat] = 0 end
+  local dealt, message = pcall(deal_round, state)
+  if not dealt then return refuse(21, "setup", tostring(message)) end
+  return state
+end
+
+-- to_act(state) -> seats, "simultaneous": the round players who have not laid their roster yet; or
+-- {}, "over".
+function ScoreEngine.to_act(state)
+  if state.over then return {}, "over" end
+  local out, add = Util.appender()
+  for _, seat in ipairs(ScoreEngine.round_players(state, state.opts)) do
+    if state.chosen[seat] == nil then add(seat) end
+  end
+  return out, "simultaneous"
+end
+
+-- legal_moves(state, seat) -> one move description (too many rosters to list): {roster = {choose = k,
+-- from = the hand's card ids, ordered = true}, target = {one_of = {false, seat, ...}}}: a roster of k
+-- cards of the hand, in slot order, and the seat the targeted cards aim at (false: Auto, as the table's
+-- selector). In Decking!: {keep = {one_of = the draw's card ids}}. {} when the seat has nothing to choose.
+function ScoreEngine.legal_moves(state, seat)
+  if state.over or state.hands[seat] == nil or state.chosen[seat] ~= nil then return {} end
+  if state.opts.deck_per_player then return { { keep = { one_of = copy(state.hands[seat]) } } } end
+  local targets = { false }
+  for i, s in ipairs(state.players) do targets[i + 1] = s end
+  return { { roster = { choose = math.min(state.opts.roster_size, #state.hands[seat]), from = copy(state.hands[seat]),
+    ordered = true }, target = { one_of = targets } } }
+end
+
+-- The SCORE! phase of the rosters laid (state a copy): every action turn, then the totals; events.
+local function score_round(state, events)
+  local rosters = {}
+  for seat, chosen in pairs(state.chosen) do
+    local roster = {}
+    for k, id in ipairs(chosen.roster) do roster[k] = { id = id } end
+    rosters[seat] = roster
+    state.targets[seat] = chosen.target or ScoreEngine.AUTO
+  end
+  local out
+  local limit = state.opts.action_turns or state.opts.roster_size  -- a round's action turns at the most
+  for _ = 1, limit do
+    local problem
+    out, problem = ScoreEngine.action_turn(state, state.opts, state.cards, rosters, state.totals)
+    if out == nil then error(problem) end
+    for _, text in ipairs(out.messages) do events[#events + 1] = { what = "said", text = text } end
+    for _, entry in ipairs(out.discard) do  -- C13: a discarded card leaves its slot
+      for _, roster in pairs(rosters) do
+        for k, slot in ipairs(roster) do
+          if slot == entry then roster[k] = false end
+        end
+      end
+    end
+    if out.round_over then break end
+  end
+  if not out.round_over then error("the round did not end in " .. limit .. " action turns") end
+  for seat, total in pairs(out.pad) do state.totals[seat] = total end
+  events[#events + 1] = { what = "round_over", totals = copy(state.totals), bug = out.result.bug ~= nil,
+    text = "Round " .. state.rounds .. " is over." }
+  if state.over then
+    events[#events + 1] = { what = "game_over", winners = copy(state.winners), text = out.winner }
+  end
+end
+
+-- Decking! (C29): `seat` keeps the card `move.keep` of its draw in its rightmost empty roster slot; the
+-- rest of the draw goes to its graveyard and, while slots are empty, it draws again. A full roster is
+-- laid (Auto targets); the last one laid plays the round.
+local function keep(state, seat, move)
+  local hand = state.hands[seat]
+  local at = type(move) == "table" and index_of(hand, move.keep)
+  if not at then return refuse(29, "Decking!", "keep one card of your draw: {keep = card id}") end
+  state = copy(state)
+  hand = state.hands[seat]
+  local kept, grave = state.kept[seat], state.graves[seat]
+  kept[#kept + 1] = table.remove(hand, at)
+  take_ids(hand, grave, #hand)
+  local size = state.opts.roster_size
+  local events = { { what = "kept", seat = seat, slot = size - #kept + 1,
+    text = tostring(seat) .. " keeps a card in roster slot " .. (size - #kept + 1) .. "." } }
+  if #kept < size and #state.decks[seat] > 0 then
+    take_ids(state.decks[seat], hand, state.opts.draw_per_slot)
+    return state, events
+  end
+  local roster = {}
+  for k = 1, #kept do roster[k] = kept[#kept + 1 - k] end  -- filled from the right: the last kept is slot 1
+  state.chosen[seat] = { roster = roster, target = false }
+  state.kept[seat] = {}
+  if #ScoreEngine.to_act(state) > 0 then return state, events end
+  score_round(state, events)
+  if not state.over then deal_round(state) end
+  return state, events
+end
+
+-- play(state, seat, move) -> new state, events | nil, refusal. move: {roster = {ids}, target = seat or
+-- false}; in Decking!, {keep = card id}. The last roster of a round plays the round's SCORE! phase and deals the next round.
+-- events: {what = "roster" | "said" | "round_over" | "game_over", seat, text, ...}.
+function ScoreEngine.play(state, seat, move)
+  if state.over then return refuse(22, "winning", "the game is over") end
+  local hand = state.hands[seat]
+  if hand == nil then return refuse(21, "setup", tostring(seat) .. " is not playing this round") end
+  if state.chosen[seat] ~= nil then return refuse(3, "action turn", "your roster is laid: wait for the others") end
+  if state.opts.deck_per_player then return keep(state, seat, move) end
+  if type(move) ~= "table" or type(move.roster) ~= "table" then
+    return refuse(3, "action turn", "lay a roster: {roster = {card ids}, target = a seat or false}")
+  end
+  local size = math.min(state.opts.roster_size, #hand)
+  if #move.roster ~= size then return refuse(3, "action turn", "a roster holds " .. size .. " cards") end
+  local left = {}
+  for _, id in ipairs(hand) do left[id] = (left[id] or 0) + 1 end
+  for _, id in ipairs(move.roster) do
+    if (left[id] or 0) < 1 then return refuse(3, "action turn", tostring(id) .. " is not in your hand") end
+    left[id] = left[id] - 1
+  end
+  if move.target and not contains(state.players, move.target) then
+    return refuse(4, "targets", tostring(move.target) .. " is not playing")
+  end
+  state = copy(state)
+  local rest, n = {}, 0
+  for _, id in ipairs(hand) do
+    if left[id] > 0 then
+      left[id] = left[id] - 1
+      n = n + 1
+      rest[n] = id
+    end
+  end
+  state.hands[seat] = rest
+  state.chosen[seat] = { roster = copy(move.roster), target = move.target or false }
+  local events = { { what = "roster", seat = seat, text = tostring(seat) .. " lays a roster of " .. size .. " cards." } }
+  if #ScoreEngine.to_act(state) > 0 then return state, events end
+  score_round(state, events)
+  if not state.over then deal_round(state) end
+  return state, events
+end
+
+-- scores(state) -> points, winners: each seat's total (its team's when the team scores are pooled), and
+-- the winners once the game is over.
+function ScoreEngine.scores(state)
+  return copy(state.totals), state.over and copy(state.winners) or {}
+end
+
+-- Every card of the game, wherever it is: the deck, the hands and the rosters laid (ids; a card of
+-- several copies is listed once per copy).
+function ScoreEngine.all_ids(state)
+  local out, add = Util.appender()
+  local function add_all(list)
+    for _, id in ipairs(list) do add(id) end
+  end
+  add_all(state.deck)
+  for _, seat in ipairs(state.players) do
+    if state.hands[seat] then add_all(state.hands[seat]) end
+    if state.chosen[seat] then add_all(state.chosen[seat].roster) end
+    for _, own in ipairs({ state.decks, state.graves, state.kept }) do  -- Decking!: a deck of one's own
+      if own and own[seat] then add_all(own[seat]) end
+    end
+  end
+  return out
 end
 
 return ScoreEngine

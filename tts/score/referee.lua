@@ -1,9 +1,9 @@
 -- SCORE! referee: pure glue between the table and the rules engine (tts/score/engine.lua).
 --
 -- Data in, data out, no TTS calls (tts/score/table.lua makes those): where the roster slots lie,
--- which card lies in which slot, the Get ready! plan of each mode, the engine input of an action
--- turn (cards, targets, dice, roster sizes) and what its result means on the table (cards to turn
--- and discard, score changes, messages, the end of a round and of the game). Cards come from DATA
+-- which card lies in which slot, the Get ready! plan of each mode, and what the engine's game flow
+-- (its rounds of action turns, the totals, the end of the game) means on the table: cards to turn
+-- and discard by GUID, score changes, messages. The solo modes' own flows are here too. Cards come from DATA
 -- (decks/score.yaml: fields priority, target and effect, the steps), modes from DATA.setup.options and
 -- DATA.modes[].options, the deal from DATA.setup.deal: a new card or mode needs no Lua edit. The state (one table) is plain data,
 -- which the table script saves with lib.saved.
@@ -24,7 +24,7 @@ R.SLOT_SIZE = {2.4, 3.3}         -- outline drawn around a slot (width, length)
 R.SLOT_RADIUS = 1.8              -- a card lies in a slot when its centre is this close (and nearest)
 R.DISCARD = {-4.0, 1.5, 0.0}     -- the discard pile, left of the deck
 R.COPY_TAG = "score:copy"        -- cards spawned as a player's own deck (Decking!, Score Against!)
-R.AUTO = "Auto"
+R.AUTO = Engine.AUTO
 
 
 local copy = use("lib.util").deep_copy
@@ -32,24 +32,9 @@ R.copy = copy
 
 -- --- Cards and modes --------------------------------------------------------------------------------
 
--- The play cards of the deck (the main deck and optional sets such as the extra cards) as engine
--- cards, by id: {id, name, count, priority, target, effect}. Returns the table and a list of problems
--- (cards the engine refuses).
-function R.cards(data)
-  local out, problems = {}, {}
-  for _, component in ipairs(data.components) do
-    if component.type == "cards" and component.role == "play" then
-      for _, card in ipairs(component.cards) do
-        local fields = card.fields or {}
-        local entry = {id = card.id, name = card.name, count = card.count, priority = fields.priority,
-                       target = fields.target == true, effect = copy(fields.effect)}
-        local ok, message = pcall(Engine.validate_card, entry)
-        if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
-      end
-    end
-  end
-  return out, problems
-end
+R.cards = Engine.deck_cards    -- the play cards by id, and a list of problems
+R.mode = Engine.mode            -- the mode record of DATA.modes with this id
+R.options = Engine.options      -- full engine options of a mode id
 
 -- The tags of the play card components: what table_cards() looks for.
 function R.card_tags(data)
@@ -58,20 +43,6 @@ function R.card_tags(data)
     if component.type == "cards" and component.role == "play" then out[#out + 1] = component.id end
   end
   return out
-end
-
--- The mode record of DATA.modes with this id (nil when unknown).
-function R.mode(data, id)
-  for _, mode in ipairs(data.modes) do
-    if mode.id == id then return mode end
-  end
-  return nil
-end
-
--- Full engine options of a mode id (errors are the engine's).
-function R.options(data, id)
-  local mode = R.mode(data, id)
-  return Engine.mode_options(data.setup.options, mode and mode.options or {})
 end
 
 -- The mode ids playable with `count` seated players (all modes when nobody is seated).
@@ -103,12 +74,6 @@ function R.new_state(data, seed)
 end
 
 R.seed = Random.seed
-
--- Roll one die with `sides` faces; advances state.rng.
-function R.roll(state, sides)
-  state.rng = Random.next(state.rng)
-  return state.rng % sides + 1
-end
 
 function R.in_progress(state)
   return state.rounds > 0 or (state.round and state.round.turn > 0) or (state.solo and true) or false
@@ -250,14 +215,7 @@ function R.read_rosters(data, size, objects)
   return rosters, problems
 end
 
-local function count_cards(roster)
-  local n = 0
-  for _, obj in ipairs(roster) do
-    if obj then n = n + (obj.count or 1) end
-  end
-  return n
-end
-R.count_cards = count_cards
+local count_cards = Engine.count_cards
 
 -- --- Get ready! ----------------------------------------------------------------------------------------
 
@@ -291,33 +249,12 @@ function R.toggle_team(data, state, color, seated)
   return state.chosen_teams[color]
 end
 
-local function team_list(state, players)
-  local out = {}
-  for s, color in ipairs(players) do out[s] = state.teams[color] or 0 end
-  return out
-end
+local team_list = Engine.team_list
 
-local function team_names(state, team)
-  local out = {}
-  for _, color in ipairs(state.players) do
-    if state.teams[color] == team then out[#out + 1] = color end
-  end
-  return "team " .. (team + 1) .. " (" .. table.concat(out, ", ") .. ")"
-end
-
--- The players of the next round: the seated players in clockwise order, or the tied contenders.
+-- The players of the next round: the game's (the engine's round_players), or before the game the seated
+-- players in clockwise order.
 local function round_players(data, state, seated)
-  if state.contenders and #state.players > 0 then
-    local opts = R.options(data, state.mode)
-    local out = {}
-    for _, color in ipairs(state.players) do
-      local entity = color
-      if opts.teams == "pooled" then entity = state.teams[color] end
-      if index_of(state.contenders, entity) then out[#out + 1] = color end
-    end
-    return out
-  end
-  if #state.players > 0 then return copy(state.players) end
+  if #state.players > 0 then return Engine.round_players(state, R.options(data, state.mode)) end
   return Setup.order_seated(data.seats, seated)
 end
 
@@ -419,101 +356,11 @@ function R.next_target(state, color, seated_players)
   return state.targets[color]
 end
 
--- True when a targeted card's steps only help their target (a multiply, a positive add, a take to it).
-function R.helps_target(card)
-  local helps = false
-  for _, step in ipairs(card.effect) do
-    if step.who == "target" then
-      if step.multiply or (step.add and step.add > 0) then helps = true else return false end
-    elseif step.from == "target" then
-      return false
-    elseif step.to == "target" then
-      helps = true
-    end
-  end
-  return helps
-end
-
--- Auto target of round seat s (0-based) for `card` (nil: no card): yourself for a card that helps its
--- target (Double!); anything else on the adversary with the best standing (ties: the first clockwise),
--- skipping No! players and team-mates.
-local function auto_target(card, s, ctx)
-  if card and card.target and R.helps_target(card) then return s end
-  local best, best_v = nil, nil
-  local n = #ctx.players
-  for step = 1, n - 1 do
-    local o = (s + step) % n
-    local mate = ctx.teams ~= nil and ctx.teams[o + 1] == ctx.teams[s + 1]
-    if not ctx.protected[o + 1] and not mate then
-      local v = ctx.standing[o + 1]
-      if best_v == nil or v > best_v then best, best_v = o, v end
-    end
-  end
-  return best
-end
-
 -- --- SCORE! ----------------------------------------------------------------------------------------------
 
-local function entity_totals(data, state, opts, pad)
-  if opts.teams == "pooled" then return copy(state.team_totals) end
-  local out = {}
-  for s, color in ipairs(state.players) do out[s] = pad[color] or 0 end
-  return out
-end
-
--- Begin the round's SCORE! phase (first action turn): who plays, the totals and round scores.
-local function begin_round(data, state, seated, pad)
-  if #state.players == 0 then R.start_game(data, state, seated) end
-  local opts = R.options(data, state.mode)
-  local players = round_players(data, state, seated)
-  local totals = entity_totals(data, state, opts, pad)
-  local pooled = opts.teams == "pooled"
-  local start = {}
-  local count = pooled and 2 or #players
-  for e = 1, count do
-    local total = pooled and totals[e] or totals[index_of(state.players, players[e])]
-    start[e] = opts.carry_over and total or 0
-  end
-  state.round = {players = players, turn = 0, start = start, running = copy(start), totals = totals}
-  return state.round
-end
-
--- Dice of the coming action turn (New order!: order; Randomness!: which card), rolled once per turn:
--- Reveal rolls them, SCORE! uses them. nil when the mode needs none.
+-- Dice of the coming action turn (the engine's turn_dice), or nil when the mode needs none.
 function R.turn_dice(data, state, players)
-  local opts = R.options(data, state.mode)
-  if opts.order ~= "dice" and opts.pick ~= "dice" then return nil end
-  if state.pending and state.pending.dice then return state.pending.dice end
-  local sides = opts.pick == "dice" and opts.roster_size or opts.dice_sides
-  local dice = {}
-  for s = 1, #players do dice[s] = R.roll(state, sides) end
-  state.pending = {dice = dice}
-  return dice
-end
-
-local function dice_message(players, dice, opts)
-  local parts = {}
-  for s, color in ipairs(players) do parts[s] = color .. " " .. dice[s] end
-  local what = opts.pick == "dice" and "picks the card" or "sets the order"
-  return "Dice (" .. what .. "): " .. table.concat(parts, ", ")
-end
-
--- Which slot of each round player acts this turn: {k or false per round seat}, and roster counts.
-local function picks(opts, players, rosters, dice)
-  local slot, counts = {}, {}
-  for s, color in ipairs(players) do
-    local roster = rosters[color] or {}
-    counts[s] = count_cards(roster)
-    slot[s] = false
-    if opts.pick == "dice" then
-      if roster[dice[s]] then slot[s] = dice[s] end
-    else
-      for k = 1, #roster do
-        if roster[k] and not slot[s] then slot[s] = k end
-      end
-    end
-  end
-  return slot, counts
+  return Engine.turn_dice(state, R.options(data, state.mode), players)
 end
 
 -- Reveal: the cards that act this turn (to turn face up before SCORE!), and the dice message.
@@ -524,9 +371,9 @@ function R.reveal(data, state, seated, rosters)
   local players = state.round and state.round.players or round_players(data, state, seated)
   if #players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
   local dice = R.turn_dice(data, state, players)
-  local slot = picks(opts, players, rosters, dice or {})
+  local slot = Engine.picks(opts, players, rosters, dice or {})
   local out = {flip = {}, messages = {}}
-  if dice then out.messages[1] = dice_message(players, dice, opts) end
+  if dice then out.messages[1] = Engine.dice_message(players, dice, opts) end
   local first_turn = not state.round or state.round.turn == 0
   for s, color in ipairs(players) do
     local roster = rosters[color] or {}
@@ -565,264 +412,19 @@ function R.target_warnings(data, state, players, rosters, slot)
   return out
 end
 
-local STATUS = {denied = "denied", cancelled = "cancelled", no_target = "no valid target",
-                void = "thrown", nullified = "nullified by the Bug!"}
-
--- SCORE!: resolve one action turn. `rosters` from read_rosters, `pad` = {color = saved total} (the
--- score pad of the Global script), `seated` = seated colours. Returns {flip, discard (guids),
--- messages, warnings, pad (new totals by colour, or nil), round_over, result (the engine's)} or nil
--- and a message. The state is updated.
+-- SCORE!: resolve one action turn (the engine's action_turn). `rosters` from read_rosters, `pad` =
+-- {color = saved total} (the score pad of the Global script), `seated` = seated colours. Returns {flip,
+-- discard (guids), messages, pad (new totals by colour, or nil), round_over, winner, result (the
+-- engine's)} or nil and a message. The state is updated.
 function R.score(data, state, seated, rosters, pad)
   if state.over then return nil, "the game is over: press New game" end
-  local opts = R.options(data, state.mode)
-  local cards = R.cards(data)
-  local round = state.round or begin_round(data, state, seated, pad)
-  local players = round.players
-  if #players == 0 then return nil, "nobody is seated: take a seat (a colour) first" end
-  local dice = R.turn_dice(data, state, players)
-  local slot, counts = picks(opts, players, rosters, dice or {})
-  local any = false
-  for s = 1, #players do
-    if counts[s] > 0 then any = true end
+  if #state.players == 0 then R.start_game(data, state, seated) end
+  local out, problem = Engine.action_turn(state, R.options(data, state.mode), R.cards(data), rosters, pad)
+  if out == nil then return nil, problem end
+  for _, key in ipairs({"flip", "discard"}) do
+    for i, obj in ipairs(out[key]) do out[key][i] = obj.guid end
   end
-  if not any then
-    if not state.round or round.turn == 0 then state.round = false end
-    return nil, "no card lies in a roster slot: put your roster face down in your slots, left to right"
-  end
-
-  local n = #players
-  local teams = opts.teams and team_list(state, players) or nil
-  local plays, own, unknown = {}, {}, {}
-  local protected = {}
-  for s, color in ipairs(players) do
-    plays[s], own[s] = false, false
-    if slot[s] then
-      local obj = rosters[color][slot[s]]
-      local card = cards[obj.id or ""]
-      if card == nil then
-        unknown[#unknown + 1] = color .. "'s slot " .. slot[s]
-      else
-        own[s] = {card = card, guid = obj.guid}
-        protected[s] = Engine.has(card, "protect")
-      end
-    end
-  end
-  if #unknown > 0 then
-    return nil, "not a SCORE! card: " .. table.concat(unknown, ", ")
-  end
-
-  -- Targets: the seat's selector, or Auto (by the card the seat applies).
-  local standing = {}
-  for s, color in ipairs(players) do
-    local e = opts.teams == "pooled" and teams[s] + 1 or s
-    local running = round.running[e]
-    if opts.carry_over then
-      standing[s] = running
-    elseif opts.teams == "pooled" then
-      standing[s] = round.totals[e] + running
-    else
-      standing[s] = round.totals[index_of(state.players, color)] + running
-    end
-  end
-  local ctx = {players = players, teams = teams, protected = protected, standing = standing}
-  local auto, targets = {}, {}
-  for s, color in ipairs(players) do
-    local chosen = state.targets[color]
-    local at = chosen and chosen ~= R.AUTO and index_of(players, chosen) or nil
-    if at then
-      targets[s] = at - 1
-    else
-      auto[s] = true
-      targets[s] = auto_target(own[s] and own[s].card, s - 1, ctx)
-    end
-  end
-  local function build_plays()
-    for s = 1, n do
-      if own[s] then plays[s] = {card = own[s].card, target = targets[s]} else plays[s] = false end
-    end
-    return plays
-  end
-  local turn_state = {scores = copy(round.running), roster_counts = counts, turn = round.turn, teams = teams}
-  if opts.order == "dice" then turn_state.dice = dice end
-  local ok, result = pcall(Engine.resolve_action_turn, turn_state, build_plays(), opts)
-  if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
-  -- Auto targets follow a card received through CW!/CCW!: aim it by what it is, resolve again.
-  local changed = false
-  for _, report in ipairs(result.cards) do
-    local holder = report.holder + 1
-    if report.holder ~= report.seat and auto[holder] then
-      local card = cards[report.card]
-      if card and card.target then
-        local t = auto_target(card, holder - 1, ctx)
-        if t ~= targets[holder] then targets[holder], changed = t, true end
-      end
-    end
-  end
-  if changed then
-    ok, result = pcall(Engine.resolve_action_turn, turn_state, build_plays(), opts)
-    if not ok then return nil, "the rules engine refused this action turn: " .. tostring(result) end
-  end
-
-  local out = {flip = {}, discard = {}, messages = {}, warnings = {}, result = result}
-  if dice then out.messages[#out.messages + 1] = dice_message(players, dice, opts) end
-  for s = 1, n do
-    if own[s] then
-      out.flip[#out.flip + 1] = own[s].guid
-      if opts.discard then out.discard[#out.discard + 1] = own[s].guid end
-    end
-    if opts.pick == "dice" and round.turn == 0 then  -- C19: the whole roster is turned face up
-      for _, obj in ipairs(rosters[players[s]] or {}) do
-        if obj and not (own[s] and obj.guid == own[s].guid) then out.flip[#out.flip + 1] = obj.guid end
-      end
-    end
-  end
-  local lines = {}
-  for _, report in ipairs(result.cards) do
-    local card = cards[report.card]
-    local line = players[report.seat + 1] .. ": " .. card.name
-    local holder = report.holder + 1
-    if report.holder ~= report.seat then line = line .. " -> " .. players[holder] end
-    if card.target and targets[holder] ~= nil and report.status == "effect" then
-      line = line .. " on " .. players[targets[holder] + 1]
-    end
-    if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
-    lines[#lines + 1] = line
-  end
-  out.messages[#out.messages + 1] = "Action turn " .. (round.turn + 1) .. ": " .. table.concat(lines, "; ")
-  state.pending = false
-  round.turn = round.turn + 1
-
-  local finished = false
-  if result.bug ~= nil then
-    local who = {}
-    for _, seat in ipairs(result.bug.responsible) do who[#who + 1] = players[seat + 1] end
-    out.messages[#out.messages + 1] = "Bug! The rosters differ in size: " .. table.concat(who, ", ")
-      .. " score -" .. result.bug.penalty .. "; this SCORE! phase is void"
-    finished = true
-  else
-    round.running = result.scores
-    if opts.action_turns then
-      finished = round.turn >= opts.action_turns
-    else
-      finished = true
-      for s = 1, n do
-        local left = counts[s]
-        if opts.discard and own[s] then left = left - 1 end
-        if left > 0 then finished = false end
-      end
-    end
-    out.messages[#out.messages + 1] = R.describe_running(state, opts, round)
-  end
-  if finished then R.end_round(data, state, opts, result.bug, out) end
   return out
-end
-
-function R.describe_running(state, opts, round)
-  local parts = {}
-  if opts.teams == "pooled" then
-    for e = 1, #round.running do parts[e] = "team " .. e .. " " .. round.running[e] end
-  else
-    for s, color in ipairs(round.players) do parts[s] = color .. " " .. round.running[s] end
-  end
-  return (opts.carry_over and "Scores: " or "Round scores: ") .. table.concat(parts, ", ")
-end
-
--- The end of a round's SCORE! phase, as the engine's resolve_round ends it (C14, C16, C17), then the
--- game status (C22-C24). Fills out.pad, out.messages, out.round_over; updates the state.
-function R.end_round(data, state, opts, bug, out)
-  local round = state.round
-  local players = round.players
-  local pooled = opts.teams == "pooled"
-  local count = #round.start
-  local running = round.running
-  local floor, always = opts.floor, opts.floor_applies == "always"
-  if bug ~= nil then
-    local penalty = {}
-    for e = 1, count do penalty[e] = 0 end
-    for _, seat in ipairs(bug.responsible) do
-      local e = seat + 1
-      if pooled then e = state.teams[players[seat + 1]] + 1 end
-      penalty[e] = penalty[e] - bug.penalty
-    end
-    running = {}
-    for e = 1, count do
-      running[e] = round.start[e] + penalty[e]
-      if always and floor then running[e] = math.max(running[e], floor) end
-    end
-  elseif floor then
-    local floored = {}
-    for e = 1, count do floored[e] = math.max(running[e], floor) end
-    running = floored
-  end
-  -- New totals, in the game's entity order (seats of state.players, or teams).
-  local totals = copy(round.totals)
-  for e = 1, count do
-    local g = pooled and e or index_of(state.players, players[e])
-    if opts.carry_over then totals[g] = running[e] else totals[g] = totals[g] + running[e] end
-  end
-  state.rounds = state.rounds + 1
-  out.round_over = true
-  out.pad = {}
-  for s, color in ipairs(state.players) do
-    out.pad[color] = pooled and totals[state.teams[color] + 1] or totals[s]
-  end
-  if pooled then state.team_totals = totals end
-  local shown = {}
-  if pooled then
-    for e = 1, #totals do shown[e] = team_names(state, e - 1) .. " " .. totals[e] end
-  else
-    for s, color in ipairs(state.players) do shown[s] = color .. " " .. totals[s] end
-  end
-  out.messages[#out.messages + 1] = "Round " .. state.rounds .. " over. Totals: " .. table.concat(shown, ", ")
-
-  local teams = opts.teams and team_list(state, state.players) or nil
-  local contenders = nil
-  if state.contenders then
-    contenders = {}
-    for _, c in ipairs(state.contenders) do
-      contenders[#contenders + 1] = pooled and c or index_of(state.players, c) - 1
-    end
-  end
-  local status = Engine.game_status(totals, state.rounds, opts, teams, contenders)
-  state.round = false
-  state.pending = false
-  if status.finished then
-    state.over = true
-    state.contenders = false
-    out.winner = R.winner_message(state, opts, status, totals)
-    out.messages[#out.messages + 1] = out.winner
-  elseif #status.tiebreak > 0 then
-    local names = {}
-    state.contenders = {}
-    for i, e in ipairs(status.tiebreak) do
-      if pooled then
-        state.contenders[i] = e
-        names[i] = team_names(state, e)
-      else
-        state.contenders[i] = state.players[e + 1]
-        names[i] = state.players[e + 1]
-      end
-    end
-    out.messages[#out.messages + 1] = "Tie at " .. totals[status.tiebreak[1] + 1] .. " between "
-      .. table.concat(names, " and ") .. ": they play one more round. Get ready!"
-  else
-    out.messages[#out.messages + 1] = "Next round: Get ready!"
-  end
-end
-
-function R.winner_message(state, opts, status, totals)
-  local why = status.reason == "target" and "reaches the target" or "has the best score"
-  if opts.teams == "pooled" then
-    return "SCORE! " .. team_names(state, status.winner) .. " wins with " .. totals[status.winner + 1]
-      .. " points (" .. why .. ")!"
-  end
-  if status.winner == nil then
-    return "SCORE! " .. team_names(state, status.winning_team) .. " wins: its tied leaders share the best score!"
-  end
-  local color = state.players[status.winner + 1]
-  local text = "SCORE! " .. color .. " wins with " .. totals[status.winner + 1] .. " points (" .. why .. ")"
-  if opts.teams == "individual" then text = text .. ": " .. team_names(state, status.winning_team) .. " wins" end
-  return text .. "!"
 end
 
 -- --- Solo modes -----------------------------------------------------------------------------------------------

@@ -1,18 +1,21 @@
--- Scout rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+-- Scout rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
 --
--- Data in, data out: new_game() and start_round() make a game state from the deck's data and a
--- scout.setup plan; play() checks one turn (Show, Scout, or Scout & Show) and returns the next state
--- (the input is never changed), or nil and a message naming the rule it breaks. The end of a round,
--- its score, the stars, the first-player marker and the end of the game follow from the moves.
+-- Data in, data out: setup() deals the first round (scout.setup, seeded); play() checks one move
+-- (turning the hand, Show, Scout, or Scout & Show) and returns the next state (the input is never
+-- changed), or nil and a refusal naming the rule it breaks. The end of a round, its score, the stars,
+-- the deal of the next round, the first-player marker and the end of the game follow from the moves.
 -- The rules interpretations are the numbered clauses of docs/rules/scout.md ("C<n>"). Game facts come
 -- from the deck's YAML as bundled in DATA: the cards' top/bottom values, the stars' values, and
 -- setup.options (rounds, chips_per_player, round_score).
 -- No TTS calls, no goto, no bitwise operators, no io/load/require (use("scout.engine")).
 --
--- A card is {id, top, bottom, flipped} (scout.setup). Players are numbered 1..n clockwise.
+-- A card is {id, top, bottom, flipped} (scout.setup). Seats are whatever the table names them (TTS
+-- colours), clockwise; inside the state, player p is state.seats[p] (hands[p], stars[p], turn = p ...).
 
 local Util = use("lib.util")
-local is_int = Util.is_int
+local is_int, index_of = Util.is_int, Util.index_of
+local Random = use("lib.random")
 local ScoutSetup = use("scout.setup")
 
 local ScoutEngine = {}
@@ -38,19 +41,11 @@ local function component(data, id)
 end
 
 -- The facts the engine reads from DATA: {rounds, chips_per_player, round_score = {won, scout, hand},
--- stars = {star values, highest first}}.
+-- stars = {star values, highest first}}. The options are as tts/scout/game.yaml types them: `deckpress
+-- check` refuses a deck whose options are not.
 function ScoutEngine.rules(data)
-  local options = (data.setup and data.setup.options) or {}
+  local options = data.setup.options
   local score = options.round_score
-  if type(score) ~= "table" or not is_int(score.won) or not is_int(score.scout) or not is_int(score.hand) then
-    error("setup.options.round_score must give whole points {won, scout, hand} (decks/scout.yaml)")
-  end
-  if options.rounds ~= "players" and not is_int(options.rounds) then
-    error("setup.options.rounds must be 'players' or a whole number (decks/scout.yaml)")
-  end
-  if not is_int(options.chips_per_player) then
-    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
-  end
   local stars = {}
   for _, card in ipairs(component(data, "stars").cards) do stars[#stars + 1] = card.fields.value end
   table.sort(stars, function(x, y) return x > y end)
@@ -78,16 +73,26 @@ function ScoutEngine.stars_for(points, stars)
   return out
 end
 
--- new_game(data, seat_count) -> a game before its first round.
-function ScoutEngine.new_game(data, seat_count)
+-- new_game(data, seats) -> a game of these seats (clockwise) before its first round.
+function ScoutEngine.new_game(data, seats)
   local rules = ScoutEngine.rules(data)
-  if not is_int(seat_count) or ScoutSetup.rules(data).deal[seat_count] == nil then
+  local seat_count = #seats
+  if ScoutSetup.rules(data).deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
   end
   local rounds = rules.rounds
   if rounds == "players" then rounds = seat_count end
-  return { rules = rules, seat_count = seat_count, rounds = rounds, round = 0, stars = filled(seat_count, 0),
-    first_player = false, round_over = true, game_over = false, winners = {}, history = {} }
+  return { rules = rules, seats = clone(seats), seat_count = seat_count, rounds = rounds, round = 0,
+    stars = filled(seat_count, 0), first_player = false, round_over = true, game_over = false, winners = {},
+    history = {} }
+end
+
+local function name(state, p)
+  return tostring(state.seats[p])
+end
+
+local function refuse(clause, rule, text)
+  return nil, { clause = clause, rule = rule, text = text }
 end
 
 -- C19: start the next round with `plan` (ScoutSetup.setup_plan for the game's seat count). Round 1
@@ -115,7 +120,37 @@ function ScoutEngine.start_round(game, plan)
   state.round_over = false
   state.ender = false
   state.out = clone(plan.unused or {})
+  state.removed = clone(plan.removed or {})
+  state.deal_count = plan.deal_count
+  state.explanation = plan.explanation
   return state
+end
+
+-- The next round dealt by the engine itself: the game's cards shuffled with its own generator
+-- (state.rng), so that the same seed plays the same game.
+local function deal_round(game)
+  local rng = Random.next(game.rng)
+  local plan = ScoutSetup.setup_plan(game.seat_count, game.cards, rng, game.deal_rules, game.seats)
+  local state = ScoutEngine.start_round(game, plan)
+  state.rng = rng
+  return state
+end
+
+-- setup(data, seats, opts) -> state | nil, refusal: the engine contract's start of a game
+-- (docs/scripting.md), its first round dealt. seats: clockwise (TTS colours at the table); opts.seed
+-- shuffles every round (lib.random); opts.cards: the cards {id, top, bottom} (default: the deck's).
+function ScoutEngine.setup(data, seats, opts)
+  opts = opts or {}
+  if ScoutSetup.rules(data).deal[#seats] == nil then
+    local players = data.game and data.game.players or { min = 2, max = 5 }
+    return refuse(1, "input checks", "Scout is for " .. players.min .. " to " .. players.max .. " players, not "
+      .. #seats)
+  end
+  local game = ScoutEngine.new_game(data, seats)
+  game.cards = clone(opts.cards or ScoutEngine.cards(data))
+  game.deal_rules = ScoutSetup.rules(data)
+  game.rng = Random.seed(opts.seed or 1)
+  return deal_round(game)
 end
 
 -- ---------------------------------------------------------------------------
@@ -154,10 +189,6 @@ local function values_of(cards)
   local out = {}
   for i, c in ipairs(cards) do out[i] = value(c) end
   return out
-end
-
-local function refuse(clause, rule, text)
-  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
 end
 
 local function check_show(state, player, show, active)
@@ -202,9 +233,9 @@ local function do_scout(state, player, scout, events)
   if scout.turn then card.flipped = not card.flipped end
   table.insert(state.hands[player], scout.position, card)
   state.tokens[active.owner] = state.tokens[active.owner] + 1
-  events[#events + 1] = { what = "scouted", player = player, owner = active.owner, id = card.id,
-    text = string.format("Player %d scouts %d from player %d's set; player %d gets a Scout token.",
-      player, value(card), active.owner, active.owner) }
+  events[#events + 1] = { what = "scouted", seat = state.seats[player], owner = state.seats[active.owner],
+    id = card.id, text = string.format("%s scouts %d from %s's set; %s gets a Scout token.",
+      name(state, player), value(card), name(state, active.owner), name(state, active.owner)) }
   if #active.cards == 0 then state.active = false end
 end
 
@@ -236,30 +267,69 @@ local function end_round(state, ender, reason, events)
     paid[p] = state.stars[p] - before
   end
   state.history[#state.history + 1] = { round = state.round, ender = ender, scores = scores, paid = paid }
-  events[#events + 1] = { what = "round_over", player = ender, scores = scores, paid = paid,
+  events[#events + 1] = { what = "round_over", seat = state.seats[ender], scores = scores, paid = paid,
     text = string.format("Round %d is over: %s", state.round, reason) }
   if state.round >= state.rounds then
     state.game_over = true
     local best = state.stars[1]
     for p = 1, state.seat_count do best = math.max(best, state.stars[p]) end
     state.winners = {}
+    local names = {}
     for p = 1, state.seat_count do
-      if state.stars[p] == best then state.winners[#state.winners + 1] = p end
+      if state.stars[p] == best then
+        state.winners[#state.winners + 1] = state.seats[p]
+        names[#state.winners] = name(state, p)
+      end
     end
     events[#events + 1] = { what = "game_over", winners = state.winners,
-      text = string.format("The game is over: %d stars win (player %s).", best, table.concat(state.winners, ", ")) }
+      text = string.format("The game is over: %d stars win (%s).", best, table.concat(names, ", ")) }
   end
 end
 
 -- ---------------------------------------------------------------------------
 -- A turn
 
--- check(state, player, move) -> true | nil, message. move: {show = {first, last}}, {scout = {side,
--- position, turn}} or both (Scout & Show, with the chip).
-function ScoutEngine.check(state, player, move)
+-- to_act(state) -> seats, kind: the seat whose turn it is ("turn"; between rounds, the next round's
+-- first player, whose move is the deal), or nobody once the game is over. A hand may also be turned
+-- before the round's first move by a seat not to act, and any seat may deal: legal_moves lists them.
+function ScoutEngine.to_act(state)
+  if state.game_over then return {}, "over" end
+  if state.round_over then return { state.seats[state.first_player % state.seat_count + 1] }, "turn" end
+  return { state.seats[state.turn] }, "turn"
+end
+
+-- scores(state) -> points, winners: the stars of each seat, and the winners once the game is over.
+function ScoutEngine.scores(state)
+  local points = {}
+  for p, seat in ipairs(state.seats) do points[seat] = state.stars[p] end
+  return points, state.game_over and clone(state.winners) or {}
+end
+
+-- The player number of `seat`, or nil and the refusal.
+local function player_of(state, seat)
+  local player = index_of(state.seats, seat)
+  if player == nil then return refuse(10, "turn order", tostring(seat) .. " is not playing this game") end
+  return player
+end
+
+-- C10 (clause 8 of the set-up): may `player` turn their hand now? true, or nil and the refusal.
+local function check_turn_hand(state, player)
+  if state.round_over then return refuse(17, "round over", "the round is over") end
+  local ok, why = ScoutSetup.can_flip(state.flip, player)
+  if not ok then return refuse(8, "turning the hand", why) end
+  return true
+end
+
+local function check(state, player, move)
   if state.game_over then return refuse(20, "game over", "the game is over") end
+  if type(move) == "table" and move.turn_hand then return check_turn_hand(state, player) end
+  if type(move) == "table" and move.deal then
+    if not state.round_over then return refuse(19, "rounds", "the round is not over") end
+    if not state.cards then return refuse(19, "rounds", "this game was not set up with its cards") end
+    return true
+  end
   if state.round_over then return refuse(17, "round over", "the round is over; start the next one") end
-  if player ~= state.turn then return refuse(10, "turn order", "it is player " .. state.turn .. "'s turn") end
+  if player ~= state.turn then return refuse(10, "turn order", "it is " .. name(state, state.turn) .. "'s turn") end
   if type(move) ~= "table" or (move.show == nil and move.scout == nil) then
     return refuse(10, "a turn", "a turn is a Show, a Scout, or Scout & Show")
   end
@@ -267,8 +337,8 @@ function ScoutEngine.check(state, player, move)
     if state.chips[player] < 1 then
       return refuse(16, "Scout & Show", "you have used your Scout & Show chip this round")
     end
-    local ok, message = check_scout(state, player, move.scout, state.active)
-    if not ok then return nil, message end
+    local ok, refusal = check_scout(state, player, move.scout, state.active)
+    if not ok then return nil, refusal end
     local after = clone(state)
     do_scout(after, player, move.scout, {})
     return check_show(after, player, move.show, after.active)
@@ -277,22 +347,48 @@ function ScoutEngine.check(state, player, move)
   return check_show(state, player, move.show, state.active)
 end
 
--- play(state, player, move) -> new state, events | nil, message.
--- events: {what = "scouted" | "shown" | "round_over" | "game_over", player, text, ...}.
-function ScoutEngine.play(state, player, move)
-  local ok, message = ScoutEngine.check(state, player, move)
-  if not ok then return nil, message end
+-- check(state, seat, move) -> true | nil, refusal. move: {deal = true} (the next round, once a round is
+-- over), {turn_hand = true} (before the round's first move), {show = {first, last}}, {scout = {side,
+-- position, turn}} or both (Scout & Show, with the chip).
+function ScoutEngine.check(state, seat, move)
+  local player, refusal = player_of(state, seat)
+  if player == nil then return nil, refusal end
+  return check(state, player, move)
+end
+
+-- play(state, seat, move) -> new state, events | nil, refusal.
+-- events: {what = "dealt" | "turned" | "chip" | "scouted" | "shown" | "round_over" | "game_over", seat,
+-- text, ...}. The deal of the next round shuffles the cards setup was given with the game's own
+-- generator (state.rng), so that one seed plays one game.
+function ScoutEngine.play(state, seat, move)
+  local player, refusal = player_of(state, seat)
+  if player == nil then return nil, refusal end
+  local ok
+  ok, refusal = check(state, player, move)
+  if not ok then return nil, refusal end
+  if move.deal then -- C19: the next round
+    state = deal_round(state)
+    return state, { { what = "dealt", seat = state.seats[state.first_player], round = state.round,
+      text = string.format("Round %d of %d: %s has the first-player marker.", state.round, state.rounds,
+        name(state, state.first_player)) } }
+  end
   state = clone(state)
   local events = {}
+  if move.turn_hand then
+    local turned = ScoutSetup.turn_hand(state.flip, player, state.hands[player])
+    state.flip, state.hands[player] = turned.state, turned.hand
+    return state, { { what = "turned", seat = seat, text = name(state, player) .. " turned their hand." } }
+  end
   state.flip = ScoutSetup.begin_play(state.flip)
   if move.scout ~= nil then
     if move.show ~= nil then
       state.chips[player] = state.chips[player] - 1
-      events[#events + 1] = { what = "chip", player = player,
-        text = string.format("Player %d gives up the Scout & Show chip.", player) }
+      events[#events + 1] = { what = "chip", seat = seat,
+        text = string.format("%s gives up the Scout & Show chip.", name(state, player)) }
     end
     do_scout(state, player, move.scout, events)
   end
+  local ended = false
   if move.show ~= nil then
     local hand, cards = state.hands[player], {}
     for _ = move.show.first, move.show.last do cards[#cards + 1] = table.remove(hand, move.show.first) end
@@ -302,58 +398,61 @@ function ScoutEngine.play(state, player, move)
       beaten = #state.active.cards
     end
     state.active = { owner = player, cards = cards }
-    events[#events + 1] = { what = "shown", player = player, won = beaten,
-      text = string.format("Player %d shows %s%s.", player, table.concat(values_of(cards), "-"),
+    events[#events + 1] = { what = "shown", seat = seat, won = beaten,
+      text = string.format("%s shows %s%s.", name(state, player), table.concat(values_of(cards), "-"),
         beaten > 0 and string.format(" and wins %d card%s", beaten, beaten > 1 and "s" or "") or "") }
     if #hand == 0 then -- C17: a hand emptied ends the round
-      end_round(state, player, string.format("player %d has no cards left.", player), events)
-      return state, events
+      end_round(state, player, string.format("%s has no cards left.", name(state, player)), events)
+      ended = true
     end
   end
-  local nxt = player % state.seat_count + 1
-  state.turn = nxt
-  if state.active and state.active.owner == nxt then -- C17: nobody beat the set
-    end_round(state, nxt, string.format("nobody beat player %d's set.", nxt), events)
+  if not ended then
+    local nxt = player % state.seat_count + 1
+    state.turn = nxt
+    if state.active and state.active.owner == nxt then -- C17: nobody beat the set
+      end_round(state, nxt, string.format("nobody beat %s's set.", name(state, nxt)), events)
+    end
   end
   return state, events
 end
 
--- The hand `player` would hold after `scout` (a Scout & Show's first half), or nil and the message.
-function ScoutEngine.scouted_hand(state, player, scout)
-  local ok, message = check_scout(state, player, scout, state.active)
-  if not ok then return nil, message end
-  local after = { hands = { [player] = clone(state.hands[player]) }, active = clone(state.active),
-    tokens = clone(state.tokens) }
+-- The hand `seat` would hold after `scout` (a Scout & Show's first half), or nil and the refusal.
+function ScoutEngine.scouted_hand(state, seat, scout)
+  local player, refusal = player_of(state, seat)
+  if player == nil then return nil, refusal end
+  local ok
+  ok, refusal = check_scout(state, player, scout, state.active)
+  if not ok then return nil, refusal end
+  local after = { seats = state.seats, hands = { [player] = clone(state.hands[player]) },
+    active = clone(state.active), tokens = clone(state.tokens) }
   do_scout(after, player, scout, {})
   return after.hands[player]
 end
 
--- C10 (clause 8 of the set-up): turn `player`'s hand, once per round before the first turn.
-function ScoutEngine.turn_hand(state, player)
-  if state.round_over then return refuse(17, "round over", "the round is over") end
-  local ok, why = ScoutSetup.can_flip(state.flip, player)
-  if not ok then return refuse(8, "turning the hand", why) end
-  state = clone(state)
-  local turned = ScoutSetup.turn_hand(state.flip, player, state.hands[player])
-  state.flip, state.hands[player] = turned.state, turned.hand
-  return state
-end
-
--- Every legal move of `player` now: each show (every adjacent stretch that is a set or run and beats
--- the active set), each scout (side x position x turn) and, with the chip, each scout & show.
-function ScoutEngine.legal_moves(state, player)
-  local out = {}
-  if state.game_over or state.round_over or player ~= state.turn then return out end
+-- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first move), each show (every
+-- adjacent stretch that is a set or run and beats the active set), each scout (side x position x
+-- turn) and, with the chip, each scout & show.
+function ScoutEngine.legal_moves(state, seat)
+  local out, add = Util.appender()
+  local player = index_of(state.seats, seat)
+  if player == nil or state.game_over then return out end
+  if state.round_over then
+    if state.cards then add({ deal = true }) end
+    return out
+  end
+  if check_turn_hand(state, player) then add({ turn_hand = true }) end
+  if player ~= state.turn then return out end
   local function shows(s, scout)
     local hand = s.hands[player]
     local beaten = s.active and values_of(s.active.cards)
     for first = 1, #hand do
-      local values = {}
+      local values, count = {}, 0
       for last = first, #hand do
-        values[#values + 1] = value(hand[last])
+        count = count + 1
+        values[count] = value(hand[last])
         if ScoutEngine.kind(values) == nil then break end -- a longer stretch is no run or set either
         if not beaten or ScoutEngine.beats(values, beaten) then
-          out[#out + 1] = { scout = scout, show = { first = first, last = last } }
+          add({ scout = scout, show = { first = first, last = last } })
         end
       end
     end
@@ -364,10 +463,10 @@ function ScoutEngine.legal_moves(state, player)
       for position = 1, #state.hands[player] + 1 do
         for _, turn in ipairs({ false, true }) do
           local scout = { side = side, position = position, turn = turn }
-          out[#out + 1] = { scout = scout }
+          add({ scout = scout })
           if state.chips[player] > 0 then
-            local after = { hands = { [player] = clone(state.hands[player]) }, active = clone(state.active),
-              tokens = clone(state.tokens) }
+            local after = { seats = state.seats, hands = { [player] = clone(state.hands[player]) },
+              active = clone(state.active), tokens = clone(state.tokens) }
             do_scout(after, player, scout, {})
             shows(after, scout)
           end
@@ -378,17 +477,19 @@ function ScoutEngine.legal_moves(state, player)
   return out
 end
 
--- Every card of the round, wherever it is: hands, the active set, score piles, out of the round (ids).
+-- Every card of the game, wherever it is: hands, the active set, score piles, out of the round, set
+-- aside for this player count (ids).
 function ScoutEngine.all_ids(state)
-  local out = {}
+  local out, add = Util.appender()
   for p = 1, state.seat_count do
-    for _, c in ipairs(state.hands[p]) do out[#out + 1] = c.id end
-    for _, c in ipairs(state.won[p]) do out[#out + 1] = c.id end
+    for _, c in ipairs(state.hands[p]) do add(c.id) end
+    for _, c in ipairs(state.won[p]) do add(c.id) end
   end
   if state.active then
-    for _, c in ipairs(state.active.cards) do out[#out + 1] = c.id end
+    for _, c in ipairs(state.active.cards) do add(c.id) end
   end
-  for _, id in ipairs(state.out) do out[#out + 1] = id end
+  for _, id in ipairs(state.out) do add(id) end
+  for _, id in ipairs(state.removed or {}) do add(id) end
   return out
 end
 

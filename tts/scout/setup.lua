@@ -21,21 +21,15 @@ local ScoutSetup = {}
 
 -- The set-up facts of decks/scout.yaml as bundled in DATA: {deal = {[players] = cards each} (C3),
 -- remove = {[players] = {id = true}} (C2), chips_per_player, first_card (C6: the id of the card that
--- starts round 1)}. No number of the game is written here.
+-- starts round 1)}. No number of the game is written here; the options are as tts/scout/game.yaml types them.
 function ScoutSetup.rules(data)
   local setup = (data and data.setup) or {}
   local options = setup.options or {}
   if type(setup.deal) ~= "table" then error("setup.deal must give the cards each player gets (decks/scout.yaml)") end
-  if not is_int(options.chips_per_player) then
-    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
-  end
   local remove = {}
   for count, ids in pairs(setup.remove or {}) do
     remove[count] = {}
     for _, id in ipairs(ids) do remove[count][id] = true end
-  end
-  if type(options.first_player_card) ~= "string" then
-    error("setup.options.first_player_card must name the card that starts round 1 (decks/scout.yaml)")
   end
   return { deal = setup.deal, remove = remove, chips_per_player = options.chips_per_player,
            first_card = options.first_player_card }
@@ -98,8 +92,9 @@ local function before(a, b, first)
   return a.id < b.id
 end
 
--- setup_plan(seat_count, cards, seed, rules) -> plan (docs/rules/scout.md); rules = ScoutSetup.rules(DATA).
-function ScoutSetup.setup_plan(seat_count, cards, seed, rules)
+-- setup_plan(seat_count, cards, seed, rules, seats) -> plan (docs/rules/scout.md); rules =
+-- ScoutSetup.rules(DATA); seats (optional) names the players in the explanation (default "Player p").
+function ScoutSetup.setup_plan(seat_count, cards, seed, rules, seats)
   if type(rules) ~= "table" then error("setup_plan needs the deck's rules: ScoutSetup.rules(DATA)") end
   if not is_int(seat_count) or rules.deal[seat_count] == nil then
     error("Scout is for 2 to 5 players, not " .. tostring(seat_count))
@@ -162,15 +157,17 @@ function ScoutSetup.setup_plan(seat_count, cards, seed, rules)
   end
   local reason
   local lo, hi = low_high(best)
+  local starter = seats and tostring(seats[best_player]) or string.format("Player %d", best_player)
   if best.id == rules.first_card then
-    reason = string.format("Player %d holds the %d/%d card (%s) and starts.", best_player, lo, hi, best.id)
+    reason = string.format("%s holds the %d/%d card (%s) and starts.", starter, lo, hi, best.id)
   else
     local named = rules.first_card
     for _, card in ipairs(cards) do
       if card.id == rules.first_card then named = string.format("%d/%d", low_high(card)) end
     end
-    reason = string.format("Nobody holds the %s card; player %d holds the lowest card, %d/%d (%s), and starts.",
-      named, best_player, lo, hi, best.id)
+    if not seats then starter = string.format("player %d", best_player) end
+    reason = string.format("Nobody holds the %s card; %s holds the lowest card, %d/%d (%s), and starts.",
+      named, starter, lo, hi, best.id)
   end
 
   local chips = {}

@@ -5,13 +5,9 @@
 --
 -- A card's orientation in TTS is which value is up: a card upright to its holder shows `top`; turned
 -- 180 degrees about y it shows `bottom` (scout.setup's `flipped`).
-local ScoutSetup = use("scout.setup")
-local ScoutEngine = use("scout.engine")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Saved = use("lib.saved")
+local ScoutSetup, ScoutEngine = use("scout.setup"), use("scout.engine")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -29,11 +25,24 @@ M.WON_PLACE = {0, 4.0}      -- seat-local (x, d) of a player's pile of cards won
 M.TOKEN_PLACE = {3.2, 4.0}  -- seat-local (x, d) of a player's Scout tokens
 
 local round = ScoutSetup.new_round()  -- who has turned their hand this round (by colour)
-local game = nil      -- the rules engine's state (scout.engine) since Setup started a game, or nil
-local players = {}    -- the colours playing it: player k of the engine is players[k]
 local pending = nil   -- a Scout & Show under way: {player = k, scout = {side, position, turn}}
 local guid_of = {}    -- the GUID of each card id (the engine names cards by id: each is one of a kind)
 local id_of = {}      -- and back
+
+-- The turn line: the round and whose turn it is, or that the round or the game is over.
+local function turn_line(game)
+  if game.game_over then return "Game over" end
+  if game.round_over then return "Round " .. game.round .. " is over: Setup" end
+  local text = "Round " .. game.round .. ": " .. game.seats[game.turn] .. "'s turn"
+  if pending ~= nil then text = text .. " (Scout & Show)" end
+  return text
+end
+
+-- The referee of the turns (lib.turns over scout.engine): the engine decides, this layer reads what the
+-- players did and moves the objects.
+local referee = Turns.referee(ScoutEngine, {turn_id = "scout_turn", idle = "Setup to start", line = turn_line,
+                                            first = "Setup first: the table referees the rounds it dealt"})
+M.state, M.show_turn = referee.state, referee.show_turn
 
 local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 local upright = Table.upright
@@ -75,7 +84,7 @@ end
 
 
 -- "Setup": a new round. Gather the cards, take out those this player count removes, shuffle with a
--- random orientation per card, deal, and hand out the chips and the first-player marker; finish(plan)
+-- random orientation per card, deal, and hand out the chips and the first-player marker; finish(state)
 -- once every card is there (finish() when there is no round to set up).
 function M.setup(color, finish)
   local seats = Api.seated()
@@ -87,12 +96,13 @@ function M.setup(color, finish)
   end
   Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
-    M.setup_from(deck, seats, finish)
+    M.setup_from(deck, seats, color, finish)
   end)
 end
 
--- Setup's moves once the deck holds every card.
-function M.setup_from(deck, seats, finish)
+-- Setup's moves once the deck holds every card: the next round of the game under way (the engine deals
+-- it) when the same players sit, else a new game.
+function M.setup_from(deck, seats, color, finish)
   local cards = {}
   guid_of, id_of = {}, {}
   for _, entry in ipairs(deck.getObjects()) do
@@ -101,31 +111,36 @@ function M.setup_from(deck, seats, finish)
     guid_of[id] = entry.guid
     id_of[entry.guid] = id
   end
-  local ok, plan = pcall(ScoutSetup.setup_plan, #seats, cards, math.random(1, 2147483646),
-                           ScoutSetup.rules(Api.data()))
-  if not ok then warn("Setup: " .. tostring(plan)) return finish() end
-  local next_round = game ~= nil and game.round_over and not game.game_over and #players == #seats
-  for k, color in ipairs(players) do next_round = next_round and seats[k] == color end
-  if not next_round then
-    game = ScoutEngine.new_game(Api.data(), #seats)
-    players = seats
-    for _, color in ipairs(seats) do Api.set_score(color, 0) end
+  local game = referee.state()
+  local next_round = game ~= nil and game.round_over and not game.game_over and #game.seats == #seats
+  for k, seat in ipairs(next_round and game.seats or {}) do next_round = next_round and seats[k] == seat end
+  local state, refusal
+  if next_round then
+    state, refusal = ScoutEngine.play(game, Seating.index(seats, color) and color or seats[1], {deal = true})
+  else
+    state, refusal = ScoutEngine.setup(Api.data(), seats, {seed = math.random(1, 2147483646), cards = cards})
+    if state ~= nil then
+      for _, seat in ipairs(seats) do Api.set_score(seat, 0) end
+    end
   end
-  game = ScoutEngine.start_round(game, plan)
+  if state == nil then warn("Setup: " .. Turns.refusal_text(refusal)) return finish() end
   pending = nil
+  referee.start(state)
 
-  local j = Table.join(function()  -- every card has arrived: lay the hands out in the engine's order (a
-    for k, color in ipairs(players) do lay_hand(color, game.hands[k]) end  -- deck's last card comes first)
-    finish(plan)
+  local j = Table.join(function()  -- every card has arrived: lay the hands out in the engine's order
+    for k, seat in ipairs(seats) do lay_hand(seat, state.hands[k]) end
+    finish(state)
   end)
   local aside = Api.data().layout.aside
-  for k, id in ipairs(plan.removed) do
+  for k, id in ipairs(state.removed) do
     take(deck, guid_of[id], {aside[1], aside[2] + k * M.ASIDE_STEP, aside[3]}, {0, 180, 180}, j.add())
   end
-  for _, move in ipairs(plan.deals) do
-    local seat = seats[move.player]
-    local rot_y = (upright(seat) + (move.flipped and 180 or 0)) % 360
-    take(deck, guid_of[move.id], hand_place(seat, move.position, plan.deal_count), {0, rot_y, 0}, j.add())
+  for k, seat in ipairs(seats) do
+    local hand = state.hands[k]
+    for i, card in ipairs(hand) do
+      local rot_y = (upright(seat) + (card.flipped and 180 or 0)) % 360
+      take(deck, guid_of[card.id], hand_place(seat, i, #hand), {0, rot_y, 0}, j.add())
+    end
   end
 
   local chips = j.add()
@@ -138,7 +153,7 @@ function M.setup_from(deck, seats, finish)
     if placed < #seats then warn("only " .. placed .. " Scout & Show chips on the table for " .. #seats .. " players") end
     chips()
   end)
-  local first = seats[game.first_player]
+  local first = seats[state.first_player]
   local marker = tagged("first-player")[1]
   if marker ~= nil then
     local position, rotation = seat_place(first, M.MARKER_PLACE)
@@ -147,27 +162,26 @@ function M.setup_from(deck, seats, finish)
   end
 
   round = ScoutSetup.new_round()
-  local function cards(n) return n .. (n == 1 and " card" or " cards") end
-  local removed = #plan.removed > 0 and (cards(#plan.removed) .. " set aside, ") or ""
-  local unused = #plan.unused > 0 and (", " .. cards(#plan.unused) .. " stay face down in the middle") or ""
-  local why = string.gsub(plan.explanation, "^Player %d+", first)
-  why = string.gsub(why, "player %d+", first)
-  if game.round > 1 then why = "the marker passes on, clockwise." end
-  say("Setup: round " .. game.round .. " of " .. game.rounds .. ": " .. removed .. cards(plan.deal_count)
+  local function cards_of(n) return n .. (n == 1 and " card" or " cards") end
+  local removed = #state.removed > 0 and (cards_of(#state.removed) .. " set aside, ") or ""
+  local unused = #state.out > 0 and (", " .. cards_of(#state.out) .. " stay face down in the middle") or ""
+  local why = state.explanation
+  if state.round > 1 then why = "the marker passes on, clockwise." end
+  say("Setup: round " .. state.round .. " of " .. state.rounds .. ": " .. removed .. cards_of(state.deal_count)
       .. " to each of " .. #seats .. " players" .. unused .. ". " .. first .. " gets the first-player marker: " .. why)
   say("Don't rearrange your cards. Each player may turn their whole hand once this round: Turn my hand.")
   M.lay_tokens(j.add())
-  M.show_turn()
   j.start()
 end
 
 -- "Turn my hand": rotate every card of `color`'s hand 180 degrees and reverse their order, once per round.
 function M.turn_hand(color)
   local allowed, why = ScoutSetup.can_flip(round, color)
-  local k = game ~= nil and not game.round_over and Seating.index(players, color)
-  if allowed and k then
-    local turned, message = ScoutEngine.turn_hand(game, k)
-    if turned == nil then allowed, why = false, message else game = turned end
+  local game, after = referee.state(), nil  -- the engine turns the hand of a player of its round
+  if allowed and game ~= nil and not game.round_over and Seating.index(game.seats, color) then
+    local refusal
+    after, refusal = ScoutEngine.play(game, color, {turn_hand = true})
+    if after == nil then allowed, why = false, refusal.text end
   end
   if not allowed then
     broadcastToColor(why, color, {1, 0.4, 0.3})
@@ -202,6 +216,7 @@ function M.turn_hand(color)
   end
   local turned = ScoutSetup.turn_hand(round, color, hand)
   round = turned.state
+  if after ~= nil then referee.start(after) end
   local up = upright(color)
   for k, card in ipairs(turned.hand) do
     local obj = by_id[card.id]
@@ -213,29 +228,6 @@ function M.turn_hand(color)
 end
 
 -- --- Refereeing the play: the engine decides, this layer reads the table and moves the cards -------
-
--- The engine's state (nil before the first Setup): for the tests and for anyone scripting the table.
-function M.state()
-  return game
-end
-
--- The engine's "player 2" as the colour that plays it.
-local function named(text)
-  return Seating.name_players(text, players)
-end
-
-function M.show_turn()
-  local text = "Setup to start"
-  if game ~= nil and game.game_over then
-    text = "Game over"
-  elseif game ~= nil and game.round_over then
-    text = "Round " .. game.round .. " is over: Setup"
-  elseif game ~= nil then
-    text = "Round " .. game.round .. ": " .. players[game.turn] .. "'s turn"
-    if pending ~= nil then text = text .. " (Scout & Show)" end
-  end
-  UI.setValue("scout_turn", text)
-end
 
 -- The middle of the active set (the play area): in front of where the deck is gathered.
 local function active_spot()
@@ -250,10 +242,10 @@ end
 
 -- The active set, face up, left to right, reading as its cards count for the player whose turn it is
 -- (so a card they scout keeps its orientation unless they turn it).
-local function lay_active()
+local function lay_active(game)
   if not game.active then return end
   local spot, n = active_spot(), #game.active.cards
-  local reader = players[game.turn]
+  local reader = game.seats[game.turn]
   local up = upright(reader)
   local right = Player[reader].getHandTransform().right
   for i, card in ipairs(game.active.cards) do
@@ -267,8 +259,8 @@ local function lay_active()
 end
 
 -- Every player's cards won, face down on a pile in front of them.
-local function lay_won()
-  for k, color in ipairs(players) do
+local function lay_won(game)
+  for k, color in ipairs(game.seats) do
     local position, rotation = seat_place(color, M.WON_PLACE)
     for i, card in ipairs(game.won[k]) do
       local obj = card_object(card.id)
@@ -282,15 +274,15 @@ end
 
 -- The Scout tokens the players hold this round, in front of each (done() once they are there).
 function M.lay_tokens(done)
-  local owners = {}
+  local game, owners = referee.state(), {}
   if game ~= nil and not game.round_over then
     for k = 1, game.seat_count do
-      for _ = 1, game.tokens[k] do owners[#owners + 1] = k end
+      for _ = 1, game.tokens[k] do owners[#owners + 1] = game.seats[k] end
     end
   end
   local aside = Api.data().layout.aside
   Table.lay_pieces("scout-tokens", #owners, function(t)
-    local position, rotation = seat_place(players[owners[t]], M.TOKEN_PLACE)
+    local position, rotation = seat_place(owners[t], M.TOKEN_PLACE)
     return {position[1], position[2] + t * 0.2, position[3]}, rotation
   end, function(_, spare)
     for i, token in ipairs(spare) do  -- tokens nobody holds: beside the set-aside cards
@@ -311,72 +303,64 @@ local function chip_of(color)
 end
 
 -- Put the table back as the engine's state says (after a refused move): hands, the active set.
-local function restore()
-  for k, color in ipairs(players) do lay_hand(color, game.hands[k]) end
-  lay_active()
+local function restore(game, done)
+  for k, color in ipairs(game.seats) do lay_hand(color, game.hands[k]) end
+  lay_active(game)
+  pending = nil
+  M.show_turn()
+  done()
+  return true
 end
 
--- The engine's state is ahead of the table: lay out what `events` changed; done() once it is there.
-local function carry_out(events, done)
-  for k, color in ipairs(players) do lay_hand(color, game.hands[k]) end
-  lay_active()
-  lay_won()
-  local j = Table.join(done)
-  for _, event in ipairs(events) do
-    say(named(event.text))
-    if event.what == "chip" then
-      local chip = chip_of(players[event.player])
-      local aside = Api.data().layout.aside
-      if chip ~= nil then chip.setPosition({aside[1], aside[2] + 0.3, aside[3] - 3}) end
-    elseif event.what == "round_over" then
-      for k, color in ipairs(players) do
-        local score = event.scores[k]
-        say(string.format("%s: %d won, %d Scout tokens, %d in hand%s: %+d; %d stars in all.", color, score.won,
-          score.tokens, score.hand, score.exempt and " (ended the round: not counted)" or "", score.points,
-          game.stars[k]))
-        Api.set_score(color, game.stars[k])
-      end
-      if not game.game_over then say("Press Setup for round " .. (game.round + 1) .. ".") end
-    elseif event.what == "game_over" then
-      local names = {}
-      for _, k in ipairs(event.winners) do names[#names + 1] = players[k] end
-      say(table.concat(names, " and ") .. (#names > 1 and " win" or " wins") .. " with " .. game.stars[event.winners[1]]
-          .. " stars!")
+-- What an event means besides its text: the chip given up, the round's scores, the winners.
+local function tell(event)
+  local game = referee.state()
+  say(event.text)
+  if event.what == "chip" then
+    local chip = chip_of(event.seat)
+    local aside = Api.data().layout.aside
+    if chip ~= nil then chip.setPosition({aside[1], aside[2] + 0.3, aside[3] - 3}) end
+  elseif event.what == "round_over" then
+    for k, color in ipairs(game.seats) do
+      local score = event.scores[k]
+      say(string.format("%s: %d won, %d Scout tokens, %d in hand%s: %+d; %d stars in all.", color, score.won,
+        score.tokens, score.hand, score.exempt and " (ended the round: not counted)" or "", score.points,
+        game.stars[k]))
+      Api.set_score(color, game.stars[k])
     end
+    if not game.game_over then say("Press Setup for round " .. (game.round + 1) .. ".") end
+  elseif event.what == "game_over" then
+    local points = ScoutEngine.scores(game)
+    say(table.concat(event.winners, " and ") .. (#event.winners > 1 and " win" or " wins") .. " with "
+        .. points[event.winners[1]] .. " stars!")
   end
+end
+
+-- The engine's state is ahead of the table: lay out what changed; done() once it is there.
+local function carry_out(_, game, _, done)
+  for k, color in ipairs(game.seats) do lay_hand(color, game.hands[k]) end
+  lay_active(game)
+  lay_won(game)
+  local j = Table.join(done)
   M.lay_tokens(j.add())
-  M.show_turn()
   j.start()
 end
 
--- Check that `color` may move now. Returns the player k, or nil (and says why).
-local function acting(color)
-  if game == nil then warn("Setup first: the table referees the rounds it dealt") return nil end
-  local k = Seating.index(players, color)
-  if k == nil then warn(color .. " is not playing this game (Setup deals the seated players)") return nil end
-  local ok, message = ScoutEngine.check(game, k, {show = {first = 1, last = 1}})
-  if not ok and (string.find(message, "^Clause 10 %(turn") or string.find(message, "^Clause 17")
-                 or string.find(message, "^Clause 20")) then
-    warn(color .. ": " .. named(message))
-    return nil
-  end
-  return k
-end
-
--- The card of the active set `color` has taken into their hand: scout = {side, position, turn}, or
--- nil and the message. `hand_ids` are the cards the engine says they hold.
-local function read_scout(color, k)
-  if not game.active then return nil, "Clause 15 (Scout): there is no active set to scout from" end
+-- The card of the active set `color` (player k) has taken into their hand: scout = {side, position,
+-- turn}, or nil and the refusal.
+local function read_scout(game, color, k)
+  local function refuse(text) return nil, {clause = 15, rule = "Scout", text = text} end
+  if not game.active then return refuse("there is no active set to scout from") end
   local taken, index = {}, {}
   for i, card in ipairs(game.active.cards) do index[card.id] = i end
   local objects = Player[color].getHandObjects()
   for _, obj in ipairs(objects) do
     if index[id_of[obj.getGUID()]] ~= nil then taken[#taken + 1] = obj end
   end
-  if #taken ~= 1 then return nil, "Clause 15 (Scout): take one card of the active set into your hand" end
+  if #taken ~= 1 then return refuse("take one card of the active set into your hand") end
   local obj, i = taken[1], index[id_of[taken[1].getGUID()]]
   local side = (i == 1 and "left") or (i == #game.active.cards and "right") or nil
-  if side == nil then return nil, "Clause 15 (Scout): take the leftmost or the rightmost card of the set" end
+  if side == nil then return refuse("take the leftmost or the rightmost card of the set") end
   local h = Player[color].getHandTransform()
   local function along(o)
     local p = o.getPosition()
@@ -392,7 +376,7 @@ local function read_scout(color, k)
   return {side = side, position = position, turn = turned}
 end
 
--- The cards of `hand` that `color` has put on the play area: {first, last}, or nil and the message.
+-- The cards of `hand` that are on the play area: {first, last}, or nil and the refusal.
 local function read_show(hand)
   local first, last, count = nil, nil, 0
   for i, card in ipairs(hand) do
@@ -403,71 +387,84 @@ local function read_show(hand)
       count = count + 1
     end
   end
-  if count == 0 then return nil, "Clause 11 (Show): put the cards you show on the play area, in front of the set" end
-  if last - first + 1 ~= count then
-    return nil, "Clause 11 (Show): the cards shown are adjacent cards of your hand"
-  end
+  local function refuse(text) return nil, {clause = 11, rule = "Show", text = text} end
+  if count == 0 then return refuse("put the cards you show on the play area, in front of the set") end
+  if last - first + 1 ~= count then return refuse("the cards shown are adjacent cards of your hand") end
   return {first = first, last = last}
 end
 
--- Play `move` for `color`, or put everything back with the engine's message. finish() once done.
-local function play(color, k, move, finish)
-  local after, events = ScoutEngine.play(game, k, move)
-  pending = nil
-  if after == nil then
-    warn(color .. ": " .. named(events) .. ". The cards go back.")
-    restore()
-    M.show_turn()
-    return finish()
+-- The player number of `color` whose turn it is, or nil and the engine's refusal (turn order, the
+-- round or the game over, not playing).
+local function acting(game, color)
+  local k = Seating.index(game.seats, color)
+  if k == nil or k ~= game.turn or game.round_over or game.game_over then
+    return nil, select(2, ScoutEngine.check(game, color, {show = {first = 1, last = 1}}))
   end
-  game = after
-  carry_out(events, finish)
+  return k
+end
+
+-- One move of `color`: read(game, k) -> move | nil, refusal, back, once `color` may move; on a
+-- refusal the cards go back as the engine's state has them (unless read says `back` is false: nothing
+-- to put back, and a Scout & Show under way stays).
+local function move(color, finish, read)
+  local back = false
+  referee.move(color, finish, {
+    read = function(game)
+      local k, refusal = acting(game, color)
+      if k == nil then return nil, refusal end
+      local found
+      found, refusal, back = read(game, k)
+      if back == nil then back = true end
+      if found ~= nil then pending = nil end  -- a Scout & Show's scout is in the move now
+      return found, refusal
+    end,
+    put_back = function(game, done)
+      if not back then return done() end
+      return restore(game, done)
+    end,
+    say = tell,
+    carry_out = carry_out})
 end
 
 -- "Show": the adjacent cards of the hand the player put on the play area (after a Scout & Show's
 -- scout, the hand with the scouted card).
 function M.show(color, finish)
-  local k = acting(color)
-  if k == nil then return finish() end
-  local scout = pending ~= nil and pending.player == k and pending.scout or nil
-  local hand = game.hands[k]
-  if scout ~= nil then hand = ScoutEngine.scouted_hand(game, k, scout) end
-  local show, problem = read_show(hand)
-  if show == nil then
-    warn(color .. ": " .. problem .. ".")
-    return finish()
-  end
-  play(color, k, {scout = scout, show = show}, finish)
+  move(color, finish, function(game, k)
+    local scout = pending ~= nil and pending.player == k and pending.scout or nil
+    local hand = game.hands[k]
+    if scout ~= nil then hand = ScoutEngine.scouted_hand(game, color, scout) end
+    local show, refusal = read_show(hand)
+    if show == nil then return nil, refusal, false end
+    return {scout = scout, show = show}
+  end)
 end
 
 -- "Scout": the end card of the active set the player took into their hand, where they put it, turned
 -- or not.
 function M.scout(color, finish)
-  local k = acting(color)
-  if k == nil then return finish() end
-  local scout, problem = read_scout(color, k)
-  if scout == nil then
-    warn(color .. ": " .. problem .. ". The cards go back.")
-    restore()
-    return finish()
-  end
-  play(color, k, {scout = scout}, finish)
+  move(color, finish, function(game, k)
+    local scout, refusal = read_scout(game, color, k)
+    if scout == nil then return nil, refusal end
+    return {scout = scout}
+  end)
 end
 
--- "Scout & Show", first half: the scout, checked and kept until the player's Show.
+-- "Scout & Show", first half: the scout, checked and kept until the player's Show (no move yet).
 function M.scout_show(color, finish)
-  local k = acting(color)
-  if k == nil then return finish() end
-  if game.chips[k] < 1 then
-    warn(color .. ": Clause 16 (Scout & Show): you have used your Scout & Show chip this round.")
-    return finish()
+  local game = referee.state()
+  if game == nil then warn("Setup first: the table referees the rounds it dealt") return finish() end
+  local k, refusal = acting(game, color)
+  local scout, hand
+  if k ~= nil and game.chips[k] < 1 then
+    refusal = {clause = 16, rule = "Scout & Show", text = "you have used your Scout & Show chip this round"}
+  elseif k ~= nil then
+    scout, refusal = read_scout(game, color, k)
+    if scout ~= nil then hand, refusal = ScoutEngine.scouted_hand(game, color, scout) end
   end
-  local scout, problem = read_scout(color, k)
-  local hand = scout and ScoutEngine.scouted_hand(game, k, scout)
   if hand == nil then
-    warn(color .. ": " .. named(problem or "") .. ". The cards go back.")
-    restore()
-    return finish()
+    warn(color .. ": " .. Turns.refusal_text(refusal) .. (k ~= nil and ". The cards go back." or ""))
+    if k ~= nil then restore(game, finish) else finish() end
+    return
   end
   pending = {player = k, scout = scout}
   lay_hand(color, hand)
@@ -478,19 +475,16 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
--- Saved with the game (lib.saved): the round's turned hands, the engine's state, its players' colours, a
--- Scout & Show under way and the cards' GUIDs; a reloaded table goes on where it was.
+-- Saved with the game (lib.turns): the engine's state, and the round's turned hands, a Scout & Show under
+-- way and the cards' GUIDs; a reloaded table goes on where it was.
 function M.save()
-  return Saved.encode({round = round, game = game, players = players, pending = pending, guid_of = guid_of})
+  return referee.save({round = round, pending = pending, guid_of = guid_of})
 end
 
 function M.load(text)
-  local saved = Saved.decode(text)
-  if type(saved) ~= "table" or type(saved.round) ~= "table" or type(saved.players) ~= "table"
-      or type(saved.guid_of) ~= "table" then
-    saved = {round = ScoutSetup.new_round(), players = {}, guid_of = {}}  -- a new table, or a damaged state
-  end
-  round, game, players, pending, guid_of = saved.round, saved.game, saved.players, saved.pending, saved.guid_of
+  local saved = referee.load(text)
+  round = type(saved.round) == "table" and saved.round or ScoutSetup.new_round()
+  pending, guid_of = saved.pending, type(saved.guid_of) == "table" and saved.guid_of or {}
   id_of = {}
   for id, guid in pairs(guid_of) do id_of[guid] = id end
   M.show_turn()
@@ -498,25 +492,12 @@ end
 
 -- --- XmlUI handlers (tts/scout/ui.xml.j2) -------------------------------------------------------------
 
-function uiScoutSetup(player, value, id)
-  Table.flow("Setup", function(finish) M.setup(player.color, finish) end)
-end
-
-function uiScoutShow(player, value, id)
-  Table.flow("Show", function(finish) M.show(player.color, finish) end)
-end
-
-function uiScoutScout(player, value, id)
-  Table.flow("Scout", function(finish) M.scout(player.color, finish) end)
-end
-
-function uiScoutScoutShow(player, value, id)
-  Table.flow("Scout & Show", function(finish) M.scout_show(player.color, finish) end)
-end
-
-function uiScoutTurnHand(player, value, id)
-  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
-  M.turn_hand(player.color)
-end
+Turns.buttons({
+  {"uiScoutSetup", "Setup", M.setup},
+  {"uiScoutShow", "Show", M.show},
+  {"uiScoutScout", "Scout", M.scout},
+  {"uiScoutScoutShow", "Scout & Show", M.scout_show},
+  {"uiScoutTurnHand", "Turn my hand", M.turn_hand, true},
+})
 
 return M

@@ -1,8 +1,9 @@
--- Skorch rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2).
+-- Skorch rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
 --
--- Data in, data out: new_game() turns a skorch.setup deal plan into a game state; play() checks one
--- move against the rules and returns the next state (the input is never changed), or nil and a
--- message naming the rule it breaks. The rules interpretations are the numbered clauses of
+-- Data in, data out: setup() deals (skorch.setup) and new_game() turns the deal plan into a game
+-- state; play() checks one move against the rules and returns the next state (the input is never
+-- changed), or nil and a refusal {clause, rule, text} naming the rule it breaks. The rules interpretations are the numbered clauses of
 -- docs/rules/skorch.md ("C<n>"). Game facts come from the deck's YAML as bundled in DATA: the cards
 -- (kind, value) from its components, the draw and the Elude's empty-pile value from setup.options.
 -- No TTS calls, no goto, no bitwise operators, no io/load/require (use("skorch.engine")).
@@ -11,7 +12,7 @@
 -- {5 slots}}; an empty prison slot is `false`. Seats are whatever the deal plan used (TTS colours).
 
 local Util = use("lib.util")
-local is_int, contains, index_of = Util.is_int, Util.contains, Util.index_of
+local contains, index_of = Util.contains, Util.index_of
 local SkorchSetup = use("skorch.setup")
 
 local SkorchEngine = {}
@@ -22,17 +23,11 @@ local SPECIAL = { elude = true, shield = true, demoter = true, skorch = true, un
 -- ---------------------------------------------------------------------------
 -- Data
 
--- The facts the engine reads from DATA (the Global script's bundled deck data): setup.options.
+-- The facts the engine reads from DATA (the Global script's bundled deck data): setup.options, as
+-- tts/skorch/game.yaml types them (`deckpress check` refuses a deck whose options are not).
 function SkorchEngine.rules(data)
-  local options = (data and data.setup and data.setup.options) or {}
-  local rules = { draw_per_turn = options.draw_per_turn, elude_empty_value = options.elude_empty_value }
-  if not is_int(rules.draw_per_turn) or rules.draw_per_turn < 0 then
-    error("setup.options.draw_per_turn must be a whole number of cards (decks/skorch.yaml)")
-  end
-  if not is_int(rules.elude_empty_value) then
-    error("setup.options.elude_empty_value must be a whole number (decks/skorch.yaml)")
-  end
-  return rules
+  local options = data.setup.options
+  return { draw_per_turn = options.draw_per_turn, elude_empty_value = options.elude_empty_value }
 end
 
 -- The cards of DATA's components `ids` (default {"deck"}), one per copy: {id = "<card id>-<copy>",
@@ -100,6 +95,38 @@ function SkorchEngine.new_game(data, plan, cards)
     state.draw[i] = card_copy(by_id[id], false)
   end
   return state
+end
+
+-- setup(data, seats, opts) -> state | nil, refusal: the engine contract's start of a game
+-- (docs/scripting.md). seats: clockwise (TTS colours at the table). opts: seed (the shuffle; absent,
+-- the cards are dealt in the order given), dealer (default seats[1]), faceoff (the Face-off card is
+-- shuffled in), cards (the table's own cards, ids their GUIDs; default: the deck's, one per copy),
+-- plan (a deal skorch.setup already made of those cards: the table lays its cards out by it).
+function SkorchEngine.setup(data, seats, opts)
+  opts = opts or {}
+  local cards = opts.cards or SkorchEngine.cards(data, opts.faceoff and { "deck", "faceoff" } or { "deck" })
+  local plan = opts.plan
+  if plan == nil then
+    local ok, made = pcall(SkorchSetup.deal_plan, seats, cards, { dealer = opts.dealer, seed = opts.seed },
+      SkorchSetup.rules(data))
+    if not ok then return nil, { clause = 2, rule = "input checks", text = tostring(made) } end
+    plan = made
+  end
+  return SkorchEngine.new_game(data, plan, cards)
+end
+
+-- to_act(state) -> seats, kind: the seat whose turn it is ("turn"), or nobody once someone has won.
+function SkorchEngine.to_act(state)
+  if state.winner then return {}, "over" end
+  return { state.turn }, "turn"
+end
+
+-- scores(state) -> points, winners. Skorch counts no points: a seat's points are minus the cards it
+-- still holds (hand and prison); the winner is the first to hold none (C21).
+function SkorchEngine.scores(state)
+  local points = {}
+  for _, seat in ipairs(state.order) do points[seat] = -SkorchEngine.cards_left(state, seat) end
+  return points, state.winner and { state.winner } or {}
 end
 
 -- ---------------------------------------------------------------------------
@@ -253,11 +280,12 @@ end
 -- ---------------------------------------------------------------------------
 -- Checking a move
 
+-- A refusal (docs/scripting.md): the clause of docs/rules/skorch.md, its name and what is wrong.
 local function refuse(clause, rule, text)
-  return nil, "Clause " .. clause .. " (" .. rule .. "): " .. text
+  return nil, { clause = clause, rule = rule, text = text }
 end
 
--- Check `move` for `seat`; returns true, or nil and the message naming the rule.
+-- Check `move` for `seat`; returns true, or nil and the refusal naming the rule.
 function SkorchEngine.check(state, seat, move)
   if state.winner then return refuse(21, "the win", state.winner .. " has won; the game is over") end
   if state.players[seat] == nil then return refuse(10, "turn order", tostring(seat) .. " is not playing") end
@@ -388,7 +416,7 @@ local function to_pile(state, card)
   state.pile[#state.pile + 1] = card_copy(card, true)
 end
 
--- play(state, seat, move) -> new state, events | nil, message.
+-- play(state, seat, move) -> new state, events | nil, refusal.
 --   move = {pick_up = true}
 --        | {cards = {ids}}                               attack cards of one value, or one special
 --        | {cards = {undead}, give = id, take = id}      C17 (give absent when you have none)
@@ -396,8 +424,8 @@ end
 -- events: {what, seat, ids, text}; what = played, picked_up, burned, reversed, traded, took,
 -- revealed, drew, won.
 function SkorchEngine.play(state, seat, move)
-  local ok, message = SkorchEngine.check(state, seat, move)
-  if not ok then return nil, message end
+  local ok, refusal = SkorchEngine.check(state, seat, move)
+  if not ok then return nil, refusal end
   state = clone(state)
   local player, events = state.players[seat], {}
   state.turns = state.turns + 1
@@ -518,16 +546,12 @@ end
 -- ---------------------------------------------------------------------------
 -- Every legal move (for a table that offers choices, and for random playouts)
 
-local function add_subsets(out, ids)
-  for _, id in ipairs(ids) do out[#out + 1] = { cards = { id } } end
-  if #ids > 1 then out[#out + 1] = { cards = ids } end
-end
 
 -- legal_moves(state, seat) -> list of moves: every single card that may be played, each group of
 -- several of one value as a whole, each Undead trade and Face-off choice; {pick_up = true} alone
 -- when nothing can be played. A face-down card is offered as it is (the engine knows it).
 function SkorchEngine.legal_moves(state, seat)
-  local out = {}
+  local out, add = Util.appender()
   if state.winner or seat ~= state.turn then return out end
   local by_value = {}
   local values = {}
@@ -541,19 +565,19 @@ function SkorchEngine.legal_moves(state, seat)
           values[#values + 1] = c.value
         end
         local group = by_value[c.value]
-        group[#group + 1] = c.id
+        group[#group + 1] = c.id  -- a few cards: the length is cheap
       end
     elseif c.kind == "undead" then
       local takes = takeable(state, seat)
       local gives = giveable(state, seat, c.id)
       if #takes == 0 then
-        out[#out + 1] = { cards = { c.id } }
+        add({ cards = { c.id } })
       else
         for _, t in ipairs(takes) do
           if #gives == 0 then
-            out[#out + 1] = { cards = { c.id }, take = t.id }
+            add({ cards = { c.id }, take = t.id })
           else
-            for _, g in ipairs(gives) do out[#out + 1] = { cards = { c.id }, give = g, take = t.id } end
+            for _, g in ipairs(gives) do add({ cards = { c.id }, give = g, take = t.id }) end
           end
         end
       end
@@ -563,24 +587,28 @@ function SkorchEngine.legal_moves(state, seat)
         for i = 1, #candidates do
           for j = i + 1, #candidates do
             local pair = { candidates[i], candidates[j] }
-            out[#out + 1] = { cards = { c.id }, reveal = pair, choose = pair[1] }
-            out[#out + 1] = { cards = { c.id }, reveal = pair, choose = pair[2] }
+            add({ cards = { c.id }, reveal = pair, choose = pair[1] })
+            add({ cards = { c.id }, reveal = pair, choose = pair[2] })
           end
         end
       elseif #candidates == 1 then
-        out[#out + 1] = { cards = { c.id }, reveal = candidates, choose = candidates[1] }
+        add({ cards = { c.id }, reveal = candidates, choose = candidates[1] })
       else
         local attacks = prison_attacks(state, seat, c.id)
-        if #attacks == 0 then out[#out + 1] = { cards = { c.id } } end
-        for _, a in ipairs(attacks) do out[#out + 1] = { cards = { c.id }, choose = a } end
+        if #attacks == 0 then add({ cards = { c.id } }) end
+        for _, a in ipairs(attacks) do add({ cards = { c.id }, choose = a }) end
       end
     else
-      out[#out + 1] = { cards = { c.id } }
+      add({ cards = { c.id } })
     end
   end
   table.sort(values)
-  for _, v in ipairs(values) do add_subsets(out, by_value[v]) end
-  if #out == 0 then out[1] = { pick_up = true } end
+  for _, v in ipairs(values) do
+    local ids = by_value[v]
+    for _, id in ipairs(ids) do add({ cards = { id } }) end
+    if #ids > 1 then add({ cards = ids }) end
+  end
+  if out[1] == nil then add({ pick_up = true }) end
   return out
 end
 

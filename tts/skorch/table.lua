@@ -2,13 +2,9 @@
 -- "Pick up" and "Face-off" controls of tts/skorch/ui.xml.j2. A thin TTS layer: skorch.setup decides
 -- where every card goes at the deal and skorch.engine referees the play (docs/rules/skorch.md); this
 -- file only reads which cards the players put on the discard pile and moves the cards.
-local SkorchSetup = use("skorch.setup")
-local SkorchEngine = use("skorch.engine")
-local Setup = use("lib.setup")
-local Seating = use("lib.seating")
-local Table = use("lib.table")
-local Api = use("lib.api")
-local Saved = use("lib.saved")
+local SkorchSetup, SkorchEngine = use("skorch.setup"), use("skorch.engine")
+local Api, Seating, Setup, Table, Turns = use("lib.api"), use("lib.seating"), use("lib.setup"), use("lib.table"),
+  use("lib.turns")
 
 local M = {}
 
@@ -26,8 +22,19 @@ M.PILE_RADIUS = 1.5   -- a card within this distance of the discard pile's place
 M.BURNED_DZ = 3.0     -- burned cards lie face down this far (+z) from the discard pile
 
 local faceoff = false  -- the Face-off expansion is shuffled in (the "Face-off" toggle)
-local game = nil       -- the rules engine's state since the last Deal (skorch.engine), or nil
 local pile_at = nil    -- where the discard pile lies: {x, y, z}
+
+-- Whose turn it is and what to beat, or who has won.
+local function turn_line(game)
+  if game.winner then return game.winner .. " has won" end
+  return game.turn .. "'s turn: " .. (game.value > 0 and ("beat " .. game.value) or "any card")
+end
+
+-- The referee of the turns (lib.turns over skorch.engine): the engine decides, this layer reads which
+-- cards the players put on the discard pile and moves the cards.
+local referee = Turns.referee(SkorchEngine, {turn_id = "skorch_turn", idle = "Deal to start", line = turn_line,
+                                             first = "Deal first: the table referees a game it dealt"})
+M.state, M.show_turn = referee.state, referee.show_turn
 
 local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
@@ -104,7 +111,7 @@ end
 function M.deal_from(deck, seats, color, finish)
   deck.shuffle()
   local dealer = Seating.index(seats, color) and color or seats[1]
-  game = nil
+  referee.start(nil)
   local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
                          {dealer = dealer, seed = math.random(1, 2147483646)}, rules())
   if not ok then warn("Deal: " .. tostring(plan)) return finish() end
@@ -112,8 +119,7 @@ function M.deal_from(deck, seats, color, finish)
   local cards = plan_cards(deck)
   pile_at = {pile.x + M.DISCARD_DX, pile.y, pile.z}
   local j = Table.join(function()
-    game = SkorchEngine.new_game(Api.data(), plan, cards)
-    M.show_turn()
+    referee.start(SkorchEngine.setup(Api.data(), seats, {cards = cards, plan = plan}))
     finish(plan)
   end)
   for _, move in ipairs(plan.deals) do
@@ -140,11 +146,6 @@ function M.deal_from(deck, seats, color, finish)
 end
 
 -- --- Refereeing the play: the engine decides, this layer reads the table and moves the cards -------
-
--- The engine's state (nil before the first Deal): for the tests and for anyone scripting the table.
-function M.state()
-  return game
-end
 
 -- Where card `id` is in `state`: seat, place ("hand", "front", "back"), slot; or nil (pile, draw, burned).
 local function where(state, id)
@@ -232,22 +233,11 @@ local function holder_of(guid)
   return Table.holder_of(guid, game_objects())
 end
 
--- Whose turn it is and what to beat, on the panel.
-function M.show_turn()
-  local text = "Deal to start"
-  if game ~= nil and game.winner then
-    text = game.winner .. " has won"
-  elseif game ~= nil then
-    text = game.turn .. "'s turn: " .. (game.value > 0 and ("beat " .. game.value) or "any card")
-  end
-  UI.setValue("skorch_turn", text)
-end
-
 -- The move the cards `color` put on the pile make (docs/tts-games.md): their own cards are played;
 -- with an Undead, another player's prison card there is the one taken and a prison card of their own
 -- the one given; with a Face-off, a prison card of their own there is the one played, and a face-down
 -- card of their prison turned face up in its slot the other one revealed.
-local function read_move(color, new)
+local function read_move(game, color, new)
   local own, others = {}, {}
   for _, id in ipairs(new) do
     local seat = where(game, id)
@@ -285,7 +275,7 @@ local function read_move(color, new)
 end
 
 -- Put the cards of a refused move back where the engine says they are; done() once they are there.
-local function put_back(new, found, done)
+local function put_back(game, new, found, done)
   local j = Table.join(done)
   for _, id in ipairs(new) do
     if where(game, id) ~= nil then
@@ -344,43 +334,35 @@ end
 -- "Play": the cards `color` put on the discard pile, checked by the engine; refused, they go back
 -- with the rule's message; accepted, the table carries the move out. finish() once the cards are there.
 function M.play(color, finish)
-  if game == nil then warn("Deal first: the table referees a game it dealt") return finish() end
-  local found = on_pile()
-  local new = {}
-  for guid, _ in pairs(found) do
-    if not in_list(game.pile, guid) then new[#new + 1] = guid end
-  end
-  table.sort(new)
-  if #new == 0 then
-    warn(color .. ": put the cards you play on the discard pile first, then press Play")
-    return finish()
-  end
-  local move, extra = read_move(color, new)
-  local after, events = nil, "put only your own cards on the pile (and, with an Undead, the card you take)"
-  if #extra == 0 then after, events = SkorchEngine.play(game, color, move) end
-  if after == nil then
-    warn(color .. ": " .. events .. ". The cards go back.")
-    return put_back(new, found, finish)
-  end
-  local before = game
-  game = after
-  for _, event in ipairs(events) do say(event.text) end
-  M.show_turn()
-  carry_out(before, after, found, finish)
+  local found, new = {}, {}
+  referee.move(color, finish, {
+    read = function(game)
+      found = on_pile()
+      for guid, _ in pairs(found) do
+        if not in_list(game.pile, guid) then new[#new + 1] = guid end
+      end
+      table.sort(new)
+      if #new == 0 then return nil, "put the cards you play on the discard pile first, then press Play" end
+      local move, extra = read_move(game, color, new)
+      if #extra > 0 then return nil, "put only your own cards on the pile (and, with an Undead, the card you take)" end
+      return move
+    end,
+    put_back = function(game, done)
+      put_back(game, new, found, done)
+      return #new > 0
+    end,
+    carry_out = function(before, after, _, done) carry_out(before, after, found, done) end})
 end
 
 -- "Pick up": the whole discard pile into `color`'s hand, when nothing beats it (clause 19).
 function M.pick_up(color, finish)
-  if game == nil then warn("Deal first: the table referees a game it dealt") return finish() end
-  local after, events = SkorchEngine.play(game, color, {pick_up = true})
-  if after == nil then warn(color .. ": " .. events) return finish() end
-  local before = game
-  game = after
-  for _, event in ipairs(events) do say(event.text) end
-  M.show_turn()
-  local found = {}
-  for _, c in ipairs(before.pile) do found[c.id] = holder_of(c.id) end
-  carry_out(before, after, found, finish)
+  referee.move(color, finish, {
+    read = function() return {pick_up = true} end,
+    carry_out = function(before, after, _, done)
+      local found = {}
+      for _, c in ipairs(before.pile) do found[c.id] = holder_of(c.id) end
+      carry_out(before, after, found, done)
+    end})
 end
 
 function M.set_faceoff(on)
@@ -393,37 +375,25 @@ end
 -- Saved with the game (lib.saved): the Face-off toggle, the engine's state and where the discard pile lies;
 -- a reloaded table goes on where it was.
 function M.save()
-  return Saved.encode({faceoff = faceoff, game = game, pile_at = pile_at})
+  return referee.save({faceoff = faceoff, pile_at = pile_at})
 end
 
 function M.load(text)
-  local saved = Saved.decode(text)
-  if type(saved) ~= "table" then saved = {} end  -- a new table, or a damaged state
-  game = type(saved.game) == "table" and saved.game or nil
+  local saved = referee.load(text)
   pile_at = type(saved.pile_at) == "table" and saved.pile_at or nil
   M.set_faceoff(saved.faceoff == true)
-  M.show_turn()
 end
 
 -- --- XmlUI handlers (tts/skorch/ui.xml.j2) ------------------------------------------------------------
 
-function uiSkorchDeal(player, value, id)
-  Table.flow("Deal", function(finish) M.deal(player.color, finish) end)
-end
-
-function uiSkorchPlay(player, value, id)
-  Table.flow("Play", function(finish) M.play(player.color, finish) end)
-end
-
-function uiSkorchPickUp(player, value, id)
-  Table.flow("Pick up", function(finish) M.pick_up(player.color, finish) end)
-end
-
-function uiSkorchFaceoff(player, value, id)
-  if Table.busy() then warn("Wait a moment: the cards are still being dealt") return end
-  M.set_faceoff(not faceoff)
-  say(player.color .. (faceoff and " shuffles the Face-off card in at the next Deal"
-                               or " leaves the Face-off card out"))
-end
+Turns.buttons({
+  {"uiSkorchDeal", "Deal", M.deal},
+  {"uiSkorchPlay", "Play", M.play},
+  {"uiSkorchPickUp", "Pick up", M.pick_up},
+  {"uiSkorchFaceoff", "Face-off", function(color)
+    M.set_faceoff(not faceoff)
+    Table.say(color .. (faceoff and " shuffles the Face-off card in at the next Deal" or " leaves the Face-off card out"))
+  end, true},
+})
 
 return M

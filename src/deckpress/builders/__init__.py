@@ -93,6 +93,9 @@ class TTSBuilder(Builder):
     def load(cls):
         _module("tts")
 
+    def check(self, deck):
+        _module("tts").check(deck)
+
     def tiles(self, deck, faces):
         return _module("tts").tiles(deck, faces)
 

@@ -48,9 +48,4 @@ function M.facing(data, color)
   return M.rotation_y(i, #data.seats)
 end
 
--- `text` with an engine's "player 2" written as the colour that plays it (`colors[2]`).
-function M.name_players(text, colors)
-  return (string.gsub(text, "([Pp])layer (%d+)", function(_, k) return colors[tonumber(k)] or ("player " .. k) end))
-end
-
 return M

@@ -20,6 +20,16 @@ function M.index_of(list, value)
   return nil
 end
 
+-- A new list and a function that appends a value to it. It counts the values itself: MoonSharp's #t
+-- costs time in the length of t, so `out[#out + 1] = x` in a loop is quadratic there.
+function M.appender()
+  local out, n = {}, 0
+  return out, function(value)
+    n = n + 1
+    out[n] = value
+  end
+end
+
 function M.copy_list(list)
   local out = {}
   for i, v in ipairs(list) do out[i] = v end
