@@ -238,7 +238,8 @@ def test_install_into_a_malformed_or_read_only_tts_folder(game, tmp_path, monkey
                                                                     cwd=game))
     a_file = tmp_path / "not-a-folder"
     a_file.write_text("x")
-    assert "cannot install" in one_line(run_cli("install", "score", "--tts-dir", str(a_file), cwd=game))
+    assert f"{a_file} is a file where a folder is needed" in one_line(run_cli("install", "score", "--tts-dir",
+                                                                            str(a_file), cwd=game))
 
     def refuse(source, target):
         raise OSError(errno.EROFS, "Read-only file system", str(target))
