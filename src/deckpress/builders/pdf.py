@@ -11,6 +11,7 @@ an image per face instead. Details and every profile key: docs/print.md.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,7 @@ from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
+from ..pdf.pdfx import Cmyk, mark_pdfx
 from ..pdf.profiles import Profile, deck_profiles
 from ..pdf.rules import draw_rules, has_rules
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
@@ -275,22 +277,27 @@ def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of
     the card's trim plus the profile's bleed (TrimBox the trim), each card's back followed by its front,
     every copy: what DriveThruCards asks for (one PDF per deck, back then front)."""
     deck = ctx.deck
+    cmyk = None
+    if profile.cmyk_profile is not None:  # pdfx
+        cmyk = Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+        images = Images(ctx.out, cmyk)
+        made_of = [*made_of, hashlib.sha256(cmyk.icc).hexdigest()]
     for component in deck.model.components:
         items = component_items(ctx, component)
         if component.type == "tokens" or not items:
             continue
         recorded(ctx, f"print/{deck.name}-{profile.name}-{component.id}.pdf", made_of,
-                 lambda target: _card_pdf(ctx, profile, images, component, items, target))
+                 lambda target: _card_pdf(ctx, profile, images, component, items, target, cmyk))
 
 
 def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Component, items: list[Item],
-              target: Path) -> None:
+              target: Path, cmyk: Cmyk | None) -> None:
     game = ctx.deck.model.game
     bleed = profile.bleed
     w, h = component.size
     page = (w + 2 * bleed, h + 2 * bleed)
     canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
-                        profile.spec.description)
+                        profile.spec.description, pdfx=cmyk is not None)
     slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
     trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
     for item in items:
@@ -300,6 +307,8 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
             set_boxes(canvas, trim, whole)
             canvas.showPage()
     save(canvas)
+    if cmyk is not None:
+        mark_pdfx(target, cmyk)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:

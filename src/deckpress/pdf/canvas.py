@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import png
 from ..fonts import builtin_fonts
+from .pdfx import Cmyk, CmykXObject
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {
@@ -157,8 +158,9 @@ class Images:
     reportlab's drawImage would hash), so the same deck gives the same bytes wherever it is built.
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, cmyk: Cmyk | None = None):
         self.root = root
+        self.cmyk = cmyk  # PDF/X: every image converted to CMYK
         self._made: dict[str, pdfdoc.PDFImageXObject] = {}
 
     def xobject(self, rel: str) -> pdfdoc.PDFImageXObject:
@@ -167,7 +169,8 @@ class Images:
             name = hashlib.sha256(rel.encode()).hexdigest()[:16]
             path = self.root / rel
             try:
-                obj: pdfdoc.PDFImageXObject = PngXObject(name, path)
+                obj: pdfdoc.PDFImageXObject = (CmykXObject(name, path, self.cmyk) if self.cmyk
+                                               else PngXObject(name, path))
             except (ValueError, struct.error):
                 obj = pdfdoc.PDFImageXObject(name, str(path))
             obj.name = name
@@ -196,16 +199,19 @@ DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge"
 
 
 def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: str, subject: str,
-               duplex: str | None = None) -> Canvas:
+               duplex: str | None = None, pdfx: bool = False) -> Canvas:
     """A canvas writing `target`, fonts registered, output invariant (no dates, a fixed file id).
 
     Its /ViewerPreferences ask viewers to print at actual size (/PrintScaling /None, PDF 1.6) and,
     with `duplex` (long-edge, short-edge or simplex), to preselect that duplex mode (/Duplex, 1.7).
+    A `pdfx` file (for a print shop, PDF 1.4) has none.
     """
     register_fonts()
     canvas = Canvas(str(target), pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
-                    pageCompression=1, pdfVersion=(1, 7), initialFontName=SANS, initialFontSize=9)
-    canvas.setViewerPreference("PrintScaling", "None")
+                    pageCompression=1, pdfVersion=(1, 4) if pdfx else (1, 7), initialFontName=SANS,
+                    initialFontSize=9)
+    if not pdfx:
+        canvas.setViewerPreference("PrintScaling", "None")
     if duplex is not None:
         canvas.setViewerPreference("Duplex", DUPLEX[duplex])
     canvas.setTitle(title)
