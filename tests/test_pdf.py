@@ -370,6 +370,30 @@ def test_as_many_as_fit():
     assert math.isclose(sheet.front_slot(0).bleed[1], 3)  # towards the fold: min(bleed, gutter / 2)
 
 
+@pytest.mark.parametrize("name, size", [("euro", (59, 92)), ("mini-euro", (44, 68)), ("japanese", (59, 86)),
+                                        ("business", (50.8, 88.9)), ("business-eu", (55, 85))])
+def test_named_card_sizes(project, tmp_path, name, size):
+    root = _deck_with(project, tmp_path, ("card_size: tarot", f"card_size: {name}"))
+    assert load_deck(root / "decks" / "mini.yaml").model.components[0].size == pytest.approx(size)
+
+
+def test_letter_portrait_holds_nine_poker_cards_inside_a_5_mm_border(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("card_size: tarot", "card_size: poker"))
+    (root / "decks" / "mini.yaml").write_text(
+        (root / "decks" / "mini.yaml").read_text(encoding="utf-8").replace("count: 5}", "count: 9}")
+        .replace("[a4, gutterfold-a4, mine]", "[letter-portrait]"), encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-letter-portrait.pdf")
+    page = reader.pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(LETTER, abs=0.01)
+    assert len(placements(reader, page)) == 9
+    x0, y0, x1, y1 = box(page, "/TrimBox")
+    border = 5 * MM
+    assert min(x0, y0, LETTER[0] - x1, LETTER[1] - y1) > border
+    assert y1 - y0 == pytest.approx((3 * 88.9 + 2) * MM, abs=0.05)  # 1 mm gaps
+    lines = [line for line in page.extract_text().splitlines() if line.strip()]
+    assert lines  # the notices are on the page (on the sides, where the room is)
+
+
 def _deck_with(project: Path, tmp_path: Path, replace: tuple[str, str]) -> Path:
     root = tmp_path / "p"
     shutil.copytree(project, root)

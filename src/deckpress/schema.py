@@ -23,14 +23,22 @@ from .paths import OutsideProject, confine, project_root
 from .source import Map, Seq, not_plain
 from .tables import load_cards
 
-# Card sizes in millimetres (trim), from the print notes: width x height.
+# Card sizes in millimetres (trim), width x height: the first five from the print notes, the European
+# board-game sizes (Euro, mini Euro, Japanese) as issue 27 gives them, the business cards' as printed in the
+# US (3.5 x 2 in) and Europe (85 x 55 mm), stood upright like the others.
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.15, 88.9),
     "tarot": (69.85, 120.65),
     "mini": (44.45, 63.5),
     "square": (63.5, 63.5),
+    "euro": (59.0, 92.0),
+    "mini-euro": (44.0, 68.0),
+    "japanese": (59.0, 86.0),
+    "business": (50.8, 88.9),
+    "business-eu": (55.0, 85.0),
 }
+CARD_SIZE_NAMES = ", ".join(CARD_SIZES)
 
 # Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
 # the shortest side of a letter or A4 page turned either way.
@@ -277,7 +285,7 @@ class Component(Record):
                     default=False)
     template = Str("Template of the faces (a file in templates/, without .yaml).")
     back = Str("Template of the backs; tokens without one show the face on both sides.", default=None)
-    size = Size("Size: poker, bridge, tarot, mini, square or {width, height} in mm; default: the deck's.",
+    size = Size(f"Size: {CARD_SIZE_NAMES} or {{width, height}} in mm; default: the deck's.",
                 CARD_SIZES, CARD_LIMITS, "size", default=None)
     shape = Choice("Outline, for TTS and cutting.", ["rounded", "rectangle", "circle", "hex"],
                    default="rounded")
@@ -585,7 +593,7 @@ class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
 
     game = Section(Game, "Game metadata.")
-    card_size = Size("Card size: poker, bridge, tarot, mini, square, or {width, height} in mm.", CARD_SIZES,
+    card_size = Size(f"Card size: {CARD_SIZE_NAMES}, or {{width, height}} in mm.", CARD_SIZES,
                      CARD_LIMITS, "card size", default="poker")
     bleed = Number("Bleed around each face in mm (3.175 = 1/8 in).", default=3.175, min=0, max=10)
     safe = Number("Safe margin inside the trim in mm; templates keep text inside it.", default=3.175,
