@@ -240,6 +240,10 @@ def test_fonts_are_embedded_truetype(built):
         for base, font in fonts.items():
             assert "DejaVu" in base, base  # no standard (unembedded) font such as Helvetica
             assert "/FontFile2" in font["/FontDescriptor"], base
+            assert font["/FontDescriptor"]["/FontName"] == base
+        # each subset its own tag (reportlab gives every font's first subset AAAAAA)
+        tags = [base[1:7] for base in fonts]
+        assert len(set(tags)) == len(tags) and all(base[7] == "+" for base in fonts), sorted(fonts)
 
 
 def test_each_face_is_stored_once(built):
@@ -461,15 +465,15 @@ def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path
 
 
 def test_a_pdf_streamed_to_its_file_is_the_one_reportlab_would_write(tmp_path):
-    """canvas.save writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
+    """canvas.stream writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
     collector is back in place afterwards."""
     from reportlab.pdfbase import pdfdoc
 
-    from deckpress.pdf.canvas import new_canvas, save
+    from deckpress.pdf.canvas import new_canvas, stream
 
     collector = pdfdoc.PDFFile
     files = []
-    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", save)):
+    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", stream)):
         canvas = new_canvas(tmp_path / name, (210, 297), "Title", "Author", "Subject")
         for page in range(3):
             canvas.drawString(100, 700, f"page {page} \u2014 \u0416")

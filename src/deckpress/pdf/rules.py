@@ -6,6 +6,7 @@ over avoids it."""
 from __future__ import annotations
 
 import copy
+import io
 from dataclasses import dataclass, field
 from html import escape
 
@@ -15,6 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
@@ -25,7 +27,7 @@ from ..inputs import Records, artifact_key, plain, sha256_file
 from ..markup import Run, parse, to_reportlab
 from ..render import glyph_ink
 from ..schema import Block
-from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
+from .canvas import BOLD, FONTS, SANS, missing_glyphs, pdf_font
 from .labels import labels
 
 INK = colors.HexColor("#222222")
@@ -138,7 +140,7 @@ def _pdf_font(deck: LoadedDeck, name: str) -> str:
     path = deck.fonts[name]
     face = f"DeckpressFont-{sha256_file(path)[:12]}"
     if face not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(SubsetFont(face, str(path)))
+        pdfmetrics.registerFont(TTFont(face, str(path)))
     return face
 
 
@@ -284,9 +286,9 @@ class _TooLarge(Exception):
         self.flowable = flowable
 
 
-def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> None:
+def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scratch: Canvas) -> None:
     """Place blocks from the front of `queue` into `frame` until it is full, adding their sections
-    to `seen`.
+    to `seen`; what only tries whether blocks fit is drawn on `scratch`, a canvas never saved.
 
     A block of headings and text goes whole where it fits; else its headings go with the first
     lines of its text when the text splits; else it starts the next column. A flowable too large for
@@ -299,17 +301,17 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
             queue.pop(0)
             continue
         if len(items) > 1:
-            trial = _Trial.of(frame)
-            if all(trial.add(f, canvas, trySplit=1) for f in items):
+            trial = copy.copy(frame)  # Frame.add of reportlab's public API, on the scratch canvas
+            if all(trial.add(f, scratch, trySplit=1) for f in items):
                 for f in items:
                     frame.add(f, canvas, trySplit=1)
                 seen.add(block.section)
                 queue.pop(0)
                 continue
-            trial = _Trial.of(frame)
-            if all(trial.add(f, canvas, trySplit=1) for f in items[:-1]):
-                parts = trial.split(items[-1], canvas)
-                if len(parts) > 1 and trial.add(parts[0], canvas, trySplit=1):
+            trial = copy.copy(frame)
+            if all(trial.add(f, scratch, trySplit=1) for f in items[:-1]):
+                parts = trial.split(items[-1], scratch)
+                if len(parts) > 1 and trial.add(parts[0], scratch, trySplit=1):
                     for f in [*items[:-1], parts[0]]:
                         frame.add(f, canvas, trySplit=1)
                     seen.add(block.section)
@@ -334,27 +336,9 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
         return
 
 
-def _no_draw(*args, **kwargs) -> None:
-    pass
-
-
-class _Trial(Frame):
-    """A frame that places flowables as Frame does, without drawing them: for trial layouts, which
-    only need to know what fits (its canvas is only lent to the flowables for measuring)."""
-
-    @classmethod
-    def of(cls, frame: Frame) -> "_Trial":
-        """A trial copy of `frame`, from where it is now."""
-        trial = copy.copy(frame)
-        object.__setattr__(trial, "__class__", cls)  # Frame's own __setattr__ would keep it as an attribute
-        return trial
-
-    def add(self, flowable, canv, trySplit=0):
-        flowable.drawOn = _no_draw  # Frame._add, but for its drawing step
-        try:
-            return Frame._add(self, flowable, canv, trySplit)
-        finally:
-            del flowable.drawOn
+def _scratch() -> Canvas:
+    """A canvas to try layouts on: drawn on, never saved."""
+    return Canvas(io.BytesIO(), initialFontName=SANS)
 
 
 @dataclass
@@ -367,18 +351,18 @@ class _Geometry:
     height: float
     known: dict = field(default_factory=dict, repr=False)  # holds' answers: the plan and the pages ask again
 
-    def frames(self, height: float, trial: bool = False) -> list[Frame]:
-        kind = _Trial if trial else Frame
-        return [kind(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
+    def frames(self, height: float) -> list[Frame]:
+        return [Frame(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
                      bottomPadding=0, showBoundary=0) for x in self.x]
 
     def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
              ) -> set[int]:
         """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
-        draws nothing. Returns the sections seen."""
+        draws on a scratch canvas, not on `canvas`. Returns the sections seen."""
         seen: set[int] = set()
-        for frame in self.frames(self.height if height is None else height, trial):
-            _fill(frame, canvas, queue, seen)
+        scratch = _scratch()
+        for frame in self.frames(self.height if height is None else height):
+            _fill(frame, scratch if trial else canvas, queue, seen, scratch)
         return seen
 
     def holds(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> bool:
