@@ -261,6 +261,19 @@ def test_each_card_sheet_has_a_50_mm_scale_bar(built, name):
         assert len(bars) == 1 and 50 <= bars[0] <= 50.45, (index, bars)  # pdfium adds the line width
 
 
+def test_russian_sheets_print_in_russian(scout):
+    """Russian Scout's notices, scale bars and duplex hints are in Russian; no reading code of
+    docs/games.md (G-Scout-3) reaches the players' pages."""
+    for name in ("scout-a4.pdf", "scout-letter.pdf"):
+        text = "\n".join(page.extract_text() for page in PdfReader(str(scout / name)).pages)
+        assert "50 мм" in text and "переворот по длинному краю" in text
+        english = re.findall(r"\b(?:mm|long|short|edge|sheet|fronts|backs|Print|actual|size|fold)\b", text)
+        assert english == [], english
+        assert not re.search(r"G-\w+-\d", text)
+    calibration = "\n".join(page.extract_text() for page in PdfReader(str(scout / "calibration-a4.pdf")).pages)
+    assert "100 мм" in calibration and "100 mm" not in calibration
+
+
 def test_font_subsets_have_distinct_tags(built, scout):
     for path in [built / "print" / "score-a4.pdf", built / "print" / "calibration-a4.pdf", scout / "scout-a4.pdf"]:
         reader = PdfReader(str(path))

@@ -177,7 +177,7 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     trim, bleed = used_extent(slots)
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     if component.type == "tokens":
         outlines(canvas, slots, shape, style)
     else:
@@ -199,7 +199,7 @@ def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style
     canvas.restoreState()
     trim, bleed = used_extent(slots)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
-    first = [f"{text['backs']} ({style.duplex})", text["backs"]]
+    first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
     margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
@@ -229,7 +229,7 @@ def _gutterfold_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, compon
     btrim, bbleed = used_extent(backs)
     trim, bleed = ftrim.union(btrim), fbleed.union(bbleed)
     first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     covered += _fold_line(canvas, sheet, text, style.border)
     if component.type == "tokens":
         outlines(canvas, fronts + backs, shape, style)
