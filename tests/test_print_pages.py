@@ -12,6 +12,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 from pypdf import PdfReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from conftest import ROOT
 from test_pdf import build_pdfs
@@ -347,6 +348,54 @@ def test_headings_stay_with_their_text(rulebook):
             for above, below in zip(column, column[1:]):
                 if _is_heading(above) and _is_heading(below):
                     assert above["size"] > below["size"], (number, above["text"])  # only a section's sub-heading
+
+
+def test_more_space_above_a_sub_heading_than_between_paragraphs(rulebook):
+    """From the line above to a sub-heading's baseline at least 2.3 body sizes (it was 1.85), where a
+    paragraph's first line sits 1.73 below the previous paragraph's last (leading 1.28 and 0.45 between;
+    reportlab keeps the larger of a block's space after and the next one's space before)."""
+    gaps, between = [], []
+    for page in rulebook:
+        for column in page:
+            lines = [r for i, r in enumerate(column) if i == 0 or abs(r["y"] - column[i - 1]["y"]) > 0.5]
+            for above, below in zip(lines, lines[1:]):
+                if _is_heading(below) and abs(below["size"] - H2) < 0.05:
+                    gaps.append(above["y"] - below["y"])
+                elif not _is_heading(above) and not _is_heading(below) and abs(below["size"] - BODY) < 0.05:
+                    between.append(above["y"] - below["y"])
+    assert gaps and min(gaps) >= 2.3 * BODY, sorted(gaps)[:3]
+    assert max(between) < 2.3 * BODY, sorted(between)[-3:]
+
+
+def test_no_widows_or_orphans():
+    """A paragraph split across columns keeps at least two lines on each side."""
+    from deckpress.pdf.canvas import register_fonts
+    from deckpress.pdf.rules import Styles, _Para
+
+    register_fonts()
+    styles = Styles(BODY)
+    text = " ".join(["word"] * 200)
+    whole = _Para(text, styles.body)
+    whole.wrap(200, 10_000)
+    n = len(whole.blPara.lines)
+    for room in range(1, n):
+        parts = _Para(text, styles.body).split(200, room * styles.body.leading + 0.1)
+        lines = [len(p.blPara.lines) if hasattr(p, "blPara") else p.wrap(200, 10_000) and len(p.blPara.lines)
+                 for p in parts]
+        assert parts == [] or (len(parts) == 2 and min(lines) >= 2), (room, n, lines)
+
+
+def test_tables_are_as_wide_as_their_content_numbers_right_aligned(scout):
+    """Scout's scoring table (what for, points): narrower than the column; its points right-aligned."""
+    reader = PdfReader(str(scout / "scout-a4.pdf"))
+    rules = [p for p in reader.pages if "/XObject" not in p["/Resources"]]
+    runs = [r for page in rules for r in _runs(page)]
+    points = [r for r in runs if re.fullmatch(r"[+\-]1", r["text"])]
+    assert len(points) >= 3
+    right = [r["x"] + stringWidth(r["text"], "DeckpressSans", r["size"]) for r in points]
+    assert max(right) - min(right) < 0.3  # right edges line up
+    head = next(r for r in runs if r["text"] == "Очки")
+    assert head["x"] < 105 * PT  # the table ends well inside the left column (A4: 210 mm, two columns)
 
 
 def test_no_page_holds_a_single_section(rulebook):

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from dataclasses import dataclass, field
 from html import escape
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -38,17 +40,21 @@ SHADE = colors.HexColor("#e8e8e8")
 class Styles:
     def __init__(self, size: float):
         lead = size * 1.28
+        # allowWidows=0: a paragraph never leaves its last line alone at the top of a column (reportlab
+        # already keeps a first line from being left alone at the bottom, allowOrphans=0)
         self.body = ParagraphStyle("body", fontName=SANS, bulletFontName=SANS, fontSize=size, leading=lead,
-                                   textColor=INK, spaceAfter=size * 0.45)
+                                   textColor=INK, spaceAfter=size * 0.45, allowWidows=0, allowOrphans=0)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=size * 1.5, bulletIndent=size * 0.3,
                                    bulletFontName=SANS, bulletFontSize=size, spaceAfter=size * 0.2)
         self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=size * 1.3,
                                  leading=size * 1.6, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
         self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=size * 1.08,
-                                 leading=size * 1.35, spaceBefore=size * 0.5, spaceAfter=size * 0.2)
+                                 leading=size * 1.35, spaceBefore=size * 1.1, spaceAfter=size * 0.2)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=size * 0.94, leading=size * 1.18,
                                    spaceAfter=0)
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
+        self.number = ParagraphStyle("number", parent=self.cell, alignment=TA_RIGHT)
+        self.head_number = ParagraphStyle("head_number", parent=self.head, alignment=TA_RIGHT)
 
 
 class _Para(Paragraph):
@@ -158,8 +164,7 @@ def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool) 
             for word in str(cell).split():
                 longest_word[i] = max(longest_word[i], stringWidth(word, font, size) + pad)
     if sum(natural) <= avail:
-        spare = (avail - sum(natural)) / n
-        return [w + spare for w in natural]
+        return natural  # as wide as the content: a narrow table does not stretch across the column
     fair = avail / n
     fixed = {i: natural[i] for i in range(n) if natural[i] <= fair}
     rest = avail - sum(fixed.values())
@@ -202,8 +207,11 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
                                  styles.cell.fontSize, bool(header))
-            kinds = [styles.head if (header and r == 0) else styles.cell for r in range(len(grid))]
-            cells = [[_Para(check(c, where, kind), kind) for c in row] for kind, row in zip(kinds, grid)]
+            body = grid[1:] if header else grid
+            numeric = [all(NUMBER.fullmatch(check.plain(row[i]).strip()) for row in body if str(row[i]).strip())
+                       and any(str(row[i]).strip() for row in body) for i in range(ncols)]
+            cells = [[_Para(check(c, where, kind), kind) for c, kind in
+                      zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -216,6 +224,16 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             out.append(table)
             out.append(Spacer(1, styles.body.spaceAfter))
     return out
+
+
+# A cell that is a number (or a range or share of them): right-aligned, its column with it.
+NUMBER = re.compile(r"[-+\u2212]?\d+(?:[.,]\d+)?(?:\s*[-\u2013]\s*\d+(?:[.,]\d+)?)?\s*%?")
+
+
+def _cell_styles(styles: Styles, numeric: list[bool], head: bool) -> list[ParagraphStyle]:
+    if head:
+        return [styles.head_number if n else styles.head for n in numeric]
+    return [styles.number if n else styles.cell for n in numeric]
 
 
 def _players(players, text: dict[str, str]) -> str:
