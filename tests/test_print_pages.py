@@ -15,7 +15,8 @@ from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from conftest import ROOT
-from test_pdf import build_pdfs
+from deckpress.deck import load_deck
+from test_pdf import build_pdfs, placements
 
 BORDER = 6.35  # mm: BoardGameGeek's 1/4 in
 GUIDE = 2.0  # mm of cut guide each trim edge keeps inside the border
@@ -186,15 +187,31 @@ def test_no_text_in_the_border(built, scout):
         assert _text_outside(path) == [], path.name
 
 
-def test_token_sheet_notice_is_on_the_page(scout):
-    """Scout's single first-player token: the notice above it is whole and on the page."""
-    reader = PdfReader(str(scout / "scout-a4.pdf"))
-    pdf = pdfium.PdfDocument(str(scout / "scout-a4.pdf"))
-    single = [i for i in range(0, len(pdf), 2) if len(_trims(pdf[i])) == 1]  # a front page
-    assert len(single) == 1
-    for index in single:
-        text = reader.pages[index].extract_text()
-        assert "100%" in text, text
+@pytest.mark.parametrize("name", ["scout-a4.pdf", "scout-letter.pdf"])
+def test_token_sets_share_sheets_and_their_backs_register(scout, name):
+    """Scout's four token sets (chips, tokens, stars, the single first-player marker) share two duplex
+    sheets instead of taking four; every back lands behind its front (A4 portrait flips long edge: the
+    page mirrors left to right; Letter is landscape, so the long-edge flip mirrors it top to bottom, each
+    back turned); each page of fronts has its notice on the page."""
+    deck = load_deck(ROOT / "decks" / "scout.yaml")
+    tokens = sum(card.count for c in deck.model.components if c.type == "tokens" for card in c.cards)
+    reader = PdfReader(str(scout / name))
+    pages = [i for i, page in enumerate(reader.pages)
+             if (found := placements(reader, page)) and all(p["w"] < 45 * PT for p in found)]
+    assert len(pages) == 4 and pages == list(range(pages[0], pages[0] + 4))
+    width, height = (float(v) for v in reader.pages[pages[0]].mediabox[2:])
+    drawn = 0
+    for front, back in zip(pages[::2], pages[1::2]):
+        fronts, backs = placements(reader, reader.pages[front]), placements(reader, reader.pages[back])
+        drawn += len(fronts)
+        if width < height:
+            expected = sorted((round(width - p["cx"], 1), round(p["cy"], 1), round(p["w"], 1)) for p in fronts)
+        else:
+            expected = sorted((round(p["cx"], 1), round(height - p["cy"], 1), round(p["w"], 1)) for p in fronts)
+            assert all(p["turned"] for p in backs)
+        assert sorted((round(p["cx"], 1), round(p["cy"], 1), round(p["w"], 1)) for p in backs) == expected
+        assert "100%" in reader.pages[front].extract_text()
+    assert drawn == tokens
 
 
 def test_exposed_edges_of_a_partial_sheet_print_their_bleed(built):

@@ -27,7 +27,7 @@ from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
-from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
+from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
 from ..pdf.pdfx import Cmyk, mark_pdfx
 from ..pdf.profiles import Profile, deck_profiles
 from ..pdf.rules import draw_rules, has_rules
@@ -140,9 +140,14 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
+    shared = shared_tokens(ctx, profile) if profile.duplex else None
     for component in deck.model.components:
         items = component_items(ctx, component)
         if not items:
+            continue
+        if shared and any(c is component for c, _ in shared[0]):
+            if component is shared[0][0][0]:  # the shared token pages go where the first token set is
+                _shared_token_pages(canvas, profile, style, images, text, game.name, *shared)
             continue
         sheet = sheet_for(profile, component)
         canvas.setPageSize((sheet.page[0] * mm, sheet.page[1] * mm))
@@ -168,6 +173,76 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
     save(canvas)
+
+
+def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Component, list[Item]]],
+                                                                  list[list[Band]], Rect] | None:
+    """The deck's token components (those that fit the profile's page as it is turned) and their shared
+    pages, when there are two or more such components: each component's tokens in bands of whole rows,
+    the components one after the other, so that the pages are as few as the tokens' sizes allow; and the
+    area they are laid out in (the margin texts go around it)."""
+    sets = [(c, component_items(ctx, c)) for c in ctx.deck.model.components if c.type == "tokens"]
+    spec = profile.spec
+    margin = (spec.margin, max(spec.margin, profile.border + TEXT_BAND + profile.bleed))  # texts above, below
+    sets = [(c, items) for c, items in sets
+            if items and token_pages(profile.page, margin, [(*c.size, 1)], spec.token_gap, profile.bleed)]
+    if len(sets) < 2:
+        return None
+    pages = token_pages(profile.page, margin, [(*c.size, len(items)) for c, items in sets], spec.token_gap,
+                        profile.bleed)
+    assert pages is not None  # each set fits on its own
+    return sets, pages, Rect(margin[0], margin[1], profile.page[0] - 2 * margin[0], profile.page[1] - 2 * margin[1])
+
+
+def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, text: dict, game: str,
+                        sets: list[tuple[Component, list[Item]]], pages: list[list[Band]], area: Rect) -> None:
+    """Pages of several token components, each page of fronts followed by its page of backs; every band
+    keeps its component's shape and cut outlines, and its backs land behind its fronts."""
+    page = profile.page
+    canvas.setPageSize((page[0] * mm, page[1] * mm))
+    flip = view_flip(style.duplex, page)
+    marked: set[int] = set()
+    for number, bands in enumerate(pages, 1):
+        for band in bands:
+            if band.component not in marked:
+                marked.add(band.component)
+                component = sets[band.component][0]
+                canvas.bookmarkPage(f"c-{component.id}")
+                canvas.addOutlineEntry(component.name, f"c-{component.id}", level=0)
+        names = " \u00b7 ".join(dict.fromkeys(sets[b.component][0].name for b in bands))
+        footer = [f"{game} \u00b7 {names} \u00b7 {text['sheet']} {number}/{len(pages)}",
+                  f"{text['tokens']} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
+        extent = area.grow(*(profile.bleed,) * 4)
+        for back in (False, True):
+            all_slots = []
+            if back:
+                canvas.saveState()
+                canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
+            for band in bands:
+                component, items = sets[band.component]
+                sheet = band.sheet(page, profile.bleed, flip)
+                chunk = items[band.first:band.first + band.count]
+                slots = sheet.back_slots(len(chunk), flip) if back else sheet.front_slots(len(chunk))
+                shape = component_shape(component)
+                for item, slot in zip(chunk, slots):
+                    face = item.back if back else item.front
+                    if face:
+                        draw_face(canvas, images, face, slot, style.bleed_face, shape)
+                if not back:
+                    outlines(canvas, slots, shape, style)
+                all_slots += slots
+            if back:
+                canvas.restoreState()
+            trim, bleed = used_extent(all_slots)
+            if back:
+                trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
+                first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
+                margin_labels(canvas, page, extent.moved(*style.offset), style.border, first, footer, bar=False)
+            else:
+                first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
+                margin_labels(canvas, page, extent, style.border, first, footer, unit=text["mm"])
+            set_boxes(canvas, trim, bleed)
+            canvas.showPage()
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
