@@ -398,6 +398,39 @@ def test_letter_portrait_holds_nine_poker_cards_inside_a_5_mm_border(project, tm
     assert lines  # the notices are on the page (on the sides, where the room is)
 
 
+def test_a_projects_rules_style_sets_columns_sizes_and_colours(project, tmp_path):
+    """print/rules-style.yaml of the project is the rules pages' look: three columns, 7 pt text, red
+    headings; the profile's own rules_columns would win, as `mine` shows (rules: false there)."""
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text("columns: 3\nfont_size: 7\nheading_color: \"#ff0000\"\n",
+                                                     encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-a4.pdf")
+    rules = [p for p in reader.pages if "/XObject" not in p["/Resources"]]
+    runs = []
+    for page in rules:
+        page.extract_text(visitor_text=lambda text, cm, tm, font, size: text.strip() and runs.append(
+            (round(tm[4] * cm[0] + cm[4]), size * tm[3] * cm[3], text.strip())))
+    body = [r for r in runs if r[2] == "Перемешайте колоду."]
+    assert body and abs(body[0][1] - 7) < 0.05
+    lefts = sorted({x for x, size, text in runs})
+    # three columns 58 mm wide, 6 mm apart, from the 12 mm margin: text from 12, 76 and 140 mm (a bullet
+    # hangs 0.3 em in)
+    starts = [c for c in (12, 76, 140) if any(-0.5 < x / MM - c < 1.5 for x in lefts)]
+    assert starts == [12, 76, 140], [round(x / MM, 1) for x in lefts]
+    assert not any(abs(x - 108 * MM) < 1 for x in lefts)  # where two columns would put the second
+    content = b"".join(page.get_contents().get_data() for page in rules)
+    assert b"1 0 0 rg" in content
+
+
+def test_the_shipped_project_keeps_its_rules_style_in_its_print_folder():
+    from deckpress.pdf.rules_style import load_rules_style
+
+    assert (ROOT / "print" / "rules-style.yaml").is_file()
+    assert load_rules_style(load_deck(ROOT / "decks" / "score.yaml")).heading_color == "#1b3a5c"
+    profiles = {p.name: p.path for p in deck_profiles(load_deck(ROOT / "decks" / "score.yaml"))}
+    assert all(path.parent == PACKAGE_DATA / "print" for path in profiles.values())  # profiles: the built-in
+
+
 def _deck_with(project: Path, tmp_path: Path, replace: tuple[str, str]) -> Path:
     root = tmp_path / "p"
     shutil.copytree(project, root)

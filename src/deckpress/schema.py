@@ -553,8 +553,10 @@ class PrintProfile(Record):
                          "Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x to the "
                          "right, y up, as you look at the back); added to `--back-offset`.", default=lambda: [0, 0])
     rules = Bool("Print the rules reminder pages after the cards.", default=True)
-    rules_columns = Int("Columns of the rules reminder pages.", default=2, min=1, max=4)
-    font_size = Number("Size in points of the rules reminder text.", default=8.5, min=5, max=16)
+    rules_columns = Int("Columns of the rules reminder pages; default: the rules style's (2).", default=None,
+                        min=1, max=4)
+    font_size = Number("Size in points of the rules reminder text; default: the rules style's (8.5).",
+                       default=None, min=5, max=16)
 
     def validate(self, ctx):
         if self.back_offset is not None and len(self.back_offset) != 2:

@@ -562,6 +562,10 @@ CASES: list[Case] = [
          "cmyk_profile 'shop.icc' not found", line=5),
     Case("profile-ink-limit-below-100", edit(PROFILE, "margin: 5\n", "margin: 5\nink_limit: 80\n"),
          "at least 100", line=5),
+    Case("rules-style-columns-past-4", write("print/rules-style.yaml", "font_size: 8\ncolumns: 9\n"), "at most 4",
+         line=2),
+    Case("rules-style-not-a-mapping", write("print/rules-style.yaml", "- columns\n"), "the rules style is a mapping",
+         line=1),
     Case("profile-ink-limit-above-400", edit(PROFILE, "margin: 5\n", "margin: 5\nink_limit: 480\n"),
          "at most 400", line=5),
 ]

@@ -31,6 +31,7 @@ from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
 from ..pdf.pdfx import Cmyk, mark_pdfx
 from ..pdf.profiles import Profile, deck_profiles
 from ..pdf.rules import draw_rules, has_rules
+from ..pdf.rules_style import load_rules_style
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                           outlines, set_boxes, used_extent)
 from ..render import DPI
@@ -59,7 +60,8 @@ def build(ctx: BuildContext) -> None:
             style = Style(bleed_face=deck.model.bleed, cut_lines=profile.spec.cut_lines,
                           cut_width=profile.spec.cut_line_width, cut_color=profile.spec.cut_line_color,
                           duplex=duplex, offset=offset, border=profile.border)
-            made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang]
+            made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang,
+                       plain(load_rules_style(deck))]
             ctx.progress(f"print {profile.name}")
             if profile.output == "cards":
                 write_card_pdfs(ctx, profile, images, [*made_of, model, faces])
@@ -88,6 +90,7 @@ def check(deck: LoadedDeck) -> None:
     for profile in deck_profiles(deck):
         for component in deck.model.components:
             sheet_for(profile, component)
+    load_rules_style(deck)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
@@ -170,7 +173,9 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         page = (min(page), max(page))  # rules read in columns on a portrait page, whatever the cards'
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
-        draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
+        look = load_rules_style(deck)
+        draw_rules(canvas, deck, page, profile.spec.margin, look, profile.spec.rules_columns or look.columns,
+                   profile.spec.font_size or look.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
     save(canvas)
 

@@ -12,6 +12,7 @@ from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
 from .pdfx import SHIPPED_PROFILE, NotCmyk, read_profile
+from .rules_style import STYLE_FILE
 
 
 # Profile keys of the print builder beyond schema.PrintProfile's (validated with it, documented in
@@ -75,8 +76,10 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     except OutsideProject:
         raise DeckError.at(where, f"print profile {name!r} leads outside the project; name a profile in "
                                   f"{dirs[0]}") from None
+    if file is not None and file.name == STYLE_FILE:
+        file = None  # the rules pages' style, no profile
     if file is None:
-        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
+        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml") if p.name != STYLE_FILE})
         raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[0] / (name + '.yaml')}"
                                   f" or use one of: {', '.join(known)}")
     raw = load_yaml(file)

@@ -31,25 +31,27 @@ from ..render import glyph_ink
 from ..schema import Block
 from .canvas import BOLD, FONTS, SANS, missing_glyphs, pdf_font
 from .labels import labels
+from .rules_style import RulesStyle
 
-INK = colors.HexColor("#222222")
-RULE = colors.HexColor("#999999")
-SHADE = colors.HexColor("#e8e8e8")
 
 
 class Styles:
-    def __init__(self, size: float):
+    def __init__(self, size: float, look: RulesStyle):
         lead = size * 1.28
+        self.ink, self.heading = colors.HexColor(look.ink[:7]), colors.HexColor(look.heading_color[:7])
+        self.rule, self.shade = colors.HexColor(look.rule_color[:7]), colors.HexColor(look.shade_color[:7])
         # allowWidows=0: a paragraph never leaves its last line alone at the top of a column (reportlab
         # already keeps a first line from being left alone at the bottom, allowOrphans=0)
         self.body = ParagraphStyle("body", fontName=SANS, bulletFontName=SANS, fontSize=size, leading=lead,
-                                   textColor=INK, spaceAfter=size * 0.45, allowWidows=0, allowOrphans=0)
+                                   textColor=self.ink, spaceAfter=size * look.paragraph_space, allowWidows=0,
+                                   allowOrphans=0)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=size * 1.5, bulletIndent=size * 0.3,
                                    bulletFontName=SANS, bulletFontSize=size, spaceAfter=size * 0.2)
-        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=size * 1.3,
-                                 leading=size * 1.6, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
-        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=size * 1.08,
-                                 leading=size * 1.35, spaceBefore=size * 1.1, spaceAfter=size * 0.2)
+        h1, h2 = size * look.heading_scale, size * look.subheading_scale
+        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=h1, textColor=self.heading,
+                                 leading=h1 * 1.23, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
+        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=h2, textColor=self.heading,
+                                 leading=h2 * 1.25, spaceBefore=size * look.subheading_space, spaceAfter=size * 0.2)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=size * 0.94, leading=size * 1.18,
                                    spaceAfter=0)
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
@@ -214,11 +216,11 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                       zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
-                     ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                     ("GRID", (0, 0), (-1, -1), 0.4, styles.rule), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                      ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                      ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]
             if header:
-                style.append(("BACKGROUND", (0, 0), (-1, 0), SHADE))
+                style.append(("BACKGROUND", (0, 0), (-1, 0), styles.shade))
             table.setStyle(TableStyle(style))
             table._deckpress_where = where
             out.append(table)
@@ -259,14 +261,14 @@ class Piece:
     section: int
 
 
-def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
+def rules_story(deck: LoadedDeck, size: float, width: float, look: RulesStyle) -> list[Piece]:
     """The blocks of the rules reminder: each section with `reminder: true`, then the game modes
     (each mode a section). Headings, and the first block after them, make one piece.
 
     Raises DeckError when the text holds characters the embedded font cannot print.
     """
     model = deck.model
-    styles = Styles(size)
+    styles = Styles(size, look)
     text = labels(deck.lang)
     check = _Checker(deck)
     sections: list[list[Flowable]] = []
@@ -437,8 +439,8 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
     return pages
 
 
-def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
-               size: float, footer: str, records: Records | None = None,
+def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, look: RulesStyle,
+               columns: int, size: float, footer: str, records: Records | None = None,
                stories: dict[tuple[float, float], list[Piece]] | None = None) -> int:
     """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added. With
     `records`, the page breaks and column heights found are recorded, and used again while the rules,
@@ -450,7 +452,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
     stories = {} if stories is None else stories
     if (size, width) not in stories:
-        stories[size, width] = rules_story(deck, size, width * mm)
+        stories[size, width] = rules_story(deck, size, width * mm, look)
     story = stories[size, width]
     if not story:
         return 0
@@ -462,10 +464,11 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
                          height * mm)
 
     def furniture(number: int) -> None:
-        canvas.setFillColor(INK)
-        canvas.setFont(BOLD, 13)
+        canvas.setFillColor(colors.HexColor(look.heading_color[:7]))
+        canvas.setFont(BOLD, look.title_size)
         canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, title)
-        canvas.setStrokeColor(RULE)
+        canvas.setFillColor(colors.HexColor(look.ink[:7]))
+        canvas.setStrokeColor(colors.HexColor(look.rule_color[:7]))
         canvas.setLineWidth(0.5)
         canvas.line(margin * mm, (top + 2) * mm, (page[0] - margin) * mm, (top + 2) * mm)
         canvas.setFont(SANS, 7)
@@ -474,7 +477,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     icons = {name: [plain(icon), sha256_file(icon.image_file) if icon.image_file else None]
              for name, icon in sorted((deck.model.icons or {}).items()) if icon is not None}
     key = artifact_key("rules plan", plain([deck.model.rules, deck.model.modes, deck.model.game.players]),
-                       icons, deck.lang, page, margin, columns, size)
+                       icons, deck.lang, page, margin, columns, size, plain(look))
     name = f"print/rules-plan-{key[:16]}"
     known = records.get(name, key) if records else None
     try:
