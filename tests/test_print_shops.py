@@ -13,6 +13,7 @@ import pytest
 from PIL import Image, ImageCms
 from pypdf import PdfReader
 
+from conftest import run_cli
 from deckpress.errors import DeckError
 from deckpress.pdf.pdfx import SHIPPED_PROFILE, limit_ink
 from test_pdf import build_pdfs, placements
@@ -212,6 +213,44 @@ def test_a_cmyk_profile_that_is_none_is_a_located_error(project, tmp_path, icc, 
     with pytest.raises(DeckError) as err:
         build_pdfs(root, "shop", tmp_path / "out")
     assert "drivethrucards.yaml:3:15:" in str(err.value) and message in str(err.value)
+
+
+def test_check_warns_of_faces_that_leave_the_cmyk_gamut(project, tmp_path):
+    """The fronts hold a pure green box and a black one (each 3.5 % of the face): the green lies far
+    outside what FOGRA39 inks print, the black prints lighter at 240 % of ink; check warns for each front
+    the drivethrucards PDF prints (not the unprinted spare, not the tokens) at the component's line. The
+    red back prints close enough; without the two boxes nothing warns."""
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    result = run_cli("check", "shop", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "\u0394E 10" in line]
+    assert len(warnings) == 2 and all("in CMYK (drivethrucards)" in w for w in warnings), result.stderr
+    assert sorted(w.split(": warning: ")[1].split(" of ")[0] for w in warnings) == ["ace.png", "king.png"]
+    assert all(w.startswith("decks/shop.yaml:4:5: ") for w in warnings)
+    template = root / "templates" / "plain.yaml"
+    template.write_text(template.read_text(encoding="utf-8").replace("#00ff00", "#336699")
+                        .replace("#000000", "#336699"), encoding="utf-8")
+    assert "\u0394E" not in run_cli("check", "shop", cwd=root).stderr
+
+
+def test_preview_soft_proof_shows_the_print(project, tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    for args, name in ((("--card", "ace"), "screen.png"), (("--card", "ace", "--profile", "drivethrucards"),
+                                                            "proof.png")):
+        result = run_cli("preview", "shop", *args, "--out", str(tmp_path / name), cwd=root)
+        assert result.exit_code == 0, result.stderr
+    with Image.open(tmp_path / "screen.png") as screen, Image.open(tmp_path / "proof.png") as proof:
+        px = 300 / 25.4
+        at = (round((40 + 3.175) * px), round((10 + 3.175) * px))  # in the green box
+        assert screen.getpixel(at)[:3] == (0, 255, 0)
+        r, g, b = proof.getpixel(at)[:3]
+        assert g < 215 and r > 60  # the green as FOGRA39 inks print it: duller
+        grey = (round((55 + 3.175) * px), round((80 + 3.175) * px))
+        assert max(abs(u - v) for u, v in zip(screen.getpixel(grey)[:3], proof.getpixel(grey)[:3])) <= 6
+    result = run_cli("preview", "shop", "--profile", "thegamecrafter", cwd=root)
+    assert result.exit_code == 1 and "does not print in CMYK" in result.stderr
 
 
 def test_limit_ink_keeps_what_is_within_and_shrinks_what_is_not():

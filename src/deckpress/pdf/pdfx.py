@@ -29,6 +29,13 @@ FOGRA39 = ("FOGRA39", "Offset printing, ISO 12647-2:2004/Amd 1, coated paper (pa
                       "240 % total ink", "http://www.color.org")
 
 
+# The soft proof's warning: a face warns when more than GAMUT_SHARE of its pixels move by more than
+# GAMUT_DELTA_E (CIE76 colour difference, Delta E*ab in CIELAB: about 2 is the least difference an eye sees
+# side by side, 10 a shift anyone notices) between the screen (sRGB) and the print as the profile simulates it.
+GAMUT_DELTA_E = 10
+GAMUT_SHARE = 0.01
+
+
 class NotCmyk(ValueError):
     """A file that is no ICC profile, or a profile that does not print CMYK."""
 
@@ -70,6 +77,16 @@ class Cmyk:
         return limit_ink(self._transform.apply(image.convert("RGB")), self.ink_limit)
 
     @cached_property
+    def _back(self) -> ImageCms.ImageCmsTransform:
+        return ImageCms.buildTransform(read_profile(self.profile), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
+                                       ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+    def proof(self, image: Image.Image) -> Image.Image:
+        """A soft proof: `image` as it will print (converted to the CMYK it is printed in, its ink
+        limited), shown back in sRGB, the paper's white as the screen's."""
+        return self._back.apply(self.convert(image))
+
+    @cached_property
     def icc(self) -> bytes:
         return self.profile.read_bytes()
 
@@ -80,6 +97,23 @@ class Cmyk:
             return FOGRA39
         description = ImageCms.getProfileDescription(read_profile(self.profile)).strip()
         return "Custom", description or self.profile.name, ""
+
+
+_LAB = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB")
+
+
+def gamut_shift(screen: Image.Image, printed: Image.Image) -> float:
+    """The share of pixels whose colour moves by more than GAMUT_DELTA_E from `screen` to `printed` (both
+    sRGB, the same size), measured on every 4th pixel each way."""
+    one, two = (_LAB.apply(image.convert("RGB").reduce(4)).split() for image in (screen, printed))
+    scale = 100 / 255  # Pillow's L runs 0-255 for 0-100; a and b are 128 + their value
+
+    def far(m):
+        dl, da, db = m["l1"] - m["l2"], m["a1"] - m["a2"], m["b1"] - m["b2"]
+        return m["convert"](dl * dl * (scale * scale) + da * da + db * db > GAMUT_DELTA_E ** 2, "L")
+
+    moved = ImageMath.lambda_eval(far, l1=one[0], a1=one[1], b1=one[2], l2=two[0], a2=two[1], b2=two[2])
+    return moved.histogram()[1] / (moved.width * moved.height)
 
 
 def limit_ink(image: Image.Image, percent: float) -> Image.Image:
