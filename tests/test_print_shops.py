@@ -79,7 +79,6 @@ def test_files(shop):
         "shop-makeplayingcards/chips/1.png", "shop-makeplayingcards/chips/cards.csv",
         "shop-makeplayingcards/cards/ace.png", "shop-makeplayingcards/cards/back.png",
         "shop-makeplayingcards/cards/cards.csv", "shop-makeplayingcards/cards/king.png",
-        "shop-thegamecrafter/chips/1.png", "shop-thegamecrafter/chips/cards.csv",
         "shop-thegamecrafter/cards/ace.png", "shop-thegamecrafter/cards/back.png",
         "shop-thegamecrafter/cards/cards.csv", "shop-thegamecrafter/cards/king.png",
     ])
@@ -234,6 +233,20 @@ def test_check_warns_of_faces_that_leave_the_cmyk_gamut(project, tmp_path):
     assert "\u0394E" not in run_cli("check", "shop", cwd=root).stderr
 
 
+def test_check_warns_of_a_deck_between_makeplayingcards_tiers(project, tmp_path):
+    """3 cards are priced as MakePlayingCards' smallest deck, 18; at 18 exactly nothing warns."""
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    lines = [w for w in run_cli("check", "shop", cwd=root).stderr.splitlines() if "deck sizes" in w]
+    assert lines == ["decks/shop.yaml:4:5: warning: cards: 3 cards fall between makeplayingcards's deck sizes: "
+                     "paid as 18, so 15 more would cost nothing (sizes: 18, 36, 55, 72, 90, 108, 126, 144, 162, "
+                     "180, 198, 216, 234, 396, 504, 612)"]
+    deck = root / "decks" / "shop.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{name: King, count: 1}", "{name: King, count: 16}"),
+                    encoding="utf-8")
+    assert "deck sizes" not in run_cli("check", "shop", cwd=root).stderr
+
+
 def test_preview_soft_proof_shows_the_print(project, tmp_path):
     root = tmp_path / "p"
     shutil.copytree(project, root)
@@ -286,7 +299,7 @@ def test_image_lists_give_the_counts(shop):
     rows = list(csv.DictReader((shop / "shop-makeplayingcards" / "cards" / "cards.csv").open(encoding="utf-8")))
     assert rows == [{"front": "ace.png", "back": "back.png", "count": "2"},
                     {"front": "king.png", "back": "back.png", "count": "1"}]
-    chips = list(csv.DictReader((shop / "shop-thegamecrafter" / "chips" / "cards.csv").open(encoding="utf-8")))
+    chips = list(csv.DictReader((shop / "shop-makeplayingcards" / "chips" / "cards.csv").open(encoding="utf-8")))
     assert chips == [{"front": "1.png", "back": "", "count": "4"}]
 
 

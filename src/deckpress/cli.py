@@ -277,7 +277,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     is reported too)."""
     from .builders import CHECKS
     from .faces import check_faces
-    from .preview import gamut_warnings
+    from .preview import print_warnings
 
     failed = False
     for path in resolve_decks(decks):
@@ -287,7 +287,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
                 click.echo(warning, err=True)
             for check_outputs in CHECKS:
                 check_outputs(deck)
-            for warning in gamut_warnings(deck, Path("build")):
+            for warning in print_warnings(deck, Path("build")):
                 click.echo(warning, err=True)
         except DeckError as err:
             _report(err)

@@ -55,12 +55,13 @@ def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
     return Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
 
 
-def gamut_warnings(deck: LoadedDeck, out_root: Path) -> list[str]:
-    """For each print profile of the deck that prints CMYK (pdfx), a warning per face whose colours move
-    far when printed: more than GAMUT_SHARE of its pixels by more than GAMUT_DELTA_E (docs/print.md)."""
-    from .pdf.profiles import deck_profiles
+def print_warnings(deck: LoadedDeck, out_root: Path) -> list[str]:
+    """What the deck's print-shop profiles warn of: card counts between a shop's deck sizes, and, for each
+    profile that prints CMYK (pdfx), each face whose colours move far when printed: more than GAMUT_SHARE
+    of its pixels by more than GAMUT_DELTA_E (docs/print.md)."""
+    from .pdf.profiles import deck_profiles, tier_warnings
 
-    out = []
+    out = tier_warnings(deck)
     # what an `output: cards` PDF prints: the cards of card components, and their backs
     faces = [f for f in plan_faces(deck).all() if f.component.type != "tokens" and (f.card is None or f.card.count)]
     for profile in deck_profiles(deck):

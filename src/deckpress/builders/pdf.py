@@ -399,6 +399,8 @@ def write_images(ctx: BuildContext, profile: Profile) -> None:
     folder = f"print/{deck.name}-{profile.name}"
     bleed = profile.spec.extra["image_bleed"]
     for component in deck.model.components:
+        if component.type == "tokens" and not profile.spec.extra["tokens"]:
+            continue
         rows, written = [], set()
         w, h = component.size
         size = (round((w + 2 * bleed) * DPI / 25.4), round((h + 2 * bleed) * DPI / 25.4))

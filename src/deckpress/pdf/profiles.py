@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..options import Bool, Choice, Context, Number, Option, Str
+from ..options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
 from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
@@ -36,7 +36,32 @@ OPTIONS: dict[str, Option] = {
                         "ink limit.", default=None),
     "ink_limit": Number("`pdfx`: most total ink (C + M + Y + K) of any pixel, in per cent.", default=240,
                         min=100, max=400),
+    "deck_tiers": ListOf(Int("Cards.", min=1, max=100_000), "The deck sizes (card counts) the shop prices a deck "
+                         "by; `deckpress check` warns of a card component whose count falls between two (it is "
+                         "paid as the larger).", default=None),
+    "tokens": Bool("`output: images`: write the token components' images too (false where the shop makes tokens "
+                   "only at product sizes of its own).", default=True),
 }
+
+
+def tier_warnings(deck: LoadedDeck) -> list[str]:
+    """For each profile with `deck_tiers`, a warning per card component whose count is not a tier: the shop
+    charges the next tier up, so that many more cards would cost nothing."""
+    out = []
+    for profile in deck_profiles(deck):
+        tiers = sorted(profile.spec.extra["deck_tiers"] or [])
+        for component in deck.model.components:
+            count = sum(card.count for card in component.cards)
+            if not tiers or component.type == "tokens" or not count or count in tiers:
+                continue
+            above = [t for t in tiers if t > count]
+            if above:
+                message = (f"{count} cards fall between {profile.name}'s deck sizes: paid as {above[0]}, so "
+                           f"{above[0] - count} more would cost nothing (sizes: {', '.join(map(str, tiers))})")
+            else:
+                message = f"{count} cards are more than {profile.name}'s largest deck ({tiers[-1]}); split them"
+            out.append(f"{component.where}: warning: {component.id}: {message}")
+    return out
 
 
 @dataclass
