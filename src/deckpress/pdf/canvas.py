@@ -12,7 +12,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-import pikepdf
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc, pdfmetrics
@@ -21,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import png
 from ..fonts import builtin_fonts
-from .pdfx import Cmyk, CmykXObject
+from .pdfx import Cmyk, CmykXObject, pikepdf  # pikepdf imported there, the stops held
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {

@@ -14,12 +14,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-import pikepdf
 from isal import isal_zlib
 from PIL import Image, ImageCms, ImageMath
 from reportlab.pdfbase import pdfdoc
 
 from ..paths import PACKAGE_DATA
+from ..processes import holding_stops
+
+# A build that stops (SIGTERM) while its PDF builder imports this module would raise inside pikepdf's native
+# initialisation, where nanobind prints a critical error and a traceback: the stop waits for the import.
+with holding_stops():
+    import pikepdf
 
 SHIPPED_PROFILE = PACKAGE_DATA / "icc" / "deckpress-fogra39-240.icc"
 PDFX_VERSION = "PDF/X-1a:2003"
