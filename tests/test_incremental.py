@@ -75,6 +75,8 @@ CHANGES = {
     "a font file": lambda p: shutil.copy(PACKAGE_DATA / "fonts" / "DejaVuSans-Bold.ttf", p / "fonts/mine.ttf"),
     "a print profile the project adds": lambda p: (p / "print").mkdir() or
         (p / "print/a4.yaml").write_text("page: a4\ngap: 2\n", encoding="utf-8"),
+    "a rules style the project adds": lambda p: (p / "print/rules-style.yaml").write_text(
+        "columns: 1\nink: \"#334455\"\n", encoding="utf-8"),
     "a TTS template the project adds": lambda p: (p / "tts").mkdir() or
         (p / "tts/ui.xml.j2").write_text("<Text>{{ title }}</Text>\n", encoding="utf-8"),
 }

@@ -240,6 +240,10 @@ def test_fonts_are_embedded_truetype(built):
         for base, font in fonts.items():
             assert "DejaVu" in base, base  # no standard (unembedded) font such as Helvetica
             assert "/FontFile2" in font["/FontDescriptor"], base
+            assert font["/FontDescriptor"]["/FontName"] == base
+        # each subset its own tag (reportlab gives every font's first subset AAAAAA)
+        tags = [base[1:7] for base in fonts]
+        assert len(set(tags)) == len(tags) and all(base[7] == "+" for base in fonts), sorted(fonts)
 
 
 def test_each_face_is_stored_once(built):
@@ -370,6 +374,63 @@ def test_as_many_as_fit():
     assert math.isclose(sheet.front_slot(0).bleed[1], 3)  # towards the fold: min(bleed, gutter / 2)
 
 
+@pytest.mark.parametrize("name, size", [("euro", (59, 92)), ("mini-euro", (44, 68)), ("japanese", (59, 86)),
+                                        ("business", (50.8, 88.9)), ("business-eu", (55, 85))])
+def test_named_card_sizes(project, tmp_path, name, size):
+    root = _deck_with(project, tmp_path, ("card_size: tarot", f"card_size: {name}"))
+    assert load_deck(root / "decks" / "mini.yaml").model.components[0].size == pytest.approx(size)
+
+
+def test_letter_portrait_holds_nine_poker_cards_inside_a_5_mm_border(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("card_size: tarot", "card_size: poker"))
+    (root / "decks" / "mini.yaml").write_text(
+        (root / "decks" / "mini.yaml").read_text(encoding="utf-8").replace("count: 5}", "count: 9}")
+        .replace("[a4, gutterfold-a4, mine]", "[letter-portrait]"), encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-letter-portrait.pdf")
+    page = reader.pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(LETTER, abs=0.01)
+    assert len(placements(reader, page)) == 9
+    x0, y0, x1, y1 = box(page, "/TrimBox")
+    border = 5 * MM
+    assert min(x0, y0, LETTER[0] - x1, LETTER[1] - y1) > border
+    assert y1 - y0 == pytest.approx((3 * 88.9 + 2) * MM, abs=0.05)  # 1 mm gaps
+    lines = [line for line in page.extract_text().splitlines() if line.strip()]
+    assert lines  # the notices are on the page (on the sides, where the room is)
+
+
+def test_a_projects_rules_style_sets_columns_sizes_and_colours(project, tmp_path):
+    """print/rules-style.yaml of the project is the rules pages' look: three columns, 7 pt text, red
+    headings; the profile's own rules_columns would win, as `mine` shows (rules: false there)."""
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text("columns: 3\nfont_size: 7\nheading_color: \"#ff0000\"\n",
+                                                     encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-a4.pdf")
+    rules = [p for p in reader.pages if "/XObject" not in p["/Resources"]]
+    runs = []
+    for page in rules:
+        page.extract_text(visitor_text=lambda text, cm, tm, font, size: text.strip() and runs.append(
+            (round(tm[4] * cm[0] + cm[4]), size * tm[3] * cm[3], text.strip())))
+    body = [r for r in runs if r[2] == "Перемешайте колоду."]
+    assert body and abs(body[0][1] - 7) < 0.05
+    lefts = sorted({x for x, size, text in runs})
+    # three columns 58 mm wide, 6 mm apart, from the 12 mm margin: text from 12, 76 and 140 mm (a bullet
+    # hangs 0.3 em in)
+    starts = [c for c in (12, 76, 140) if any(-0.5 < x / MM - c < 1.5 for x in lefts)]
+    assert starts == [12, 76, 140], [round(x / MM, 1) for x in lefts]
+    assert not any(abs(x - 108 * MM) < 1 for x in lefts)  # where two columns would put the second
+    content = b"".join(page.get_contents().get_data() for page in rules)
+    assert b"1 0 0 rg" in content
+
+
+def test_the_shipped_project_keeps_its_rules_style_in_its_print_folder():
+    from deckpress.pdf.rules_style import load_rules_style
+
+    assert (ROOT / "print" / "rules-style.yaml").is_file()
+    assert load_rules_style(load_deck(ROOT / "decks" / "score.yaml")).heading_color == "#1b3a5c"
+    profiles = {p.name: p.path for p in deck_profiles(load_deck(ROOT / "decks" / "score.yaml"))}
+    assert all(path.parent == PACKAGE_DATA / "print" for path in profiles.values())  # profiles: the built-in
+
+
 def _deck_with(project: Path, tmp_path: Path, replace: tuple[str, str]) -> Path:
     root = tmp_path / "p"
     shutil.copytree(project, root)
@@ -437,15 +498,15 @@ def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path
 
 
 def test_a_pdf_streamed_to_its_file_is_the_one_reportlab_would_write(tmp_path):
-    """canvas.save writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
+    """canvas.stream writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
     collector is back in place afterwards."""
     from reportlab.pdfbase import pdfdoc
 
-    from deckpress.pdf.canvas import new_canvas, save
+    from deckpress.pdf.canvas import new_canvas, stream
 
     collector = pdfdoc.PDFFile
     files = []
-    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", save)):
+    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", stream)):
         canvas = new_canvas(tmp_path / name, (210, 297), "Title", "Author", "Subject")
         for page in range(3):
             canvas.drawString(100, 700, f"page {page} \u2014 \u0416")

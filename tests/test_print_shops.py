@@ -4,14 +4,18 @@ makeplayingcards and thegamecrafter profiles, opened and measured."""
 from __future__ import annotations
 
 import csv
+import io
 import shutil
 import textwrap
 
+import numpy as np
 import pytest
-from PIL import Image
+from PIL import Image, ImageCms
 from pypdf import PdfReader
 
+from conftest import run_cli
 from deckpress.errors import DeckError
+from deckpress.pdf.pdfx import SHIPPED_PROFILE, limit_ink
 from test_pdf import build_pdfs, placements
 
 MM = 72 / 25.4
@@ -50,6 +54,8 @@ def project(tmp_path_factory):
         elements:
           - {type: rect, box: bleed, fill: "#336699"}
           - {type: rect, box: trim, fill: "#eeeeee"}
+          - {type: rect, x: 5, y: 5, w: 20, h: 10, fill: "#000000"}
+          - {type: rect, x: 30, y: 5, w: 20, h: 10, fill: "#00ff00"}
           - {type: text, box: safe, text: "{{ card.name }}", size: 12}
         """), encoding="utf-8")
     (root / "templates" / "plain-back.yaml").write_text(textwrap.dedent("""\
@@ -73,7 +79,6 @@ def test_files(shop):
         "shop-makeplayingcards/chips/1.png", "shop-makeplayingcards/chips/cards.csv",
         "shop-makeplayingcards/cards/ace.png", "shop-makeplayingcards/cards/back.png",
         "shop-makeplayingcards/cards/cards.csv", "shop-makeplayingcards/cards/king.png",
-        "shop-thegamecrafter/chips/1.png", "shop-thegamecrafter/chips/cards.csv",
         "shop-thegamecrafter/cards/ace.png", "shop-thegamecrafter/cards/back.png",
         "shop-thegamecrafter/cards/cards.csv", "shop-thegamecrafter/cards/king.png",
     ])
@@ -99,6 +104,178 @@ def test_drivethrucards_one_card_per_page_back_then_front(shop):
     assert text.strip() == ""  # no marks, labels or guides on a shop's page
 
 
+def _cmyk_pixels(xobject) -> np.ndarray:
+    assert xobject["/ColorSpace"] == "/DeviceCMYK" and xobject["/BitsPerComponent"] == 8
+    data = np.frombuffer(xobject.get_data(), dtype=np.uint8)
+    return data.reshape(int(xobject["/Height"]), int(xobject["/Width"]), 4).astype(int)
+
+
+def test_drivethrucards_is_pdf_x_1a_in_cmyk(shop):
+    """What a prepress check of PDF/X-1a:2003 (ISO 15930-4) looks at, and the 240 % of total ink
+    OneBookShelf's card specifications allow, measured on every pixel."""
+    path = shop / "shop-drivethrucards-cards.pdf"
+    assert path.read_bytes().startswith(b"%PDF-1.4\n")
+    reader = PdfReader(str(path))
+    info = reader.trailer["/Info"]
+    assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    assert info["/Trapped"] == "/False"
+    assert info["/Title"] and info["/CreationDate"] and info["/ModDate"]
+    root = reader.trailer["/Root"]
+    assert "/ViewerPreferences" not in root  # PDF 1.6 and 1.7 keys
+    (intent,) = [i.get_object() for i in root["/OutputIntents"]]
+    assert intent["/Type"] == "/OutputIntent" and intent["/S"] == "/GTS_PDFX"
+    assert intent["/OutputConditionIdentifier"] == "FOGRA39"
+    assert intent["/RegistryName"] == "http://www.color.org"
+    icc = intent["/DestOutputProfile"].get_object()
+    assert icc["/N"] == 4
+    profile = ImageCms.ImageCmsProfile(io.BytesIO(icc.get_data()))
+    assert profile.profile.xcolor_space == "CMYK" and profile.profile.device_class == "prtr"
+    assert icc.get_data() == SHIPPED_PROFILE.read_bytes()
+    assert "240%" in ImageCms.getProfileDescription(profile)
+    images = {}
+    for page in reader.pages:
+        media = [float(v) for v in page.mediabox]
+        trim, bleed = [float(v) for v in page.trimbox], [float(v) for v in page.bleedbox]
+        assert "/TrimBox" in page and "/BleedBox" in page
+        assert trim == pytest.approx([9, 9, 189, 261], abs=0.01)
+        assert bleed == pytest.approx(media, abs=0.01)
+        assert "/Group" not in page  # no transparency group
+        for name, ref in page["/Resources"]["/XObject"].items():
+            xobject = ref.get_object()
+            assert "/SMask" not in xobject and "/Mask" not in xobject
+            images[ref.idnum] = _cmyk_pixels(xobject)
+    assert b"/SMask" not in path.read_bytes() and b"/CA " not in path.read_bytes()
+    assert len(images) == 3  # the back, the ace and the king, each stored once
+    totals = [pixels.sum(axis=2) for pixels in images.values()]
+    most = max(int(t.max()) for t in totals)
+    assert most <= 240 * 255 // 100  # 612: 240 % of total ink
+    assert most >= 600  # the black box reaches the limit: the conversion does not go light
+
+
+def test_drivethrucards_colours_go_through_the_profile(shop):
+    """The trim's light grey and the black box print as the profile separates them: black mostly K, the
+    grey light, the white-ish trim no heavy ink; and the faces' bright green leaves the gamut softened
+    into a printable green (cyan and yellow, little magenta)."""
+    reader = PdfReader(str(shop / "shop-drivethrucards-cards.pdf"))
+    ace = next(iter(reader.pages[1]["/Resources"]["/XObject"].values())).get_object()
+    pixels = _cmyk_pixels(ace)
+    px = 300 / 25.4
+    bleed = 3.175
+
+    def at(x_mm, y_mm):  # a pixel at a place of the trim box, top-left origin
+        return pixels[round((y_mm + bleed) * px), round((x_mm + bleed) * px)]
+
+    black, green, grey = at(15, 10), at(40, 10), at(55, 80)
+    assert black[3] >= 200 and black.sum() <= 612
+    assert green[0] > 100 and green[2] > 100 and green[1] < 40 and green[3] < 40
+    assert grey.sum() < 60
+    # exactly what the shipped profile's perceptual table makes of the template's colours
+    perceptual = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.ImageCmsProfile(
+        str(SHIPPED_PROFILE)), "RGB", "CMYK", ImageCms.Intent.PERCEPTUAL)
+    for pixel, rgb in ((black, "#000000"), (green, "#00ff00"), (grey, "#eeeeee")):
+        assert tuple(pixel) == perceptual.apply(Image.new("RGB", (1, 1), rgb)).getpixel((0, 0))
+    assert (pixels[:2, :2] == at(-3, -3)).all()  # the bleed is there, converted too
+
+
+def test_a_users_cmyk_profile_and_ink_limit(project, tmp_path):
+    """A project's own profile file and a lower ink limit are used as given; the OutputIntent then names
+    the profile by its description."""
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    (root / "print").mkdir()
+    shutil.copy(SHIPPED_PROFILE, root / "print" / "shop.icc")
+    (root / "print" / "drivethrucards.yaml").write_text(
+        "output: cards\npdfx: true\ncmyk_profile: shop.icc\nink_limit: 150\n", encoding="utf-8")
+    out = build_pdfs(root, "shop", tmp_path / "out")
+    reader = PdfReader(str(out / "shop-drivethrucards-cards.pdf"))
+    (intent,) = [i.get_object() for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert intent["/OutputConditionIdentifier"] == "Custom"
+    assert "FOGRA39" in intent["/OutputCondition"]
+    xobject = next(iter(reader.pages[1]["/Resources"]["/XObject"].values())).get_object()
+    total = _cmyk_pixels(xobject).sum(axis=2)
+    assert 370 <= total.max() <= 150 * 255 // 100
+
+
+@pytest.mark.parametrize("icc, message", [
+    (b"not a profile at all", "is not an ICC profile"),
+    ("srgb", "is an ICC profile of RGB colour, not CMYK"),
+])
+def test_a_cmyk_profile_that_is_none_is_a_located_error(project, tmp_path, icc, message):
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    (root / "print").mkdir()
+    if icc == "srgb":
+        icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    (root / "print" / "shop.icc").write_bytes(icc)
+    (root / "print" / "drivethrucards.yaml").write_text("output: cards\npdfx: true\ncmyk_profile: shop.icc\n",
+                                                        encoding="utf-8")
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "shop", tmp_path / "out")
+    assert "drivethrucards.yaml:3:15:" in str(err.value) and message in str(err.value)
+
+
+def test_check_warns_of_faces_that_leave_the_cmyk_gamut(project, tmp_path):
+    """The fronts hold a pure green box and a black one (each 3.5 % of the face): the green lies far
+    outside what FOGRA39 inks print, the black prints lighter at 240 % of ink; check warns for each front
+    the drivethrucards PDF prints (not the unprinted spare, not the tokens) at the component's line. The
+    red back prints close enough; without the two boxes nothing warns."""
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    result = run_cli("check", "shop", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    warnings = [line for line in result.stderr.splitlines() if "\u0394E 10" in line]
+    assert len(warnings) == 2 and all("in CMYK (drivethrucards)" in w for w in warnings), result.stderr
+    assert sorted(w.split(": warning: ")[1].split(" of ")[0] for w in warnings) == ["ace.png", "king.png"]
+    assert all(w.startswith("decks/shop.yaml:4:5: ") for w in warnings)
+    template = root / "templates" / "plain.yaml"
+    template.write_text(template.read_text(encoding="utf-8").replace("#00ff00", "#336699")
+                        .replace("#000000", "#336699"), encoding="utf-8")
+    assert "\u0394E" not in run_cli("check", "shop", cwd=root).stderr
+
+
+def test_check_warns_of_a_deck_between_makeplayingcards_tiers(project, tmp_path):
+    """3 cards are priced as MakePlayingCards' smallest deck, 18; at 18 exactly nothing warns."""
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    lines = [w for w in run_cli("check", "shop", cwd=root).stderr.splitlines() if "deck sizes" in w]
+    assert lines == ["decks/shop.yaml:4:5: warning: cards: 3 cards fall between makeplayingcards's deck sizes: "
+                     "paid as 18, so 15 more would cost nothing (sizes: 18, 36, 55, 72, 90, 108, 126, 144, 162, "
+                     "180, 198, 216, 234, 396, 504, 612)"]
+    deck = root / "decks" / "shop.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace("{name: King, count: 1}", "{name: King, count: 16}"),
+                    encoding="utf-8")
+    assert "deck sizes" not in run_cli("check", "shop", cwd=root).stderr
+
+
+def test_preview_soft_proof_shows_the_print(project, tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    for args, name in ((("--card", "ace"), "screen.png"), (("--card", "ace", "--profile", "drivethrucards"),
+                                                            "proof.png")):
+        result = run_cli("preview", "shop", *args, "--out", str(tmp_path / name), cwd=root)
+        assert result.exit_code == 0, result.stderr
+    with Image.open(tmp_path / "screen.png") as screen, Image.open(tmp_path / "proof.png") as proof:
+        px = 300 / 25.4
+        at = (round((40 + 3.175) * px), round((10 + 3.175) * px))  # in the green box
+        assert screen.getpixel(at)[:3] == (0, 255, 0)
+        r, g, b = proof.getpixel(at)[:3]
+        assert g < 215 and r > 60  # the green as FOGRA39 inks print it: duller
+        grey = (round((55 + 3.175) * px), round((80 + 3.175) * px))
+        assert max(abs(u - v) for u, v in zip(screen.getpixel(grey)[:3], proof.getpixel(grey)[:3])) <= 6
+    result = run_cli("preview", "shop", "--profile", "thegamecrafter", cwd=root)
+    assert result.exit_code == 1 and "does not print in CMYK" in result.stderr
+
+
+def test_limit_ink_keeps_what_is_within_and_shrinks_what_is_not():
+    image = Image.new("CMYK", (3, 1))
+    image.putdata([(255, 255, 255, 255), (10, 20, 30, 40), (200, 0, 200, 255)])
+    limited = limit_ink(image, 240)
+    c, m, y, k = zip(*(limited.getpixel((x, 0)) for x in range(3)))
+    assert (c[1], m[1], y[1], k[1]) == (10, 20, 30, 40)
+    assert k[0] == 255 and c[0] + m[0] + y[0] + k[0] <= 612 and c[0] == m[0] == y[0]
+    assert k[2] == 255 and m[2] == 0 and c[2] == y[2] and c[2] + y[2] + 255 <= 612 and c[2] + y[2] + 255 > 608
+
+
 def test_thegamecrafter_images_are_the_faces(shop):
     faces = shop.parent / "faces" / "cards"
     for name in ("ace.png", "king.png", "back.png"):
@@ -122,7 +299,7 @@ def test_image_lists_give_the_counts(shop):
     rows = list(csv.DictReader((shop / "shop-makeplayingcards" / "cards" / "cards.csv").open(encoding="utf-8")))
     assert rows == [{"front": "ace.png", "back": "back.png", "count": "2"},
                     {"front": "king.png", "back": "back.png", "count": "1"}]
-    chips = list(csv.DictReader((shop / "shop-thegamecrafter" / "chips" / "cards.csv").open(encoding="utf-8")))
+    chips = list(csv.DictReader((shop / "shop-makeplayingcards" / "chips" / "cards.csv").open(encoding="utf-8")))
     assert chips == [{"front": "1.png", "back": "", "count": "4"}]
 
 

@@ -304,6 +304,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
     from .faces import check_faces
+    from .preview import print_warnings
 
     failed = False
     for path in resolve_decks(decks):
@@ -313,6 +314,8 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
                 click.echo(warning, err=True)
             for builder in BUILDER_CLASSES:
                 builder().check(deck)
+            for warning in print_warnings(deck, Path("build")):
+                click.echo(warning, err=True)
         except DeckError as err:
             _report(err)
             failed = True
@@ -330,15 +333,20 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
 @click.option("--lang", default=None, help="Language of the texts (default: the deck's own).")
 @click.option("--build-dir", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Where the deck is built: faces still up to date there are not drawn again.")
-def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path) -> None:
+@click.option("--profile", "profile_name", default=None, metavar="NAME",
+              help="Show the faces as this print profile prints them in CMYK (one with pdfx: true, e.g. "
+                   "drivethrucards): a soft proof.")
+def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path,
+            profile_name: str | None) -> None:
     """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
-    from .preview import PreviewError, preview as write_preview
+    from .preview import PreviewError, preview as write_preview, soft_proof
 
     if target is not None and target.suffix.lower() != ".png":
         raise click.BadParameter(f"{str(target)!r} is not a .png file name; a preview is a PNG, e.g. --out "
                                  f"{target.with_suffix('.png')}", param_hint="--out")
     try:
-        paths = write_preview(load_deck(resolve_decks((deck,))[0], lang), build_dir, card_id, target)
+        loaded = load_deck(resolve_decks((deck,))[0], lang)
+        paths = write_preview(loaded, build_dir, card_id, target, soft_proof(loaded, profile_name))
     except DeckError as err:
         _report(err)
         sys.exit(1)

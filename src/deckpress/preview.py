@@ -18,6 +18,7 @@ from .build import MANIFEST, _read_manifest
 from .deck import LoadedDeck
 from .faces import Face, FaceStage, face_images as drawn_images, plan_faces
 from .fonts import builtin_fonts, truetype
+from .pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift
 
 MARK = ("Software", "deckpress preview")
 THUMB_W = 240  # px, one face on the contact sheet
@@ -38,6 +39,47 @@ def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str
     records = _read_manifest(folder).get("faces", {}) if (folder / MANIFEST).is_file() else {}
     stage = FaceStage(deck, out=None, previous=folder if records else None, previous_faces=records)
     return drawn_images(stage, faces)
+
+
+def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
+    """The CMYK conversion of the deck's print profile `name` (None: no proof); PreviewError when that
+    profile does not print CMYK."""
+    if name is None:
+        return None
+    from .pdf.profiles import load_profile
+
+    profile = load_profile(deck, name, deck.model.where)
+    if profile.cmyk_profile is None:
+        raise PreviewError(f"print profile {name!r} does not print in CMYK; name one with `pdfx: true`, e.g. "
+                           "drivethrucards")
+    return Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+
+
+def print_warnings(deck: LoadedDeck, out_root: Path) -> list[str]:
+    """What the deck's print-shop profiles warn of: card counts between a shop's deck sizes, and, for each
+    profile that prints CMYK (pdfx), each face whose colours move far when printed: more than GAMUT_SHARE
+    of its pixels by more than GAMUT_DELTA_E (docs/print.md)."""
+    from .pdf.profiles import deck_profiles, tier_warnings
+
+    out = tier_warnings(deck)
+    # what an `output: cards` PDF prints: the cards of card components, and their backs
+    faces = [f for f in plan_faces(deck).all() if f.component.type != "tokens" and (f.card is None or f.card.count)]
+    for profile in deck_profiles(deck):
+        if profile.cmyk_profile is None:
+            continue
+        cmyk = Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+        for start in range(0, len(faces), CHUNK):
+            chunk = faces[start:start + CHUNK]
+            images = face_images(deck, out_root, chunk)
+            for face in chunk:
+                share = gamut_shift(images[face.path], cmyk.proof(images[face.path]))
+                if share > GAMUT_SHARE:
+                    out.append(f"{face.component.where}: warning: {face.path.rsplit('/', 1)[-1]} of "
+                               f"{face.component.id}: {share:.0%} of the face changes colour by more than "
+                               f"\u0394E {GAMUT_DELTA_E} in CMYK ({profile.name}): colours outside what inks "
+                               f"print come out duller; see them with `deckpress preview {deck.name} --profile "
+                               f"{profile.name}`")
+    return out
 
 
 def _writable(target: Path) -> None:
@@ -128,24 +170,31 @@ def hand_fan(first: list[Face], images: dict[str, Image.Image]) -> Image.Image:
     return table.convert("RGB")
 
 
-def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path | None) -> list[Path]:
-    """Write the preview PNGs; returns their paths."""
+def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path | None,
+            proof: Cmyk | None = None) -> list[Path]:
+    """Write the preview PNGs; returns their paths. With `proof`, every face is shown as it will print
+    in that CMYK (a soft proof)."""
     faces = plan_faces(deck).all()
+
+    def images_of(faces: list[Face]) -> dict[str, Image.Image]:
+        images = face_images(deck, out_root, faces)
+        return images if proof is None else {path: proof.proof(image) for path, image in images.items()}
+
     if card_id is not None:
         chosen = [f for f in faces if f.card is not None and f.card.id == card_id]
         if not chosen:
             known = ", ".join(sorted({f.card.id for f in faces if f.card is not None}))
             raise PreviewError(f"{deck.name} has no card {card_id!r}; use one of: {known}")
-        images = face_images(deck, out_root, chosen[:1])
+        images = images_of(chosen[:1])
         return [_save(images[chosen[0].path], target or out_root / f"{deck.name}-{card_id}.png")]
     shown = faces[:MAX_SHEET]
     fronts = [f for f in faces if f.card is not None]
     hand = [f for f in fronts if f.component.id == fronts[0].component.id][:HAND]
-    images = face_images(deck, out_root, hand)
+    images = images_of(hand)
     thumbs = {face.path: thumbnail(images[face.path]) for face in hand}
     for start in range(0, len(shown), CHUNK):
         chunk = [face for face in shown[start:start + CHUNK] if face.path not in thumbs]
-        thumbs.update((path, thumbnail(image)) for path, image in face_images(deck, out_root, chunk).items())
+        thumbs.update((path, thumbnail(image)) for path, image in images_of(chunk).items())
     sheet_path = target or out_root / f"{deck.name}-preview.png"
     hand_path = sheet_path.with_name(f"{sheet_path.stem}-hand.png")
     return [_save(contact_sheet(shown, thumbs, len(faces) - len(shown)), sheet_path),

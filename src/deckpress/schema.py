@@ -24,14 +24,22 @@ from .paths import OutsideProject, confine, project_root
 from .source import Map, Seq, not_plain
 from .tables import load_cards
 
-# Card sizes in millimetres (trim), from the print notes: width x height.
+# Card sizes in millimetres (trim), width x height: the first five from the print notes, the European
+# board-game sizes (Euro, mini Euro, Japanese) as issue 27 gives them, the business cards' as printed in the
+# US (3.5 x 2 in) and Europe (85 x 55 mm), stood upright like the others.
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
     "bridge": (57.15, 88.9),
     "tarot": (69.85, 120.65),
     "mini": (44.45, 63.5),
     "square": (63.5, 63.5),
+    "euro": (59.0, 92.0),
+    "mini-euro": (44.0, 68.0),
+    "japanese": (59.0, 86.0),
+    "business": (50.8, 88.9),
+    "business-eu": (55.0, 85.0),
 }
+CARD_SIZE_NAMES = ", ".join(CARD_SIZES)
 
 # Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
 # the shortest side of a letter or A4 page turned either way.
@@ -278,7 +286,7 @@ class Component(Record):
                     default=False)
     template = Str("Template of the faces (a file in templates/, without .yaml).")
     back = Str("Template of the backs; tokens without one show the face on both sides.", default=None)
-    size = Size("Size: poker, bridge, tarot, mini, square or {width, height} in mm; default: the deck's.",
+    size = Size(f"Size: {CARD_SIZE_NAMES} or {{width, height}} in mm; default: the deck's.",
                 CARD_SIZES, CARD_LIMITS, "size", default=None)
     shape = Choice("Outline, for TTS and cutting.", ["rounded", "rectangle", "circle", "hex"],
                    default="rounded")
@@ -546,8 +554,10 @@ class PrintProfile(Record):
                          "Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x to the "
                          "right, y up, as you look at the back); added to `--back-offset`.", default=lambda: [0, 0])
     rules = Bool("Print the rules reminder pages after the cards.", default=True)
-    rules_columns = Int("Columns of the rules reminder pages.", default=2, min=1, max=4)
-    font_size = Number("Size in points of the rules reminder text.", default=8.5, min=5, max=16)
+    rules_columns = Int("Columns of the rules reminder pages; default: the rules style's (2).", default=None,
+                        min=1, max=4)
+    font_size = Number("Size in points of the rules reminder text; default: the rules style's (8.5).",
+                       default=None, min=5, max=16)
 
     def validate(self, ctx):
         if self.back_offset is not None and len(self.back_offset) != 2:
@@ -589,7 +599,7 @@ class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
 
     game = Section(Game, "Game metadata.")
-    card_size = Size("Card size: poker, bridge, tarot, mini, square, or {width, height} in mm.", CARD_SIZES,
+    card_size = Size(f"Card size: {CARD_SIZE_NAMES}, or {{width, height}} in mm.", CARD_SIZES,
                      CARD_LIMITS, "card size", default="poker")
     bleed = Number("Bleed around each face in mm (3.175 = 1/8 in).", default=3.175, min=0, max=10)
     safe = Number("Safe margin inside the trim in mm; templates keep text inside it.", default=3.175,

@@ -20,6 +20,8 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from PIL.ImageCms import ImageCmsProfile, createProfile
+
 from bad_input.project import FILES
 
 DECK, CARD, PROFILE = "decks/tiny.yaml", "templates/tiny-card.yaml", "print/tiny.yaml"
@@ -654,6 +656,28 @@ CASES: list[Case] = [
     Case("rich-text-does-not-fit-keeps-its-spaces",
          edit(DECK, "      - name: Two\n", "      - name: \"**Very** long name" + " of a card" * 30 + "\"\n"),
          "('Very long name of a card of a card of a '...)", line=20),
+    # --- Issue 27: print shops' colour and sizes ---
+    Case("profile-pdfx-without-cards-output", edit(PROFILE, "layout: duplex\n", "layout: duplex\npdfx: true\n"),
+         "pdfx: true needs `output: cards`", line=4),
+    Case("profile-cmyk-profile-not-a-profile",
+         [edit(PROFILE, "layout: duplex\n", "output: cards\npdfx: true\ncmyk_profile: shop.icc\n"),
+          write("print/shop.icc", b"this is no ICC profile")],
+         "cmyk_profile 'shop.icc' is not an ICC profile", line=5),
+    Case("profile-cmyk-profile-is-rgb",
+         [edit(PROFILE, "layout: duplex\n", "output: cards\npdfx: true\ncmyk_profile: shop.icc\n"),
+          write("print/shop.icc", lambda: ImageCmsProfile(createProfile("sRGB")).tobytes())],
+         "is an ICC profile of RGB colour, not CMYK", line=5),
+    Case("profile-cmyk-profile-missing",
+         edit(PROFILE, "layout: duplex\n", "output: cards\npdfx: true\ncmyk_profile: shop.icc\n"),
+         "cmyk_profile 'shop.icc' not found", line=5),
+    Case("profile-ink-limit-below-100", edit(PROFILE, "margin: 5\n", "margin: 5\nink_limit: 80\n"),
+         "at least 100", line=5),
+    Case("rules-style-columns-past-4", write("print/rules-style.yaml", "font_size: 8\ncolumns: 9\n"), "at most 4",
+         line=2),
+    Case("rules-style-not-a-mapping", write("print/rules-style.yaml", "- columns\n"), "the rules style is a mapping",
+         line=1),
+    Case("profile-ink-limit-above-400", edit(PROFILE, "margin: 5\n", "margin: 5\nink_limit: 480\n"),
+         "at most 400", line=5),
 ]
 
 for _number, _case in enumerate(CASES):

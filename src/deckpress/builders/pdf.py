@@ -11,6 +11,7 @@ an image per face instead. Details and every profile key: docs/print.md.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -26,9 +27,11 @@ from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
-from ..pdf.layout import Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet
+from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
+from ..pdf.pdfx import Cmyk, mark_pdfx
 from ..pdf.profiles import Profile, deck_profiles
 from ..pdf.rules import draw_rules, has_rules
+from ..pdf.rules_style import load_rules_style
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                           outlines, set_boxes, used_extent)
 from ..render import DPI
@@ -57,7 +60,8 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
             style = Style(bleed_face=deck.model.bleed, cut_lines=profile.spec.cut_lines,
                           cut_width=profile.spec.cut_line_width, cut_color=profile.spec.cut_line_color,
                           duplex=duplex, offset=offset, border=profile.border)
-            made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang]
+            made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang,
+                       plain(load_rules_style(deck))]
             ctx.progress(f"print {profile.name}")
             if profile.output == "cards":
                 write_card_pdfs(ctx, profile, images, [*made_of, model, faces])
@@ -86,6 +90,7 @@ def check(deck: LoadedDeck) -> None:
     for profile in deck_profiles(deck):
         for component in deck.model.components:
             sheet_for(profile, component)
+    load_rules_style(deck)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
@@ -138,9 +143,14 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
+    shared = shared_tokens(ctx, profile) if profile.duplex else None
     for component in deck.model.components:
         items = component_items(ctx, component)
         if not items:
+            continue
+        if shared and any(c is component for c, _ in shared[0]):
+            if component is shared[0][0][0]:  # the shared token pages go where the first token set is
+                _shared_token_pages(canvas, profile, style, images, text, game.name, *shared)
             continue
         sheet = sheet_for(profile, component)
         canvas.setPageSize((sheet.page[0] * mm, sheet.page[1] * mm))
@@ -163,9 +173,81 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         page = (min(page), max(page))  # rules read in columns on a portrait page, whatever the cards'
         canvas.setPageSize((page[0] * mm, page[1] * mm))
         set_boxes(canvas, None, None)
-        draw_rules(canvas, deck, page, profile.spec.margin, profile.spec.rules_columns, profile.spec.font_size,
+        look = load_rules_style(deck)
+        draw_rules(canvas, deck, page, profile.spec.margin, look, profile.spec.rules_columns or look.columns,
+                   profile.spec.font_size or look.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
     save(canvas)
+
+
+def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Component, list[Item]]],
+                                                                  list[list[Band]], Rect] | None:
+    """The deck's token components (those that fit the profile's page as it is turned) and their shared
+    pages, when there are two or more such components: each component's tokens in bands of whole rows,
+    the components one after the other, so that the pages are as few as the tokens' sizes allow; and the
+    area they are laid out in (the margin texts go around it)."""
+    sets = [(c, component_items(ctx, c)) for c in ctx.deck.model.components if c.type == "tokens"]
+    spec = profile.spec
+    margin = (spec.margin, max(spec.margin, profile.border + TEXT_BAND + profile.bleed))  # texts above, below
+    sets = [(c, items) for c, items in sets
+            if items and token_pages(profile.page, margin, [(*c.size, 1)], spec.token_gap, profile.bleed)]
+    if len(sets) < 2:
+        return None
+    pages = token_pages(profile.page, margin, [(*c.size, len(items)) for c, items in sets], spec.token_gap,
+                        profile.bleed)
+    assert pages is not None  # each set fits on its own
+    return sets, pages, Rect(margin[0], margin[1], profile.page[0] - 2 * margin[0], profile.page[1] - 2 * margin[1])
+
+
+def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, text: dict, game: str,
+                        sets: list[tuple[Component, list[Item]]], pages: list[list[Band]], area: Rect) -> None:
+    """Pages of several token components, each page of fronts followed by its page of backs; every band
+    keeps its component's shape and cut outlines, and its backs land behind its fronts."""
+    page = profile.page
+    canvas.setPageSize((page[0] * mm, page[1] * mm))
+    flip = view_flip(style.duplex, page)
+    marked: set[int] = set()
+    for number, bands in enumerate(pages, 1):
+        for band in bands:
+            if band.component not in marked:
+                marked.add(band.component)
+                component = sets[band.component][0]
+                canvas.bookmarkPage(f"c-{component.id}")
+                canvas.addOutlineEntry(component.name, f"c-{component.id}", level=0)
+        names = " \u00b7 ".join(dict.fromkeys(sets[b.component][0].name for b in bands))
+        footer = [f"{game} \u00b7 {names} \u00b7 {text['sheet']} {number}/{len(pages)}",
+                  f"{text['tokens']} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
+        extent = area.grow(*(profile.bleed,) * 4)
+        for back in (False, True):
+            all_slots = []
+            if back:
+                canvas.saveState()
+                canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
+            for band in bands:
+                component, items = sets[band.component]
+                sheet = band.sheet(page, profile.bleed, flip)
+                chunk = items[band.first:band.first + band.count]
+                slots = sheet.back_slots(len(chunk), flip) if back else sheet.front_slots(len(chunk))
+                shape = component_shape(component)
+                for item, slot in zip(chunk, slots):
+                    face = item.back if back else item.front
+                    if face:
+                        draw_face(canvas, images, face, slot, style.bleed_face, shape)
+                if not back:
+                    outlines(canvas, slots, shape, style)
+                all_slots += slots
+            if back:
+                canvas.restoreState()
+            trim, bleed = used_extent(all_slots)
+            if back:
+                trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
+                first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
+                margin_labels(canvas, page, extent.moved(*style.offset), style.border, first, footer, bar=False)
+            else:
+                first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
+                margin_labels(canvas, page, extent, style.border, first, footer, unit=text["mm"])
+            set_boxes(canvas, trim, bleed)
+            canvas.showPage()
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
@@ -175,7 +257,7 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     trim, bleed = used_extent(slots)
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     if component.type == "tokens":
         outlines(canvas, slots, shape, style)
     else:
@@ -197,7 +279,7 @@ def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style
     canvas.restoreState()
     trim, bleed = used_extent(slots)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
-    first = [f"{text['backs']} ({style.duplex})", text["backs"]]
+    first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
     margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
@@ -227,7 +309,7 @@ def _gutterfold_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, compon
     btrim, bbleed = used_extent(backs)
     trim, bleed = ftrim.union(btrim), fbleed.union(bbleed)
     first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
-    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer)
+    covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     covered += _fold_line(canvas, sheet, text, style.border)
     if component.type == "tokens":
         outlines(canvas, fronts + backs, shape, style)
@@ -275,22 +357,27 @@ def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of
     the card's trim plus the profile's bleed (TrimBox the trim), each card's back followed by its front,
     every copy: what DriveThruCards asks for (one PDF per deck, back then front)."""
     deck = ctx.deck
+    cmyk = None
+    if profile.cmyk_profile is not None:  # pdfx
+        cmyk = Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+        images = Images(ctx.out, cmyk)
+        made_of = [*made_of, hashlib.sha256(cmyk.icc).hexdigest()]
     for component in deck.model.components:
         items = component_items(ctx, component)
         if component.type == "tokens" or not items:
             continue
         recorded(ctx, f"print/{deck.name}-{profile.name}-{component.id}.pdf", made_of,
-                 lambda target: _card_pdf(ctx, profile, images, component, items, target))
+                 lambda target: _card_pdf(ctx, profile, images, component, items, target, cmyk))
 
 
 def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Component, items: list[Item],
-              target: Path) -> None:
+              target: Path, cmyk: Cmyk | None) -> None:
     game = ctx.deck.model.game
     bleed = profile.bleed
     w, h = component.size
     page = (w + 2 * bleed, h + 2 * bleed)
     canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
-                        profile.spec.description)
+                        profile.spec.description, pdfx=cmyk is not None)
     slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
     trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
     for item in items:
@@ -300,6 +387,8 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
             set_boxes(canvas, trim, whole)
             canvas.showPage()
     save(canvas)
+    if cmyk is not None:
+        mark_pdfx(target, cmyk)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:
@@ -310,6 +399,8 @@ def write_images(ctx: BuildContext, profile: Profile) -> None:
     folder = f"print/{deck.name}-{profile.name}"
     bleed = profile.spec.extra["image_bleed"]
     for component in deck.model.components:
+        if component.type == "tokens" and not profile.spec.extra["tokens"]:
+            continue
         rows, written = [], set()
         w, h = component.size
         size = (round((w + 2 * bleed) * DPI / 25.4), round((h + 2 * bleed) * DPI / 25.4))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import re
 import struct
 from contextlib import contextmanager
 from functools import lru_cache
@@ -14,11 +15,12 @@ from typing import Iterator
 from reportlab import rl_config
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import png
 from ..fonts import builtin_fonts
+from .pdfx import Cmyk, CmykXObject, pikepdf  # pikepdf imported there, the stops held
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {
@@ -31,52 +33,11 @@ FONTS = {
 SANS, BOLD, ITALIC = FONTS["sans"], FONTS["sans-bold"], FONTS["sans-oblique"]
 
 
-def subset_tag(face_name: bytes, index: int, subset: list[int]) -> str:
-    """The six capital letters before a subset font's name: reportlab uses the subset's number alone,
-    so two fonts' first subsets share AAAAAA, where the PDF standard (9.6.4) asks a tag that differs
-    between subsets. This one comes from the face, the number and the glyphs, so it stays the same
-    from build to build."""
-    digest = hashlib.sha256(face_name + b"/%d/" % index + ",".join(map(str, subset)).encode()).digest()
-    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
-
-
-class SubsetFont(TTFont):
-    """reportlab's TTFont, its subsets named with distinct tags (see subset_tag)."""
-
-    def addObjects(self, doc):
-        # reportlab's TTFont.addObjects (5.x), the BaseFont's tag from subset_tag.
-        try:
-            state = self.state[doc]
-        except KeyError:
-            state = self.state[doc] = TTFont.State(self._asciiReadable)
-        state.frozen = 1
-        for n, subset in enumerate(state.subsets):
-            internal = self.getSubsetInternalName(n, doc)[1:]
-            base = subset_tag(self.face.name, n, subset) + "+" + (self.face.name + self.face.subfontNameX
-                                                                  ).decode("pdfdoc")
-            font = pdfdoc.PDFTrueTypeFont()
-            font.__Comment__ = "Font %s subset %d" % (self.fontName, n)
-            font.Name = internal
-            font.BaseFont = base
-            font.FirstChar = 0
-            font.LastChar = len(subset) - 1
-            font.Widths = pdfdoc.PDFArray(list(map(self.face.getCharWidth, subset)))
-            cmap = pdfdoc.PDFStream()
-            cmap.content = makeToUnicodeCMap(base, subset)
-            if doc.compression:
-                cmap.filters = [pdfdoc.PDFZCompress]
-            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
-            font.FontDescriptor = self.face.addSubsetObjects(doc, base, subset)
-            doc.Reference(font, internal)
-            doc.idToObject["BasicFonts"].dict[internal] = font
-        del self.state[doc]
-
-
 @lru_cache(maxsize=None)
 def pdf_font(key: str) -> str:
     """The reportlab name of the DejaVu face `key` (of FONTS), the face registered with reportlab the
     first time a PDF needs it in the process (reading a face takes some 20 ms; most PDFs use two)."""
-    pdfmetrics.registerFont(SubsetFont(FONTS[key], str(builtin_fonts()[key])))
+    pdfmetrics.registerFont(TTFont(FONTS[key], str(builtin_fonts()[key])))
     return FONTS[key]
 
 
@@ -157,8 +118,9 @@ class Images:
     reportlab's drawImage would hash), so the same deck gives the same bytes wherever it is built.
     """
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, cmyk: Cmyk | None = None):
         self.root = root
+        self.cmyk = cmyk  # PDF/X: every image converted to CMYK
         self._made: dict[str, pdfdoc.PDFImageXObject] = {}
 
     def xobject(self, rel: str) -> pdfdoc.PDFImageXObject:
@@ -167,7 +129,8 @@ class Images:
             name = hashlib.sha256(rel.encode()).hexdigest()[:16]
             path = self.root / rel
             try:
-                obj: pdfdoc.PDFImageXObject = PngXObject(name, path)
+                obj: pdfdoc.PDFImageXObject = (CmykXObject(name, path, self.cmyk) if self.cmyk
+                                               else PngXObject(name, path))
             except (ValueError, struct.error):
                 obj = pdfdoc.PDFImageXObject(name, str(path))
             obj.name = name
@@ -196,16 +159,19 @@ DUPLEX = {"long-edge": "DuplexFlipLongEdge", "short-edge": "DuplexFlipShortEdge"
 
 
 def new_canvas(target: Path, page_mm: tuple[float, float], title: str, author: str, subject: str,
-               duplex: str | None = None) -> Canvas:
+               duplex: str | None = None, pdfx: bool = False) -> Canvas:
     """A canvas writing `target`, fonts registered, output invariant (no dates, a fixed file id).
 
     Its /ViewerPreferences ask viewers to print at actual size (/PrintScaling /None, PDF 1.6) and,
     with `duplex` (long-edge, short-edge or simplex), to preselect that duplex mode (/Duplex, 1.7).
+    A `pdfx` file (for a print shop, PDF 1.4) has none.
     """
     register_fonts()
     canvas = Canvas(str(target), pagesize=(page_mm[0] * mm, page_mm[1] * mm), invariant=1,
-                    pageCompression=1, pdfVersion=(1, 7), initialFontName=SANS, initialFontSize=9)
-    canvas.setViewerPreference("PrintScaling", "None")
+                    pageCompression=1, pdfVersion=(1, 4) if pdfx else (1, 7), initialFontName=SANS,
+                    initialFontSize=9)
+    if not pdfx:
+        canvas.setViewerPreference("PrintScaling", "None")
     if duplex is not None:
         canvas.setViewerPreference("Duplex", DUPLEX[duplex])
     canvas.setTitle(title)
@@ -235,7 +201,36 @@ class _StreamingFile(pdfdoc.PDFFile):
 
 
 def save(canvas: Canvas) -> None:
-    """canvas.save(), streaming the file out (_StreamingFile) rather than making it in memory first."""
+    """canvas.save(), streaming the file out (_StreamingFile) rather than making it in memory first; then
+    its font subsets get tags of their own (tag_subsets)."""
+    stream(canvas)
+    tag_subsets(Path(canvas._filename))
+
+
+SUBSET_NAME = re.compile(r"/[A-Z]{6}\+(.+)")
+
+
+def tag_subsets(path: Path) -> None:
+    """Rename the font subsets of the PDF at `path`: reportlab tags a subset with its number alone, so two
+    fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs between
+    subsets. Each tag here comes from a hash of the font's name and its embedded subset program, the same
+    from build to build; pikepdf rewrites the file (streams as they are, the file id from the content)."""
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        for obj in pdf.objects:
+            if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
+                continue
+            match = SUBSET_NAME.fullmatch(str(obj.get("/BaseFont", "")))
+            descriptor = obj.get("/FontDescriptor")
+            if match is None or descriptor is None or "/FontFile2" not in descriptor:
+                continue
+            digest = hashlib.sha256(match[1].encode() + descriptor.FontFile2.read_raw_bytes()).digest()
+            name = pikepdf.Name("/" + "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1])
+            obj.BaseFont = descriptor.FontName = name
+        pdf.save(path, deterministic_id=True)
+
+
+def stream(canvas: Canvas) -> None:
+    """canvas.save(), the bytes written to the file as each object is formatted (_StreamingFile)."""
     if canvas._code:
         canvas.showPage()
     with open(canvas._filename, "wb") as target:

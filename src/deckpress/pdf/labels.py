@@ -17,6 +17,9 @@ LABELS: dict[str, dict[str, str]] = {
         "page": "page",
         "blank": "(intentionally blank)",
         "tokens": "tokens",
+        "mm": "mm",
+        "long-edge": "flip on the long edge",
+        "short-edge": "flip on the short edge",
     },
     "ru": {
         "actual_size": "Печатайте в масштабе 100% / реальный размер (не \u00abпо размеру страницы\u00bb)",
@@ -32,6 +35,9 @@ LABELS: dict[str, dict[str, str]] = {
         "page": "стр.",
         "blank": "(пустая страница)",
         "tokens": "жетоны",
+        "mm": "мм",
+        "long-edge": "переворот по длинному краю",
+        "short-edge": "переворот по короткому краю",
     },
 }
 
@@ -95,6 +101,6 @@ def calibration_text(lang: str, duplex: str, offset: tuple[float, float]) -> dic
     flip = {"en": {"long-edge": "long", "short-edge": "short"},
             "ru": {"long-edge": "длинному", "short-edge": "короткому"}}.get(base, {}).get(duplex, duplex)
     values = {"flip": flip, "duplex": duplex, "offset": f"{offset[0]:g},{offset[1]:g}"}
-    return {"title": src["title"], "back_title": src["back_title"],
+    return {"title": src["title"], "back_title": src["back_title"], "mm": labels(lang)["mm"],
             "front": [line.format(**values) for line in src["front"]],
             "back": [line.format(**values) for line in src["back"]]}

@@ -3,7 +3,8 @@
 A sheet is a grid of equal slots (cards or tokens) centred on the page. Duplex backs use the
 same grid with the columns mirrored (long edge) or the rows mirrored and every back turned 180
 degrees (short edge). A gutterfold page holds a grid of fronts above the fold line and, mirrored
-about that line and turned 180 degrees, the grid of their backs below it.
+about that line and turned 180 degrees, the grid of their backs below it. Token pages shared by
+several token sets hold a band of rows per set (token_pages), each mirrored for the backs on its own.
 """
 
 from __future__ import annotations
@@ -247,3 +248,60 @@ def gutterfold_sheet(page: tuple[float, float], margin: Margin, w: float, h: flo
     fronts = Grid(cols, rows, w, h, gap, x, fold + gutter / 2)
     backs = Grid(cols, rows, w, h, gap, x, fold - gutter / 2 - gh)
     return Sheet(page, fronts, backs, bleed, fold_y=fold, gutter=gutter)
+
+
+@dataclass(frozen=True)
+class Band:
+    """Tokens of one component on a shared token page: items `first` to `first + count` of the
+    `component`-th kind, filling `grid` row by row from its top left."""
+
+    component: int
+    grid: Grid
+    first: int
+    count: int
+
+    def sheet(self, page: tuple[float, float], bleed: float, flip: str = "long-edge") -> Sheet:
+        """The band as a Sheet whose backs mirror its fronts for `flip` as seen on screen: about the
+        page's vertical middle (long-edge: the columns) or its horizontal middle (short-edge: the rows),
+        so that each back lands behind its front wherever the band lies on the page."""
+        g = self.grid
+        gw, gh = g.rect.w, g.rect.h
+        if flip == "short-edge":
+            backs = Grid(g.cols, g.rows, g.w, g.h, g.gap, g.x, page[1] - g.y - gh)
+        else:
+            backs = Grid(g.cols, g.rows, g.w, g.h, g.gap, page[0] - g.x - gw, g.y)
+        return Sheet(page, g, backs, bleed)
+
+
+def token_pages(page: tuple[float, float], margin: Margin, kinds: list[tuple[float, float, int]], gap: float,
+                bleed: float) -> list[list[Band]] | None:
+    """Tokens of several kinds (w, h, how many) packed onto shared pages: each kind in bands of whole
+    rows, centred across the page, the bands stacked from the top, `gap` apart within a band and at
+    least twice the bleed apart between bands (each band's outer bleed is its own). None when a kind
+    does not fit the page at all."""
+    mx, my = _margins(margin)
+    area = Rect(mx, my, page[0] - 2 * mx, page[1] - 2 * my)
+    pages: list[list[Band]] = [[]]
+    top = area.y1
+    for kind, (w, h, n) in enumerate(kinds):
+        cols = fit(area.w, w, gap)
+        if not cols or fit(area.h, h, gap) == 0:
+            return None
+        done = 0
+        while done < n:
+            room = top - area.y - (max(gap, 2 * bleed) if pages[-1] else 0)
+            rows = min(fit(room, h, gap), -(-(n - done) // cols))
+            if rows == 0:
+                pages.append([])
+                top = area.y1
+                continue
+            count = min(n - done, rows * cols)
+            used = count if rows == 1 else cols  # a single short row is centred too
+            gw, gh = used * w + (used - 1) * gap, rows * h + (rows - 1) * gap
+            if pages[-1]:
+                top -= max(gap, 2 * bleed)
+            grid = Grid(used, rows, w, h, gap, area.x + (area.w - gw) / 2, top - gh)
+            pages[-1].append(Band(kind, grid, done, count))
+            top -= gh
+            done += count
+    return [bands for bands in pages if bands]

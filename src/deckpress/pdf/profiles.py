@@ -7,10 +7,12 @@ from pathlib import Path
 
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..options import Choice, Context, Number, Option
-from ..paths import PACKAGE_DATA, OutsideProject, find_in, lookup_dirs
+from ..options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
+from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
+from .pdfx import SHIPPED_PROFILE, NotCmyk, read_profile
+from .rules_style import STYLE_FILE
 
 
 # Profile keys of the print builder beyond schema.PrintProfile's (validated with it, documented in
@@ -26,7 +28,40 @@ OPTIONS: dict[str, Option] = {
     "image_bleed": Number("`output: images`: bleed in mm around the trim of each image (3.175 = 1/8 in = "
                           "37.5 px at 300 DPI; 3.048 = 36 px); at most the deck's `bleed`.",
                           default=3.175, min=0, max=10),
+    "pdfx": Bool("`output: cards`: write PDF/X-1a:2003 (DriveThruCards' preference): the faces converted to "
+                 "CMYK through `cmyk_profile` with at most `ink_limit` of total ink, the profile in the PDF's "
+                 "OutputIntent, PDF 1.4.", default=False),
+    "cmyk_profile": Str("`pdfx`: the ICC output profile (CMYK) the faces are converted to, a file relative to "
+                        "this profile's folder; default deckpress's own, FOGRA39 (coated paper) with a 240 % "
+                        "ink limit.", default=None),
+    "ink_limit": Number("`pdfx`: most total ink (C + M + Y + K) of any pixel, in per cent.", default=240,
+                        min=100, max=400),
+    "deck_tiers": ListOf(Int("Cards.", min=1, max=100_000), "The deck sizes (card counts) the shop prices a deck "
+                         "by; `deckpress check` warns of a card component whose count falls between two (it is "
+                         "paid as the larger).", default=None),
+    "tokens": Bool("`output: images`: write the token components' images too (false where the shop makes tokens "
+                   "only at product sizes of its own).", default=True),
 }
+
+
+def tier_warnings(deck: LoadedDeck) -> list[str]:
+    """For each profile with `deck_tiers`, a warning per card component whose count is not a tier: the shop
+    charges the next tier up, so that many more cards would cost nothing."""
+    out = []
+    for profile in deck_profiles(deck):
+        tiers = sorted(profile.spec.extra["deck_tiers"] or [])
+        for component in deck.model.components:
+            count = sum(card.count for card in component.cards)
+            if not tiers or component.type == "tokens" or not count or count in tiers:
+                continue
+            above = [t for t in tiers if t > count]
+            if above:
+                message = (f"{count} cards fall between {profile.name}'s deck sizes: paid as {above[0]}, so "
+                           f"{above[0] - count} more would cost nothing (sizes: {', '.join(map(str, tiers))})")
+            else:
+                message = f"{count} cards are more than {profile.name}'s largest deck ({tiers[-1]}); split them"
+            out.append(f"{component.where}: warning: {component.id}: {message}")
+    return out
 
 
 @dataclass
@@ -38,6 +73,7 @@ class Profile:
     spec: PrintProfile
     page: tuple[float, float]  # width, height in mm, orientation applied
     bleed: float  # mm of bleed printed around each card (before the gap limit)
+    cmyk_profile: Path | None = None  # `pdfx`: the ICC profile the faces are converted to
 
     @property
     def duplex(self) -> bool:
@@ -65,8 +101,10 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     except OutsideProject:
         raise DeckError.at(where, f"print profile {name!r} leads outside the project; name a profile in "
                                   f"{dirs[0]}") from None
+    if file is not None and file.name == STYLE_FILE:
+        file = None  # the rules pages' style, no profile
     if file is None:
-        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml")})
+        known = sorted({p.stem for d in dirs if d.is_dir() for p in d.glob("*.yaml") if p.name != STYLE_FILE})
         raise DeckError.at(where, f"print profile {name!r} not found; create {dirs[0] / (name + '.yaml')}"
                                   f" or use one of: {', '.join(known)}")
     raw = load_yaml(file)
@@ -87,6 +125,7 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         problems.add(raw.at(key) if key in raw else raw.where,
                      f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
                      f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
+    cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.extra["pdfx"] else None
     problems.raise_if_any()
     width, height = spec.page
     if spec.orientation == "landscape":
@@ -94,7 +133,35 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     else:
         width, height = min(width, height), max(width, height)
     bleed = deck.model.bleed if spec.bleed is None else spec.bleed
-    return Profile(name=name, path=file, spec=spec, page=(width, height), bleed=bleed)
+    return Profile(name=name, path=file, spec=spec, page=(width, height), bleed=bleed, cmyk_profile=cmyk_profile)
+
+
+def _cmyk_profile(raw: Map, spec: PrintProfile, file: Path, deck: LoadedDeck, problems: Problems) -> Path | None:
+    """The ICC profile a `pdfx` profile converts to, checked (a CMYK output profile inside the project)."""
+    if spec.extra["output"] != "cards":
+        problems.add(raw.at("pdfx"), "pdfx: true needs `output: cards` (one card per page, images only); "
+                                     "add `output: cards` or remove pdfx")
+        return None
+    name = spec.extra["cmyk_profile"]
+    if name is None:
+        return SHIPPED_PROFILE
+    where = raw.at("cmyk_profile")
+    try:
+        path = confine(file.parent / name, deck.path)
+    except OutsideProject:
+        problems.add(where, f"cmyk_profile {name!r} leads outside the project; put the ICC file in {file.parent}")
+        return None
+    if not path.is_file():
+        problems.add(where, f"cmyk_profile {name!r} not found in {file.parent}; give an ICC file (.icc) of a CMYK "
+                            "printing condition there, or remove the key for deckpress's FOGRA39 profile")
+        return None
+    try:
+        read_profile(path)
+    except NotCmyk as err:
+        problems.add(where, f"cmyk_profile {name!r} {err}; give the ICC output profile of a CMYK printing "
+                            "condition (e.g. the print shop's), or remove the key for deckpress's FOGRA39 one")
+        return None
+    return path
 
 
 def deck_profiles(deck: LoadedDeck) -> list[Profile]:

@@ -6,16 +6,20 @@ over avoids it."""
 from __future__ import annotations
 
 import copy
+import io
+import re
 from dataclasses import dataclass, field
 from html import escape
 
 from PIL import ImageColor
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
@@ -28,28 +32,34 @@ from ..markup import Run, parse, to_reportlab
 from ..draw import glyph_ink
 from ..schema import Block
 from ..svg import is_svg, png_file, png_files
-from .canvas import BOLD, FONTS, SANS, SubsetFont, missing_glyphs, pdf_font
+from .canvas import BOLD, FONTS, SANS, missing_glyphs, pdf_font
 from .labels import labels
+from .rules_style import RulesStyle
 
-INK = colors.HexColor("#222222")
-RULE = colors.HexColor("#999999")
-SHADE = colors.HexColor("#e8e8e8")
 
 
 class Styles:
-    def __init__(self, size: float):
+    def __init__(self, size: float, look: RulesStyle):
         lead = size * 1.28
+        self.ink, self.heading = colors.HexColor(look.ink[:7]), colors.HexColor(look.heading_color[:7])
+        self.rule, self.shade = colors.HexColor(look.rule_color[:7]), colors.HexColor(look.shade_color[:7])
+        # allowWidows=0: a paragraph never leaves its last line alone at the top of a column (reportlab
+        # already keeps a first line from being left alone at the bottom, allowOrphans=0)
         self.body = ParagraphStyle("body", fontName=SANS, bulletFontName=SANS, fontSize=size, leading=lead,
-                                   textColor=INK, spaceAfter=size * 0.45)
+                                   textColor=self.ink, spaceAfter=size * look.paragraph_space, allowWidows=0,
+                                   allowOrphans=0)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=size * 1.5, bulletIndent=size * 0.3,
                                    bulletFontName=SANS, bulletFontSize=size, spaceAfter=size * 0.2)
-        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=size * 1.3,
-                                 leading=size * 1.6, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
-        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=size * 1.08,
-                                 leading=size * 1.35, spaceBefore=size * 0.5, spaceAfter=size * 0.2)
+        h1, h2 = size * look.heading_scale, size * look.subheading_scale
+        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=h1, textColor=self.heading,
+                                 leading=h1 * 1.23, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
+        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=h2, textColor=self.heading,
+                                 leading=h2 * 1.25, spaceBefore=size * look.subheading_space, spaceAfter=size * 0.2)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=size * 0.94, leading=size * 1.18,
                                    spaceAfter=0)
         self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
+        self.number = ParagraphStyle("number", parent=self.cell, alignment=TA_RIGHT)
+        self.head_number = ParagraphStyle("head_number", parent=self.head, alignment=TA_RIGHT)
 
 
 class _Para(Paragraph):
@@ -153,7 +163,7 @@ def _pdf_font(deck: LoadedDeck, name: str) -> str:
     path = deck.fonts[name]
     face = f"DeckpressFont-{sha256_file(path)[:12]}"
     if face not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(SubsetFont(face, str(path)))
+        pdfmetrics.registerFont(TTFont(face, str(path)))
     return face
 
 
@@ -171,8 +181,7 @@ def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool) 
             for word in str(cell).split():
                 longest_word[i] = max(longest_word[i], stringWidth(word, font, size) + pad)
     if sum(natural) <= avail:
-        spare = (avail - sum(natural)) / n
-        return [w + spare for w in natural]
+        return natural  # as wide as the content: a narrow table does not stretch across the column
     fair = avail / n
     fixed = {i: natural[i] for i in range(n) if natural[i] <= fair}
     rest = avail - sum(fixed.values())
@@ -215,20 +224,33 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
                                  styles.cell.fontSize, bool(header))
-            kinds = [styles.head if (header and r == 0) else styles.cell for r in range(len(grid))]
-            cells = [[_Para(check(c, where, kind), kind) for c in row] for kind, row in zip(kinds, grid)]
+            body = grid[1:] if header else grid
+            numeric = [all(NUMBER.fullmatch(check.plain(row[i]).strip()) for row in body if str(row[i]).strip())
+                       and any(str(row[i]).strip() for row in body) for i in range(ncols)]
+            cells = [[_Para(check(c, where, kind), kind) for c, kind in
+                      zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
-                     ("GRID", (0, 0), (-1, -1), 0.4, RULE), ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                     ("GRID", (0, 0), (-1, -1), 0.4, styles.rule), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                      ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                      ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]
             if header:
-                style.append(("BACKGROUND", (0, 0), (-1, 0), SHADE))
+                style.append(("BACKGROUND", (0, 0), (-1, 0), styles.shade))
             table.setStyle(TableStyle(style))
             table._deckpress_where = where
             out.append(table)
             out.append(Spacer(1, styles.body.spaceAfter))
     return out
+
+
+# A cell that is a number (or a range or share of them): right-aligned, its column with it.
+NUMBER = re.compile(r"[-+\u2212]?\d+(?:[.,]\d+)?(?:\s*[-\u2013]\s*\d+(?:[.,]\d+)?)?\s*%?")
+
+
+def _cell_styles(styles: Styles, numeric: list[bool], head: bool) -> list[ParagraphStyle]:
+    if head:
+        return [styles.head_number if n else styles.head for n in numeric]
+    return [styles.number if n else styles.cell for n in numeric]
 
 
 def _players(players, text: dict[str, str]) -> str:
@@ -254,14 +276,14 @@ class Piece:
     section: int
 
 
-def rules_story(deck: LoadedDeck, size: float, width: float) -> list[Piece]:
+def rules_story(deck: LoadedDeck, size: float, width: float, look: RulesStyle) -> list[Piece]:
     """The blocks of the rules reminder: each section with `reminder: true`, then the game modes
     (each mode a section). Headings, and the first block after them, make one piece.
 
     Raises DeckError when the text holds characters the embedded font cannot print.
     """
     model = deck.model
-    styles = Styles(size)
+    styles = Styles(size, look)
     text = labels(deck.lang)
     check = _Checker(deck)
     sections: list[list[Flowable]] = []
@@ -299,9 +321,9 @@ class _TooLarge(Exception):
         self.flowable = flowable
 
 
-def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> None:
+def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scratch: Canvas) -> None:
     """Place blocks from the front of `queue` into `frame` until it is full, adding their sections
-    to `seen`.
+    to `seen`; what only tries whether blocks fit is drawn on `scratch`, a canvas never saved.
 
     A block of headings and text goes whole where it fits; else its headings go with the first
     lines of its text when the text splits; else it starts the next column. A flowable too large for
@@ -314,17 +336,17 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
             queue.pop(0)
             continue
         if len(items) > 1:
-            trial = _Trial.of(frame)
-            if all(trial.add(f, canvas, trySplit=1) for f in items):
+            trial = copy.copy(frame)  # Frame.add of reportlab's public API, on the scratch canvas
+            if all(trial.add(f, scratch, trySplit=1) for f in items):
                 for f in items:
                     frame.add(f, canvas, trySplit=1)
                 seen.add(block.section)
                 queue.pop(0)
                 continue
-            trial = _Trial.of(frame)
-            if all(trial.add(f, canvas, trySplit=1) for f in items[:-1]):
-                parts = trial.split(items[-1], canvas)
-                if len(parts) > 1 and trial.add(parts[0], canvas, trySplit=1):
+            trial = copy.copy(frame)
+            if all(trial.add(f, scratch, trySplit=1) for f in items[:-1]):
+                parts = trial.split(items[-1], scratch)
+                if len(parts) > 1 and trial.add(parts[0], scratch, trySplit=1):
                     for f in [*items[:-1], parts[0]]:
                         frame.add(f, canvas, trySplit=1)
                     seen.add(block.section)
@@ -349,27 +371,9 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int]) -> N
         return
 
 
-def _no_draw(*args, **kwargs) -> None:
-    pass
-
-
-class _Trial(Frame):
-    """A frame that places flowables as Frame does, without drawing them: for trial layouts, which
-    only need to know what fits (its canvas is only lent to the flowables for measuring)."""
-
-    @classmethod
-    def of(cls, frame: Frame) -> "_Trial":
-        """A trial copy of `frame`, from where it is now."""
-        trial = copy.copy(frame)
-        object.__setattr__(trial, "__class__", cls)  # Frame's own __setattr__ would keep it as an attribute
-        return trial
-
-    def add(self, flowable, canv, trySplit=0):
-        flowable.drawOn = _no_draw  # Frame._add, but for its drawing step
-        try:
-            return Frame._add(self, flowable, canv, trySplit)
-        finally:
-            del flowable.drawOn
+def _scratch() -> Canvas:
+    """A canvas to try layouts on: drawn on, never saved."""
+    return Canvas(io.BytesIO(), initialFontName=SANS)
 
 
 @dataclass
@@ -382,18 +386,18 @@ class _Geometry:
     height: float
     known: dict = field(default_factory=dict, repr=False)  # holds' answers: the plan and the pages ask again
 
-    def frames(self, height: float, trial: bool = False) -> list[Frame]:
-        kind = _Trial if trial else Frame
-        return [kind(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
+    def frames(self, height: float) -> list[Frame]:
+        return [Frame(x, self.top - height, self.width, height, leftPadding=0, rightPadding=0, topPadding=0,
                      bottomPadding=0, showBoundary=0) for x in self.x]
 
     def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
              ) -> set[int]:
         """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
-        draws nothing. Returns the sections seen."""
+        draws on a scratch canvas, not on `canvas`. Returns the sections seen."""
         seen: set[int] = set()
-        for frame in self.frames(self.height if height is None else height, trial):
-            _fill(frame, canvas, queue, seen)
+        scratch = _scratch()
+        for frame in self.frames(self.height if height is None else height):
+            _fill(frame, scratch if trial else canvas, queue, seen, scratch)
         return seen
 
     def holds(self, canvas: Canvas, queue: list[Piece], height: float | None = None) -> bool:
@@ -450,8 +454,8 @@ def _paginate(canvas: Canvas, geometry: _Geometry, story: list[Piece], breaks: s
     return pages
 
 
-def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, columns: int,
-               size: float, footer: str, records: Records | None = None,
+def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], margin: float, look: RulesStyle,
+               columns: int, size: float, footer: str, records: Records | None = None,
                stories: dict[tuple[float, float], list[Piece]] | None = None) -> int:
     """Typeset the rules reminder on new pages of `canvas` (sizes in mm); returns the pages added. With
     `records`, the page breaks and column heights found are recorded, and used again while the rules,
@@ -464,7 +468,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     stories = {} if stories is None else stories
     if (size, width) not in stories:
         with png_files():  # the SVG icons drawn for it
-            stories[size, width] = rules_story(deck, size, width * mm)
+            stories[size, width] = rules_story(deck, size, width * mm, look)
     story = stories[size, width]
     if not story:
         return 0
@@ -476,10 +480,11 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
                          height * mm)
 
     def furniture(number: int) -> None:
-        canvas.setFillColor(INK)
-        canvas.setFont(BOLD, 13)
+        canvas.setFillColor(colors.HexColor(look.heading_color[:7]))
+        canvas.setFont(BOLD, look.title_size)
         canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, title)
-        canvas.setStrokeColor(RULE)
+        canvas.setFillColor(colors.HexColor(look.ink[:7]))
+        canvas.setStrokeColor(colors.HexColor(look.rule_color[:7]))
         canvas.setLineWidth(0.5)
         canvas.line(margin * mm, (top + 2) * mm, (page[0] - margin) * mm, (top + 2) * mm)
         canvas.setFont(SANS, 7)
@@ -488,7 +493,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     icons = {name: [plain(icon), sha256_file(icon.image_file) if icon.image_file else None]
              for name, icon in sorted((deck.model.icons or {}).items()) if icon is not None}
     key = artifact_key("rules plan", plain([deck.model.rules, deck.model.modes, deck.model.game.players]),
-                       icons, deck.lang, page, margin, columns, size)
+                       icons, deck.lang, page, margin, columns, size, plain(look))
     name = f"print/rules-plan-{key[:16]}"
     known = records.get(name, key) if records else None
     try:

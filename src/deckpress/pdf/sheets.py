@@ -229,9 +229,9 @@ def _text(canvas: Canvas, band: Band, candidates: list[str], u0: float, u1: floa
     return band.area(centre - width / 2 - 1, centre + width / 2 + 1)
 
 
-def scale_bar(canvas: Canvas, band: Band, u0: float) -> Rect:
-    """A 50 mm bar with 10 mm ticks from u0 along `band`, then its length in words: a check of the
-    print's scale with a ruler."""
+def scale_bar(canvas: Canvas, band: Band, u0: float, unit: str = "mm") -> Rect:
+    """A 50 mm bar with 10 mm ticks from u0 along `band`, then its length in words (`unit`: "mm" in the
+    deck's language): a check of the print's scale with a ruler."""
     mid = band.depth / 2
     tick = min(1.8, band.depth * 0.8)
     canvas.saveState()
@@ -246,14 +246,14 @@ def scale_bar(canvas: Canvas, band: Band, u0: float) -> Rect:
     size = max(MIN_LABEL_SIZE, min(LABEL_SIZE, band.depth / (PT * 1.2)))
     canvas.setFont(SANS, size)
     canvas.setFillColor(GREY)
-    label = f"{SCALE_BAR} mm"
+    label = f"{SCALE_BAR} {unit}"
     canvas.drawString((u0 + SCALE_BAR + 1.2) * mm, (mid - size * PT * 0.36) * mm, label)
     canvas.restoreState()
     return band.area(u0 - 0.2, u0 + SCALE_BAR + 1.2 + stringWidth(label, SANS, size) / mm + 0.5)
 
 
 def labels(canvas: Canvas, page: tuple[float, float], cards: Rect, border: float, first: list[str],
-           second: list[str], bar: bool = True) -> list[Rect]:
+           second: list[str], bar: bool = True, unit: str = "mm") -> list[Rect]:
     """The page's margin texts inside the printable area (`border` mm from the paper's edge) and
     clear of `cards`: `first` in one strip, the scale bar (when `bar`) and `second` in the other.
     Each text is a list of variants, longest first: the first that fits at a readable size is
@@ -264,7 +264,7 @@ def labels(canvas: Canvas, page: tuple[float, float], cards: Rect, border: float
     covered = [r for r in [_text(canvas, one, first, 0, one.length)] if r is not None]
     start = 0.0
     if bar:
-        covered.append(scale_bar(canvas, two, 0.5))
+        covered.append(scale_bar(canvas, two, 0.5, unit))
         start = covered[-1].w if not two.vertical else covered[-1].h
         start += 1.5
     text = _text(canvas, two, second, start, two.length)
@@ -300,7 +300,7 @@ def calibration(canvas: Canvas, page: tuple[float, float], offset: tuple[float, 
     canvas.line((cx - 40) * mm, cy * mm, (cx + 40) * mm, cy * mm)
     canvas.line(cx * mm, (cy - 40) * mm, cx * mm, (cy + 40) * mm)
     canvas.circle(cx * mm, cy * mm, 1.5 * mm, stroke=1, fill=0)
-    _ruler(canvas, page, margin)
+    _ruler(canvas, page, margin, text["mm"])
     set_boxes(canvas, None, None)
     canvas.showPage()
     # Back: a horizontal scale below the centre and a vertical one left of it, on the lines of the
@@ -342,7 +342,7 @@ def _instructions(canvas: Canvas, page: tuple[float, float], margin: float, titl
         y -= 4.6
 
 
-def _ruler(canvas: Canvas, page: tuple[float, float], margin: float) -> None:
+def _ruler(canvas: Canvas, page: tuple[float, float], margin: float, unit: str) -> None:
     """A 100 mm bar near the bottom of the page, to check the page printed at actual size."""
     x, y = margin, margin + 8
     canvas.setLineWidth(0.2 * mm)
@@ -351,5 +351,5 @@ def _ruler(canvas: Canvas, page: tuple[float, float], margin: float) -> None:
         canvas.line((x + i) * mm, y * mm, (x + i) * mm, (y + (3 if i % 50 == 0 else 1.5)) * mm)
     canvas.setFont(SANS, 7)
     canvas.drawString(x * mm, (y - 4) * mm, "0")
-    canvas.drawRightString((x + 100) * mm, (y - 4) * mm, "100 mm")
+    canvas.drawRightString((x + 100) * mm, (y - 4) * mm, f"100 {unit}")
 

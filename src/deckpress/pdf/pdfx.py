@@ -1,0 +1,183 @@
+"""PDF/X-1a:2003 for print shops (ISO 15930-4): the faces converted from sRGB to CMYK through an ICC output
+profile with the total ink limited, and the file marked as PDF/X after reportlab has written it (pikepdf
+adds the OutputIntent with the profile, the info keys, and writes PDF 1.4).
+
+deckpress ships one CMYK profile, data/icc/deckpress-fogra39-240.icc: built with ArgyllCMS's colprof from
+the FOGRA39 characterization data (FOGRA39L.ti3 of Debian's icc-profiles-free, zlib licence) with a 240 %
+total ink limit, DriveThruCards' maximum. Its source, command and licence: data/icc/README.md.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from isal import isal_zlib
+from PIL import Image, ImageCms, ImageMath
+from reportlab.pdfbase import pdfdoc
+
+from ..paths import PACKAGE_DATA
+from ..processes import holding_stops
+
+# A build that stops (SIGTERM) while its PDF builder imports this module would raise inside pikepdf's native
+# initialisation, where nanobind prints a critical error and a traceback: the stop waits for the import.
+with holding_stops():
+    import pikepdf
+
+SHIPPED_PROFILE = PACKAGE_DATA / "icc" / "deckpress-fogra39-240.icc"
+PDFX_VERSION = "PDF/X-1a:2003"
+# The shipped profile characterizes the FOGRA39 printing condition, registered as such in the ICC's
+# registry of characterization data; a user's profile is named by its own description.
+FOGRA39 = ("FOGRA39", "Offset printing, ISO 12647-2:2004/Amd 1, coated paper (paper type 1 or 2), "
+                      "240 % total ink", "http://www.color.org")
+
+
+# The soft proof's warning: a face warns when more than GAMUT_SHARE of its pixels move by more than
+# GAMUT_DELTA_E (CIE76 colour difference, Delta E*ab in CIELAB: about 2 is the least difference an eye sees
+# side by side, 10 a shift anyone notices) between the screen (sRGB) and the print as the profile simulates it.
+GAMUT_DELTA_E = 10
+GAMUT_SHARE = 0.01
+
+
+class NotCmyk(ValueError):
+    """A file that is no ICC profile, or a profile that does not print CMYK."""
+
+
+def read_profile(path: Path) -> ImageCms.ImageCmsProfile:
+    """The ICC profile at `path`; NotCmyk unless it is an output (printer) profile of CMYK colour."""
+    try:
+        profile = ImageCms.ImageCmsProfile(str(path))
+    except (OSError, ImageCms.PyCMSError):
+        raise NotCmyk("is not an ICC profile") from None
+    space = profile.profile.xcolor_space.strip()
+    if space != "CMYK":
+        raise NotCmyk(f"is an ICC profile of {space or 'unknown'} colour, not CMYK")
+    if profile.profile.device_class != "prtr":
+        raise NotCmyk(f"is a {profile.profile.device_class!r} ICC profile, not an output (printer) profile")
+    return profile
+
+
+@dataclass(frozen=True)
+class Cmyk:
+    """The conversion of a PDF's faces: sRGB to the CMYK of `profile` (an ICC file), perceptual intent
+    (the shipped profile maps sRGB's gamut into the print's), then at most `ink_limit` per cent of total
+    ink per pixel."""
+
+    profile: Path
+    ink_limit: float
+
+    @cached_property
+    def _transform(self) -> ImageCms.ImageCmsTransform:
+        return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), read_profile(self.profile), "RGB", "CMYK",
+                                       ImageCms.Intent.PERCEPTUAL)
+
+    def convert(self, image: Image.Image) -> Image.Image:
+        """`image` (any mode; transparency over white) in CMYK, its total ink limited."""
+        if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+            rgba = image.convert("RGBA")
+            image = Image.new("RGBA", rgba.size, "white")
+            image.alpha_composite(rgba)
+        return limit_ink(self._transform.apply(image.convert("RGB")), self.ink_limit)
+
+    @cached_property
+    def _back(self) -> ImageCms.ImageCmsTransform:
+        return ImageCms.buildTransform(read_profile(self.profile), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
+                                       ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+    def proof(self, image: Image.Image) -> Image.Image:
+        """A soft proof: `image` as it will print (converted to the CMYK it is printed in, its ink
+        limited), shown back in sRGB, the paper's white as the screen's."""
+        return self._back.apply(self.convert(image))
+
+    @cached_property
+    def icc(self) -> bytes:
+        return self.profile.read_bytes()
+
+    @property
+    def condition(self) -> tuple[str, str, str]:
+        """OutputConditionIdentifier, OutputCondition and RegistryName of the OutputIntent."""
+        if self.profile == SHIPPED_PROFILE:
+            return FOGRA39
+        description = ImageCms.getProfileDescription(read_profile(self.profile)).strip()
+        return "Custom", description or self.profile.name, ""
+
+
+_LAB = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.createProfile("LAB"), "RGB", "LAB")
+
+
+def gamut_shift(screen: Image.Image, printed: Image.Image) -> float:
+    """The share of pixels whose colour moves by more than GAMUT_DELTA_E from `screen` to `printed` (both
+    sRGB, the same size), measured on every 4th pixel each way."""
+    one, two = (_LAB.apply(image.convert("RGB").reduce(4)).split() for image in (screen, printed))
+    scale = 100 / 255  # Pillow's L runs 0-255 for 0-100; a and b are 128 + their value
+
+    def far(m):
+        dl, da, db = m["l1"] - m["l2"], m["a1"] - m["a2"], m["b1"] - m["b2"]
+        return m["convert"](dl * dl * (scale * scale) + da * da + db * db > GAMUT_DELTA_E ** 2, "L")
+
+    moved = ImageMath.lambda_eval(far, l1=one[0], a1=one[1], b1=one[2], l2=two[0], a2=two[1], b2=two[2])
+    return moved.histogram()[1] / (moved.width * moved.height)
+
+
+def limit_ink(image: Image.Image, percent: float) -> Image.Image:
+    """The CMYK `image` with C + M + Y + K at most `percent` per cent (of 255 each) in every pixel: where a
+    pixel has more, its cyan, magenta and yellow shrink in proportion (hue kept, black kept), rounded
+    down. A profile built with the limit (as the shipped one) leaves only its interpolation's overshoot."""
+    limit = int(percent * 255 / 100)
+    c, m, y, k = image.split()
+
+    def channel(a):  # min(x, x * (limit - k) / (c + m + y)): x itself wherever the total is within the limit
+        return a["convert"](a["min"](a["x"], a["x"] * (limit - a["k"]) / a["max"](a["c"] + a["m"] + a["y"], 1)),
+                            "L")
+
+    return Image.merge("CMYK", [ImageMath.lambda_eval(channel, x=x, c=c, m=m, y=y, k=k) for x in (c, m, y)] + [k])
+
+
+class CmykXObject(pdfdoc.PDFImageXObject):
+    """A face image converted to CMYK (DeviceCMYK, 8 bits, deflated) as each PDF writes it; the data is not
+    kept, so a build's memory does not grow with its faces."""
+
+    def __init__(self, name: str, path: Path, cmyk: Cmyk):
+        super().__init__(name)
+        with Image.open(path) as image:
+            self.width, self.height = image.size
+        self.path, self.cmyk = path, cmyk
+        self.bitsPerComponent, self.colors, self.colorSpace = 8, 4, "DeviceCMYK"
+        self.mask = None
+
+    def format(self, document):
+        with Image.open(self.path) as image:
+            content = isal_zlib.compress(self.cmyk.convert(image).tobytes(), 1)
+        stream = pdfdoc.PDFStream(content=content)
+        stream.dictionary.dict.update({
+            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
+            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
+            "ColorSpace": pdfdoc.PDFName("DeviceCMYK"), "Filter": pdfdoc.PDFName("FlateDecode"),
+            "Length": len(content)})
+        stream.filters = ()  # compressed already
+        return stream.format(document)
+
+
+def mark_pdfx(path: Path, cmyk: Cmyk) -> None:
+    """Make the PDF at `path` (reportlab's, CMYK images only) a PDF/X-1a:2003 file: an OutputIntent
+    /GTS_PDFX carrying the ICC profile, /GTS_PDFXVersion and /Trapped in the info, no viewer preferences
+    (a later PDF's), PDF 1.4 without object streams; the file id from its content, so the bytes stay the
+    same from build to build."""
+    identifier, condition, registry = cmyk.condition
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        icc = pikepdf.Stream(pdf, zlib.compress(cmyk.icc, 9))
+        icc.Filter = pikepdf.Name.FlateDecode
+        icc.N = 4
+        intent = pikepdf.Dictionary(Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
+                                    OutputConditionIdentifier=identifier, OutputCondition=condition,
+                                    Info=condition, RegistryName=registry, DestOutputProfile=icc)
+        pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
+        if "/ViewerPreferences" in pdf.Root:
+            del pdf.Root.ViewerPreferences
+        pdf.docinfo.GTS_PDFXVersion = PDFX_VERSION
+        pdf.docinfo.Trapped = pikepdf.Name("/False")
+        pdf.save(path, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                 deterministic_id=True)
+
