@@ -25,7 +25,6 @@ from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
 from .faces import FaceStage, plan_faces
 from .inputs import Records, build_inputs, sha256_file
-from .memory import keep_freed_memory
 from .paths import project_root
 from .processes import Prepared, available, check_stop
 
@@ -158,8 +157,6 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         return f"{deck.name}: up to date ({final})"
 
     from .builders import BUILDERS, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
-
-    keep_freed_memory()  # before the face stage and the builders fork their processes
 
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:

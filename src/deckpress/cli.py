@@ -88,6 +88,9 @@ def interruptible(what: str):
 @click.version_option(__version__, prog_name="deckpress")
 def main() -> None:
     """Build card games from YAML: faces, a Tabletop Simulator mod and print-and-play PDFs."""
+    from .memory import keep_freed_memory
+
+    keep_freed_memory()  # the command's process only, before it forks any: not for whoever imports deckpress
 
 
 BUILD_OPTIONS = [
