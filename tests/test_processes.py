@@ -97,3 +97,24 @@ def test_a_process_told_to_stop_runs_no_task(monkeypatch, tmp_path):
             assert process.is_alive()  # a builder does not stop on its parent's swallowed stop
             prepared.results()
     assert not (tmp_path / "ran").exists() and not process.is_alive()
+
+
+def test_malloc_is_tuned_by_the_command_only(monkeypatch, tmp_path):
+    """memory.keep_freed_memory changes malloc for a whole process: a program that imports deckpress and
+    builds a deck does not get it; the command does, once, before it forks."""
+    from conftest import run_cli
+    from deckpress import memory
+    from deckpress.build import build_deck
+    from deckpress.context import BuildOptions
+
+    calls = []
+    monkeypatch.setattr(memory, "keep_freed_memory", lambda: calls.append("tuned"))
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    calls.clear()
+    monkeypatch.chdir(root)
+    build_deck(root / "decks" / "game.yaml", BuildOptions(out=tmp_path / "out", quiet=True), lambda *a: None,
+               lambda warning: None)
+    assert calls == [] and (tmp_path / "out" / "game" / "manifest.json").is_file()
+    assert run_cli("build", "--quiet", cwd=root).exit_code == 0
+    assert calls == ["tuned"]
