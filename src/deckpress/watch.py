@@ -7,7 +7,6 @@ output folder and editors' and git's own files are not watched.
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
