@@ -321,10 +321,16 @@ def many_faces(project: Path) -> None:
     deck.write_text(text.replace("card_size: poker", "card_size: tarot"), encoding="utf-8")
 
 
+def heeds_ctrl_c() -> None:
+    """In a command started by a test: Ctrl-C as in a terminal, even where the test runs with it ignored
+    (a shell's background job), which the command would inherit and rightly keep."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_build(project: Path) -> subprocess.Popen:
     """A build whose face workers are drawing; returns once the first new face is on disk."""
     run = subprocess.Popen([sys.executable, "-m", "deckpress", "build", "--quiet"], cwd=project,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=heeds_ctrl_c)
     deadline = time.monotonic() + 60
     while not list((project / "build").glob(".score.staging-*/faces/deck/number-1*.png")):
         assert run.poll() is None and time.monotonic() < deadline, run.communicate()

@@ -23,10 +23,15 @@ def wait_for(condition, seconds: float = 60, log: Path | None = None) -> None:
         time.sleep(0.05)
 
 
+def heeds_ctrl_c() -> None:
+    """Ctrl-C as in a terminal, even where the test runs with it ignored (a shell's background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_watch(root: Path, log: Path) -> subprocess.Popen:
     with open(log, "w") as err:
         run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "--quiet"], cwd=root,
-                               stdout=subprocess.DEVNULL, stderr=err, text=True)
+                               stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
     wait_for(lambda: "watching" in log.read_text(), log=log)
     return run
 
