@@ -57,10 +57,18 @@ def build(project: Path, *options: str) -> str:
     return result.stdout
 
 
+ELSEWHERE = {"TZ": "Asia/Tokyo", "LANG": "ru_RU.UTF-8", "LC_ALL": "ru_RU.UTF-8", "PYTHONHASHSEED": "4242"}
+
+
 def clean_build(project: Path, tmp_path: Path, *options: str) -> dict[str, bytes]:
-    fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}"
+    """A clean build of a copy of `project` in another folder (deeper, another name) and another
+    environment (time zone, locale, hash seed, umask) than the tests' own."""
+    fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}" / "elsewhere" / "game"
     shutil.copytree(project, fresh, ignore=shutil.ignore_patterns("build"))
-    build(fresh, *options)
+    run = subprocess.run([sys.executable, "-m", "deckpress", "build", "--asset-url", URL, "--quiet", *options],
+                         cwd=fresh, env={**os.environ, **ELSEWHERE}, capture_output=True, text=True,
+                         preexec_fn=lambda: os.umask(0o077), timeout=300)
+    assert run.returncode == 0, run.stderr
     return tree(fresh / "build" / "game")
 
 

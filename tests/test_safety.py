@@ -215,6 +215,71 @@ def test_a_full_disk_is_one_line_and_keeps_the_previous_build(game):
     assert len(lines) == 1 and "cannot write the build: File too large; free some space" in lines[0], run.stderr
     assert tree(game / "build") == before
     assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
+    assert run_cli("build", "--quiet", "--asset-url", URL, cwd=game).exit_code == 0  # space again
+    assert tree(game / "build" / "score") == clean_build(game)
+
+
+URL = "https://example.org/score/"  # the save's image URLs, the same wherever the project is
+
+
+def clean_build(project: Path) -> dict[str, bytes]:
+    fresh = project.parent / "clean" / project.name
+    shutil.rmtree(fresh.parent, ignore_errors=True)
+    shutil.copytree(project, fresh, ignore=shutil.ignore_patterns("build"))
+    assert run_cli("build", "--quiet", "--asset-url", URL, cwd=fresh).exit_code == 0
+    return tree(fresh / "build" / "score")
+
+
+def test_a_face_or_tile_changed_since_the_last_build_is_not_reused(game):
+    """A face or tile is taken from the last build only with the bytes its manifest lists: one a failed
+    write or anything else left otherwise is drawn again."""
+    built = game / "build" / "score"
+    face = built / "faces" / "deck" / "wild.png"
+    face.write_bytes(face.read_bytes()[:1000])
+    tile = sorted(built.glob("cache/faces/deck/back@*.png"))[0]
+    tile.write_bytes(tile.read_bytes()[:1000])
+    change_a_card(game)
+    assert run_cli("build", "--quiet", "--asset-url", URL, cwd=game).exit_code == 0
+    assert tree(built) == clean_build(game)
+
+
+def test_a_build_removes_what_killed_builds_of_its_deck_left(game):
+    """Staging and old folders of the deck that killed builds left are removed by the next build, even one
+    with nothing to do; folders named alike that deckpress did not make, or of another deck, are not."""
+    out = game / "build"
+    staging = out / ".score.staging-k1ll3d"
+    (staging / "faces" / "deck").mkdir(parents=True)
+    (staging / ".deckpress-temporary").write_bytes(b"")
+    (staging / "faces" / "deck" / "wild.png").write_bytes(b"half a face")
+    shutil.copytree(out / "score", out / ".score.old-k1ll3d")  # a build, killed while it replaced it
+    mine = out / ".score.staging-mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    changed_old = out / ".score.old-changed"
+    shutil.copytree(out / "score", changed_old)
+    (changed_old / "notes.txt").write_text("added by the user")
+    other = out / ".other.staging-k1ll3d"
+    other.mkdir()
+    (other / ".deckpress-temporary").write_bytes(b"")
+    result = run_cli("build", cwd=game)
+    assert result.exit_code == 0 and "up to date" in result.stdout
+    assert sorted(p.name for p in out.iterdir()) == [".other.staging-k1ll3d", ".score.old-changed",
+                                                     ".score.staging-mine", "score"]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
+def test_after_kill_9_the_next_build_leaves_nothing_behind(game):
+    many_faces(game)
+    run = start_build(game)
+    workers = children(run.pid)
+    run.kill()
+    run.communicate()
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [p.name for p in (game / "build").glob(".score.staging-*")]  # what kill -9 leaves
+    assert run_cli("build", "--quiet", cwd=game).exit_code == 0
+    assert sorted(p.name for p in (game / "build").iterdir()) == ["score"]
 
 
 def test_a_file_where_the_output_folder_should_be(game):
@@ -259,10 +324,16 @@ def many_faces(project: Path) -> None:
     deck.write_text(text.replace("card_size: poker", "card_size: tarot"), encoding="utf-8")
 
 
+def heeds_ctrl_c() -> None:
+    """In a command started by a test: Ctrl-C as in a terminal, even where the test runs with it ignored
+    (a shell's background job), which the command would inherit and rightly keep."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_build(project: Path) -> subprocess.Popen:
     """A build whose face workers are drawing; returns once the first new face is on disk."""
     run = subprocess.Popen([sys.executable, "-m", "deckpress", "build", "--quiet"], cwd=project,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=heeds_ctrl_c)
     deadline = time.monotonic() + 60
     while not list((project / "build").glob(".score.staging-*/faces/deck/number-1*.png")):
         assert run.poll() is None and time.monotonic() < deadline, run.communicate()

@@ -23,34 +23,103 @@ def wait_for(condition, seconds: float = 60, log: Path | None = None) -> None:
         time.sleep(0.05)
 
 
+def heeds_ctrl_c() -> None:
+    """Ctrl-C as in a terminal, even where the test runs with it ignored (a shell's background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start_watch(root: Path, log: Path) -> subprocess.Popen:
+    with open(log, "w") as err:
+        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "--quiet"], cwd=root,
+                               stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
+    wait_for(lambda: "watching" in log.read_text(), log=log)
+    return run
+
+
+def changed_lines(log: Path) -> list[str]:
+    return [line for line in log.read_text().splitlines() if line.startswith("changed: ")]
+
+
 def test_watch_rebuilds_on_save_reports_mistakes_and_stops_on_ctrl_c(tmp_path):
     root = tmp_path / "game"
     assert run_cli("new", str(root), "--name", "Game").exit_code == 0
     log = tmp_path / "watch.log"
-    with open(log, "w") as err:
-        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "--quiet"], cwd=root,
-                               stdout=subprocess.DEVNULL, stderr=err, text=True)
+    run = start_watch(root, log)
     try:
-        wait_for(lambda: "watching" in log.read_text(), log=log)
         face = root / "build" / "game" / "faces" / "deck" / "wild.png"
         first = face.read_bytes()
         deck = root / "decks" / "game.yaml"
         text = deck.read_text(encoding="utf-8")
         deck.write_text(text.replace("then play again", "then play twice"), encoding="utf-8")
         wait_for(lambda: face.read_bytes() != first, log=log)
+        wait_for(lambda: "rebuilt in" in log.read_text(), log=log)
         deck.write_text(text.replace("count: 2\n", "count: -2\n"), encoding="utf-8")
-        wait_for(lambda: "count: -2 is too small" in log.read_text())
+        wait_for(lambda: "not rebuilt" in log.read_text(), log=log)
         assert run.poll() is None
-        mistakes = [line for line in log.read_text().splitlines() if "too small" in line]
+        lines = log.read_text().splitlines()
+        mistakes = [line for line in lines if "too small" in line]
         assert len(mistakes) == 1 and mistakes[0].startswith("decks/game.yaml:")
+        assert lines[-1].startswith("not rebuilt (") and lines[-1].endswith("fix what is said above and save")
+        assert sum(line.startswith("rebuilt in") for line in lines) == 1  # the failed rebuild does not say so
         deck.write_text(text, encoding="utf-8")
         wait_for(lambda: face.read_bytes() == first)
     finally:
         run.send_signal(signal.SIGINT)
         run.wait(timeout=30)
-    assert run.returncode == 0
-    assert log.read_text().splitlines()[-1] == "stopped watching"
+    assert run.returncode == 130  # as the README says
+    assert log.read_text().splitlines()[-1] == "interrupted; stopped watching"
     assert "Traceback" not in log.read_text()
+
+
+def test_watch_goes_on_when_the_deck_file_is_deleted_and_ignores_editors_files(tmp_path):
+    """A deck file deleted (as some editors do while saving) is said, and watching goes on: the deck is
+    built again once it is back. The files editors write beside the one saved are not changes."""
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    log = tmp_path / "watch.log"
+    run = start_watch(root, log)
+    try:
+        deck = root / "decks" / "game.yaml"
+        text = deck.read_text(encoding="utf-8")
+        editors = [".game.yaml.swp", ".game.yaml.swx", "game.yaml~", ".#game.yaml", "4913", "#game.yaml#",
+                   ".goutputstream-X1Y2Z3", "game.yaml.tmp", "game.yaml.kate-swp", ".~lock.cards.csv#"]
+        for name in editors:
+            (root / "decks" / name).write_text("x", encoding="utf-8")
+            (root / "templates" / name).write_text("x", encoding="utf-8")
+        deck.unlink()
+        wait_for(lambda: "watching goes on" in log.read_text(), log=log)
+        assert run.poll() is None
+        problem = [line for line in log.read_text().splitlines() if "watching goes on" in line]
+        assert len(problem) == 1 and "no decks found in decks/" in problem[0]
+        deck.write_text(text.replace("then play again", "then play twice"), encoding="utf-8")
+        wait_for(lambda: "rebuilt in" in log.read_text(), log=log)
+        reported = {name for line in changed_lines(log) for name in line.removeprefix("changed: ").split(", ")}
+        assert reported == {"game.yaml"}, changed_lines(log)
+        assert run.poll() is None
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.wait(timeout=30)
+    assert run.returncode == 130 and "Traceback" not in log.read_text()
+
+
+def test_ctrl_c_during_a_rebuild_ends_watch_at_once(tmp_path):
+    """Ctrl-C while a rebuild draws faces and its builders prepare ends watch well within the time a
+    stopped builder used to be given (STOP_WAIT, 10 s), with exit status 130 and nothing left behind."""
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    log = tmp_path / "watch.log"
+    run = start_watch(root, log)
+    deck = root / "decks" / "game.yaml"
+    numbers = ", ".join(str(n) for n in range(1, 61))
+    deck.write_text(deck.read_text(encoding="utf-8").replace("each: {n: [1, 2, 3, 4, 5, 6]}",
+                                                              f"each: {{n: [{numbers}]}}"), encoding="utf-8")
+    wait_for(lambda: list((root / "build").glob(".game.staging-*/faces/deck/number-1*.png")), log=log)
+    stopped = time.monotonic()
+    run.send_signal(signal.SIGINT)
+    run.wait(timeout=30)
+    assert time.monotonic() - stopped < 10, log.read_text()
+    assert run.returncode == 130, log.read_text()
+    assert sorted(p.name for p in (root / "build").iterdir()) == ["game"]
 
 
 def test_preview_writes_a_contact_sheet_and_a_hand_fan(tmp_path):

@@ -3,18 +3,21 @@
 Everything is written to a staging folder of its own beside the output; only a build that succeeds
 replaces OUT/<deck>/, so a failed or interrupted build leaves the previous one intact. deckpress replaces
 only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
-on OUT keeps two builds into one folder from running at once.
+on OUT keeps two builds into one folder from running at once, so a build finds the staging and old folders
+of its deck that a killed build left (OUT/.<deck>.staging-*, OUT/.<deck>.old-*) and removes them: those it
+knows for its own, by the mark they carry (TEMPORARY_MARK) or by their manifest.
 """
 
 from __future__ import annotations
 
 import errno
+import glob
 import json
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
 from typing import Callable
@@ -25,11 +28,13 @@ from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
 from .faces import FaceStage, plan_faces
 from .inputs import Records, build_inputs, plain, sha256_file
-from .memory import keep_freed_memory
 from .paths import project_root
 from .processes import Prepared, available, check_stop
 
 MANIFEST = "manifest.json"
+# In a folder of deckpress's that is not a build: a staging folder until the build puts it in place, an old
+# build while it is removed. A build removes such folders that killed builds left (remove_leftovers).
+TEMPORARY_MARK = ".deckpress-temporary"
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
@@ -75,6 +80,27 @@ def check_output(final: Path, deck: LoadedDeck) -> dict:
         raise DeckError.at(Where(str(foreign)), f"not written by deckpress, and a build would replace "
                                                 f"{final}; move the file out of it, or pick another --out")
     return manifest
+
+
+def _ours(folder: Path, deck: str) -> bool:
+    """Whether `folder` is one deckpress wrote for `deck`: marked, or a build (its manifest lists every file
+    in it)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return False
+    if (folder / TEMPORARY_MARK).is_file():
+        return True
+    manifest = _read_manifest(folder)
+    return manifest.get("deck") == deck and "deckpress" in manifest and isinstance(manifest.get("artifacts"), dict) \
+        and _foreign_file(folder, manifest) is None
+
+
+def remove_leftovers(out_root: Path, deck: str) -> None:
+    """Remove the staging and old folders of `deck` that earlier builds, killed, left in `out_root`. Call it
+    holding output_lock: no build of the deck is running then."""
+    for kind in ("staging", "old"):
+        for folder in out_root.glob(glob.escape(f".{deck}.{kind}-") + "*"):
+            if _ours(folder, deck):
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> bool:
@@ -149,6 +175,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                   warn: Callable[[str], None]) -> str:
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
+    remove_leftovers(final.parent, deck.name)
     from .builders import registered, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
 
     builders = [cls(options.builders.get(cls.name)) for cls in registered()]
@@ -161,12 +188,11 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             warn(warning)
         return f"{deck.name}: up to date ({final})"
 
-    keep_freed_memory()  # before the face stage and the builders fork their processes
-
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
+        (staging / TEMPORARY_MARK).write_bytes(b"")
         faces = plan_faces(deck)
-        stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}))
+        stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}), old_manifest.get("artifacts"))
         total = len(faces.all())
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
@@ -179,13 +205,14 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                 warn(warning)
             run_builders()
         artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
-                     for p in sorted(staging.rglob("*")) if p.is_file()}
+                     for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
                     "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,
                     "faces": stage.records, "records": ctx.records.new}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         os.chmod(staging, 0o777 & ~_umask())
         check_stop()  # a deck's own process told to stop puts nothing in place
+        (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
         _swap(staging, final)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -258,4 +285,6 @@ def _swap(staging: Path, final: Path) -> None:
     except BaseException:
         old.rename(final)
         raise
+    with suppress(OSError):  # the build is in place: a full disk does not undo it
+        (old / TEMPORARY_MARK).write_bytes(b"")  # known for deckpress's however far its removal gets
     shutil.rmtree(old)

@@ -26,7 +26,7 @@ DECKS_DIR = Path("decks")
 def resolve_decks(names: tuple[str, ...]) -> list[Path]:
     """Deck names (`score`) or paths (`decks/score.yaml`); none means every decks/*.yaml."""
     if not names:
-        found = sorted(DECKS_DIR.glob("*.yaml"))
+        found = sorted(p for p in DECKS_DIR.glob("*.yaml") if not p.name.startswith("."))  # not editors' .#x.yaml
         if not found:
             raise click.UsageError(f"no decks found in {DECKS_DIR}/; name a deck file or run from the project "
                                    "folder")
@@ -105,6 +105,9 @@ def interruptible(what: str):
 @click.version_option(__version__, prog_name="deckpress")
 def main() -> None:
     """Build card games from YAML: faces, a Tabletop Simulator mod and print-and-play PDFs."""
+    from .memory import keep_freed_memory
+
+    keep_freed_memory()  # the command's process only, before it forks any: not for whoever imports deckpress
 
 
 BUILD_OPTIONS = [
@@ -285,16 +288,22 @@ def build(decks: tuple[str, ...], **values) -> None:
 @build_options
 def watch(decks: tuple[str, ...], **values) -> None:
     """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
-    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it."""
+    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it (exit
+    status 130)."""
     from .watch import watch as watch_files
 
     options = _options(**values)
-    resolve_decks(decks)  # a usage error now, not once per change
-    try:
-        watch_files(lambda: resolve_decks(decks), options.out, lambda path: _build_one(path, options),
-                    lambda msg: click.echo(msg, err=True))
-    except KeyboardInterrupt:
-        click.echo("stopped watching", err=True)
+    resolve_decks(decks)  # a usage error now; once watching, the same problem is said and watching goes on
+
+    def found() -> list[Path]:
+        try:
+            return resolve_decks(decks)
+        except click.UsageError as err:
+            click.echo(f"{err.format_message()}; watching goes on", err=True)
+            return []
+
+    with interruptible("stopped watching"):
+        watch_files(found, options.out, lambda path: _build_one(path, options), lambda msg: click.echo(msg, err=True))
 
 
 @main.command()

@@ -126,13 +126,17 @@ def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
 
 
 class FaceStage:
-    """Renders the faces into `out`, copying those whose inputs did not change from `previous`."""
+    """Renders the faces into `out`, copying those whose inputs did not change from `previous`: a face or
+    tile is taken from there only with the bytes the previous build's manifest lists (`previous_files`, its
+    artifacts), never a file an interrupted or failed write left otherwise."""
 
-    def __init__(self, deck: LoadedDeck, out: Path | None, previous: Path | None, previous_faces: dict):
+    def __init__(self, deck: LoadedDeck, out: Path | None, previous: Path | None, previous_faces: dict,
+                 previous_files: dict | None = None):
         self.deck = deck
         self.out = out
         self.previous = previous
         self.previous_faces = previous_faces
+        self.previous_files = previous_files if isinstance(previous_files, dict) else {}
         from .render import DPI, FaceRenderer, mm_to_px  # Pillow only once faces are drawn
 
         self.dpi = DPI
@@ -164,9 +168,15 @@ class FaceStage:
         old = self.previous_faces.get(face.path)
         if not old or old.get("key") != key or self.previous is None:
             return False
-        if not (self.previous / face.path).is_file():
+        if not self._kept(face.path):
             return False
         return images_unchanged(old.get("images", {}), self.deck.path)
+
+    def _kept(self, relative: str) -> bool:
+        """Whether the previous build holds the file `relative` with the bytes its manifest lists."""
+        info = self.previous_files.get(relative)
+        path = self.previous / relative
+        return isinstance(info, dict) and path.is_file() and sha256_file(path) == info.get("sha256")
 
     def draw(self, face: Face):
         """The face as an RGB image, and its record: its key but for the image files it drew (with their
@@ -223,9 +233,8 @@ class FaceStage:
             self.records[face.path] = self.previous_faces[face.path]
             missing = []
             for size in sizes:
-                kept = self.previous / tile_path(face.path, size)
-                if kept.is_file():
-                    copy_file(kept, self.out / tile_path(face.path, size))
+                if self._kept(tile_path(face.path, size)):
+                    copy_file(self.previous / tile_path(face.path, size), self.out / tile_path(face.path, size))
                 else:
                     missing.append(size)
             if missing:

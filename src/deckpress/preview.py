@@ -36,8 +36,10 @@ class PreviewError(Exception):
 def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str, Image.Image]:
     """The faces as images, read from the last build where still up to date, else drawn in memory."""
     folder = out_root / deck.name
-    records = _read_manifest(folder).get("faces", {}) if (folder / MANIFEST).is_file() else {}
-    stage = FaceStage(deck, out=None, previous=folder if records else None, previous_faces=records)
+    manifest = _read_manifest(folder) if (folder / MANIFEST).is_file() else {}
+    records = manifest.get("faces", {})
+    stage = FaceStage(deck, out=None, previous=folder if records else None, previous_faces=records,
+                      previous_files=manifest.get("artifacts"))
     return drawn_images(stage, faces)
 
 

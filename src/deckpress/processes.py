@@ -3,9 +3,12 @@ a deck's builders, forked before its faces are drawn so that they prepare meanwh
 
 Each task runs in a process of its own and sends back its result; the results come back in the tasks'
 order. The processes ignore Ctrl-C: stopping is the parent's to decide. On Ctrl-C or SIGTERM in the parent,
-each running task gets one SIGTERM (which unwinds it like Ctrl-C, so it removes its staging folder) and
-the parent waits for them all before it stops. A task whose parent is killed outright stops the same way
-within a second.
+each running task gets one SIGTERM and the parent waits for them all before it stops. A deck's process
+unwinds on it like on Ctrl-C (it removes its staging folder); a builder's ends at once, as the system's
+default does: it writes only into its deck's staging folder, which the deck's process removes once its
+builders have ended (an unwinding builder could take its time, or have the exception swallowed by a
+library it was in, and print that library's traceback). A task whose parent is killed outright stops the
+same way within a second.
 """
 
 from __future__ import annotations
@@ -92,22 +95,24 @@ def _quiet_stop(unraisable) -> None:
         sys.__unraisablehook__(unraisable)
 
 
-def _start(context, task: Callable[[], Any], send) -> Any:
+def _start(context, task: Callable[[], Any], send, unwind: bool = True) -> Any:
     """The process of `task`, started: forked with Ctrl-C and SIGTERM held (see _child). Call it holding
-    them, until the process is recorded among those to stop."""
-    process = context.Process(target=_child, args=(task, send, os.getpid()))
+    them, until the process is recorded among those to stop. `unwind`: SIGTERM unwinds the task (else it
+    ends the process at once)."""
+    process = context.Process(target=_child, args=(task, send, os.getpid(), unwind))
     process.start()
     send.close()
     return process
 
 
-def _child(task: Callable[[], Any], connection, parent: int) -> None:
+def _child(task: Callable[[], Any], connection, parent: int, unwind: bool) -> None:
     """A task's process. It starts with Ctrl-C and SIGTERM held (_start): one sent while it forked would
     otherwise have met the parent's handler, whose exception Python swallows in its fork hooks, and been
     lost. Its own handlers set, it lets them through."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop)
-    sys.unraisablehook = _quiet_stop
+    signal.signal(signal.SIGTERM, _stop if unwind else signal.SIG_DFL)
+    if unwind:
+        sys.unraisablehook = _quiet_stop
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)  # a SIGTERM held since the fork is handled here
         watch_parent(parent, lambda: os.kill(os.getpid(), signal.SIGTERM))
@@ -153,8 +158,6 @@ def _stop_all(running: list[tuple[Any, Any]]) -> None:
 def _after_go(prepare: Callable[[], Any], run: Callable[[], Any], go) -> Callable[[], Any]:
     def task() -> Any:
         prepare()
-        while not go.poll(0.1):  # polled: a stop whose _Stop Python swallowed is seen too, within 0.1 s
-            check_stop()
         try:
             go.recv_bytes()
         except EOFError:  # the parent ended without a word
@@ -168,7 +171,7 @@ class Prepared:
     once (imports its libraries, reads its fonts...) while the parent goes on, then waits. `results()` lets
     them all run and gives their results in order (TaskFailed for a task that ended without one).
     Leaving the block with the tasks still running (on an error, Ctrl-C) stops them with a SIGTERM each
-    and waits for them."""
+    and waits for them; a task's process ends at once on it (see the module docstring)."""
 
     def __init__(self, tasks: list[tuple[Callable[[], Any], Callable[[], Any]]]):
         self.tasks = tasks
@@ -181,7 +184,8 @@ class Prepared:
                 wait_go, go = context.Pipe(duplex=False)
                 receive, send = context.Pipe(duplex=False)
                 with holding_stops():
-                    self.running.append((_start(context, _after_go(prepare, run, wait_go), send), receive, go))
+                    self.running.append((_start(context, _after_go(prepare, run, wait_go), send, unwind=False),
+                                         receive, go))
                 wait_go.close()
         except BaseException:
             self.__exit__()
@@ -189,6 +193,7 @@ class Prepared:
         return self
 
     def results(self) -> list[Any]:
+        check_stop()  # a process told to stop lets no task run
         for _, _, go in self.running:
             go.send_bytes(b"go")
         try:

@@ -19,28 +19,36 @@ DEBOUNCE_MS = 30  # a save often arrives as several events; wait this long for t
 SETUP_MS = 200  # how often the watcher wakes when nothing changed (its first wake starts the first build)
 
 
+# The files editors write beside the one saved, beyond those watchfiles leaves out (vim's .swp and ~,
+# emacs's .#name): vim's write test (4913), emacs's #autosave#, gedit's, Kate's, LibreOffice's lock,
+# Chrome's and JetBrains' temporary copies, and *.tmp.
+EDITOR_FILES = (r"^4913$", r"^#.*#$", r"^\.goutputstream-", r"\.kate-swp$", r"^\.~lock\..*#$", r"\.crswap$",
+                r"\.sw[a-p]x?$", r"___jb_(tmp|old|bak)___$", r"\.tmp$")
+
+
 class _Inputs(watchfiles.DefaultFilter):
-    """Every file under the projects but the output folder."""
+    """Every file under the projects but the output folder and editors' own."""
 
     def __init__(self, out: Path):
-        super().__init__()
+        super().__init__(ignore_entity_patterns=(*watchfiles.DefaultFilter.ignore_entity_patterns, *EDITOR_FILES))
         self.out = out.resolve()
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
         return super().__call__(change, path) and not Path(path).resolve().is_relative_to(self.out)
 
 
-def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], None],
+def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], bool],
           echo: Callable[[str], None], stop_event=None) -> None:
     """Build every deck `decks()` names, then again after each change, until Ctrl-C (or `stop_event`).
-    `build` builds one deck and reports its own errors."""
+    `build` builds one deck, reports its own errors and says whether it succeeded; `decks()` reports its
+    own problem (a deck file deleted since) and then names none."""
     from .builders import preload
 
     preload()
 
-    def build_all() -> None:
-        for deck in decks():
-            build(deck)
+    def build_all() -> bool:
+        found = decks()
+        return bool(found) and all([build(deck) for deck in found])
 
     roots = sorted({project_root(d).resolve() for d in decks()})
     watching = False
@@ -58,5 +66,6 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], No
         names = sorted({Path(path).name for _, path in changes})
         echo(f"changed: {', '.join(names[:5])}{' ...' if len(names) > 5 else ''}")
         start = time.perf_counter()
-        build_all()
-        echo(f"rebuilt in {time.perf_counter() - start:.2f} s")
+        built = build_all()
+        took = time.perf_counter() - start
+        echo(f"rebuilt in {took:.2f} s" if built else f"not rebuilt ({took:.2f} s); fix what is said above and save")
