@@ -19,13 +19,13 @@ from deckpress.tts import editor
 
 
 class FakeTTS:
-    def __init__(self, editor_port: int, objects: list[dict] | None = None):
+    def __init__(self, editor_port: int, objects: list[dict] | None = None, port: int = 0):
         self.editor_port = editor_port
         self.received: list[dict] = []
         self.script, self.ui = "", ""
         self.objects = {o["GUID"]: dict(o, position=[1.0, 2.0, 3.0], rotation=[0.0, 90.0, 180.0])
                         for o in objects or []}
-        self.server = socket.create_server((editor.HOST, 0))
+        self.server = socket.create_server((editor.HOST, port))
         self.port = self.server.getsockname()[1]
         self.done = threading.Condition()
         self.thread = threading.Thread(target=self._serve, daemon=True)

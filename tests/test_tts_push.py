@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -164,3 +168,45 @@ def test_a_taken_editor_port_is_one_line_and_the_push_goes_on(project, tmp_path)
             tts.stop()
     assert result.exit_code == 0, result.stderr
     assert "is taken" in result.stderr.splitlines()[0] and "pushing goes on" in result.stderr
+
+
+def wait_for(condition, log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out; the watcher said: {log.read_text()}"
+        time.sleep(0.05)
+
+
+def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_path):
+    root = tmp_path / "tiny"
+    shutil.copytree(project, root, ignore=shutil.ignore_patterns("build"))
+    tts_port, editor_port = free_port(), free_port()
+    log = tmp_path / "watch.log"
+    with open(log, "w") as err:
+        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet",
+                                "--tts-port", str(tts_port), "--editor-port", str(editor_port)],
+                               cwd=root, stdout=subprocess.DEVNULL, stderr=err, text=True)
+    tts = None
+    try:
+        wait_for(lambda: "watching" in log.read_text(), log)
+        assert "tiny: not pushed: Tabletop Simulator is not listening" in log.read_text()
+        save = json.loads((root / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
+        tts = FakeTTS(editor_port, save["ObjectStates"], port=tts_port)  # TTS starts, the game loaded
+        deck = root / "decks" / "tiny.yaml"
+        deck.write_text(DECK.replace("CHIP", "Chip"), encoding="utf-8")
+        received = tts.wait_for(len(save["ObjectStates"]) + 1, timeout=60)
+        assert received[-1]["messageID"] == editor.SAVE_AND_PLAY
+        lines = json.loads((root / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
+        [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
+        tts.error(f"chunk_0:({entry['first'] + 2},10-22): boom")
+        tts.print("hello from the table")
+        wait_for(lambda: "tts: hello from the table" in log.read_text(), log)
+        assert "tts: Error in Global Script: tts/tiny/engine.lua:3:10: boom" in log.read_text()
+        assert run.poll() is None
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.wait(timeout=30)
+        if tts is not None:
+            tts.stop()
+    assert "Traceback" not in log.read_text()
+    assert log.read_text().splitlines()[-1] == "stopped watching"
