@@ -268,7 +268,8 @@ TTS_OPTIONS = [
 @TTS_OPTIONS[1]
 def watch(decks: tuple[str, ...], **values) -> None:
     """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
-    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it."""
+    saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it. With
+    --tts, each successful build of the one DECK is pushed into the game TTS has loaded (see `push`)."""
     from .watch import watch as watch_files
 
     tts, tts_port, editor_port = values.pop("tts"), values.pop("tts_port"), values.pop("editor_port")

@@ -82,7 +82,8 @@ class Pusher:
                "objects": {o["GUID"]: _digest(o) for o in save["ObjectStates"]}}
         if self.talkback is not None and (built / LINE_MAP).is_file():
             self.talkback.lines = json.loads((built / LINE_MAP).read_text(encoding="utf-8"))
-        changed = [o for o in save["ObjectStates"] if before.get("objects", {}).get(o["GUID"]) != now["objects"][o["GUID"]]]
+        pushed = before.get("objects", {})
+        changed = [o for o in save["ObjectStates"] if pushed.get(o["GUID"]) != now["objects"][o["GUID"]]]
         try:
             for state in changed:
                 editor.execute_lua(editor.replace_object_lua(state["GUID"], state), port=self.port)
