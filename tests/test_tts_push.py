@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from deckpress.tts import editor
+from deckpress.tts import editor, push
 from deckpress.tts.push import Talkback, map_error
 from fake_tts_editor import FakeTTS
 
@@ -122,8 +122,10 @@ def test_push_sends_the_script_and_every_object_then_only_what_changed(project):
         first = run_cli(*args, cwd=project)
         assert first.exit_code == 0, first.stderr
         received = tts.wait_for(len(save["ObjectStates"]) + 1)
-        assert [m["messageID"] for m in received] == [3] * len(save["ObjectStates"]) + [1]
+        assert [m["messageID"] for m in received] == [1] + [3] * len(save["ObjectStates"])
+        assert tts.lost == []  # the objects waited until the game had reloaded
         assert tts.script == save["LuaScript"] and tts.ui == save["XmlUI"]
+        assert set(tts.objects) == {o["GUID"] for o in save["ObjectStates"]}  # each GUID kept
         assert "tts: game loaded" in first.stderr and "replaced" in first.stderr
 
         again = run_cli(*args, cwd=project)
@@ -137,7 +139,8 @@ def test_push_sends_the_script_and_every_object_then_only_what_changed(project):
         assert third.exit_code == 0, third.stderr
         [chips] = [o for o in changed["ObjectStates"] if "chips" in o["Tags"]]
         new = tts.wait_for(len(received) + 2)[len(received):]
-        assert [m["messageID"] for m in new] == [3, 1]  # the changed tile stack, then the script (its DATA)
+        assert [m["messageID"] for m in new] == [1, 3]  # the script (its DATA changed), then the tile stack
+        assert tts.lost == []
         assert tts.objects[chips["GUID"]]["Nickname"] == "Chip"
         assert tts.objects[chips["GUID"]]["position"] == [1.0, 2.0, 3.0]  # where the old one lay
     finally:
@@ -156,18 +159,24 @@ def test_push_without_tts_is_one_line_and_records_nothing(project, tmp_path):
     assert not (out / ".deckpress-push").exists()
 
 
-def test_a_taken_editor_port_is_one_line_and_the_push_goes_on(project, tmp_path):
+def test_a_taken_editor_port_is_one_line_and_the_push_goes_on(project, tmp_path, monkeypatch):
+    """Without the listener deckpress can't hear TTS reload: it pauses before replacing objects."""
+    monkeypatch.setattr(push, "RELOAD_PAUSE", 0.5)
     out = tmp_path / "out"
     shutil.copytree(project / "build", out)
+    shutil.rmtree(out / ".deckpress-push", ignore_errors=True)
+    save = json.loads((out / "tiny/tts/tiny.json").read_text(encoding="utf-8"))
     with socket.create_server((editor.HOST, 0)) as taken:
-        tts = FakeTTS(taken.getsockname()[1])
+        tts = FakeTTS(taken.getsockname()[1], save["ObjectStates"], reload_seconds=0.2)
         try:
             result = run_cli("push", "tiny", "--out", str(out), "--tts-port", str(tts.port), "--editor-port",
                              str(taken.getsockname()[1]), "--listen", "0", cwd=project)
+            received = tts.wait_for(len(save["ObjectStates"]) + 1)
         finally:
             tts.stop()
     assert result.exit_code == 0, result.stderr
     assert "is taken" in result.stderr.splitlines()[0] and "pushing goes on" in result.stderr
+    assert [m["messageID"] for m in received] == [1] + [3] * len(save["ObjectStates"]) and tts.lost == []
 
 
 def wait_for(condition, log: Path, seconds: float = 60) -> None:
@@ -195,7 +204,7 @@ def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_p
         deck = root / "decks" / "tiny.yaml"
         deck.write_text(DECK.replace("CHIP", "Chip"), encoding="utf-8")
         received = tts.wait_for(len(save["ObjectStates"]) + 1, timeout=60)
-        assert received[-1]["messageID"] == editor.SAVE_AND_PLAY
+        assert received[0]["messageID"] == editor.SAVE_AND_PLAY and tts.lost == []
         lines = json.loads((root / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
         [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
         tts.error(f"chunk_0:({entry['first'] + 2},10-22): boom")

@@ -311,6 +311,7 @@ class _Live:
             return
         try:
             self.listener = Listener(self.talkback, lambda line: click.echo(line, err=True), port=self.editor_port)
+            self.talkback.listening = True
         except PortTaken as err:
             if not self.told:
                 click.echo(f"{err}; pushing goes on", err=True)

@@ -72,14 +72,17 @@ def long_bracket(text: str) -> str:
 
 def replace_object_lua(guid: str, state: dict) -> str:
     """Lua for execute Lua that replaces the object `guid` by `state` (an object's JSON), where the old one
-    lies and turned as it is; it returns what it did, as a line."""
+    lies and turned as it is; it returns what it did, as a line. The new object is spawned a frame after
+    the old one is destroyed (TTS destroys at the end of a frame), so its GUID is free again."""
     data = long_bracket(json.dumps(state, ensure_ascii=False))
     name = json.dumps(guid)
     return f"""local old = getObjectFromGUID({name})
 if old == nil then return {name} .. ": not on the table; not replaced" end
 local position, rotation = old.getPosition(), old.getRotation()
 old.destruct()
-spawnObjectJSON({{json = {data}, position = position, rotation = rotation}})
+Wait.frames(function()
+  spawnObjectJSON({{json = {data}, position = position, rotation = rotation}})
+end, 1)
 return {name} .. ": replaced"
 """
 

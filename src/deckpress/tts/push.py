@@ -1,8 +1,8 @@
 """Push a built deck into a running Tabletop Simulator, and show what TTS says back.
 
 What changed since the last push goes (docs/tts.md, "Live in TTS"): a changed Global script or XmlUI by
-save & play (TTS reloads the whole game), each changed object by execute Lua that spawns its new JSON
-where the old one lies and destroys the old one. What was pushed is recorded (hashes only) in
+save & play (TTS reloads the whole game), then, once TTS says the game is loaded again, each changed
+object by execute Lua that destroys the old one and spawns its new JSON where it lay. What was pushed is recorded (hashes only) in
 OUT/.deckpress-push/<deck>.json, outside the deck's build folder, so the next push sends only changes.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,6 +21,8 @@ from .lua import source_line
 
 RECORDS = ".deckpress-push"
 LINE_MAP = "global-lines.json"
+LOAD_WAIT = 30.0  # seconds to wait for TTS to say the game reloaded after save & play
+RELOAD_PAUSE = 5.0  # without a listener, how long to let TTS reload before replacing objects (a guess)
 # MoonSharp's position of an error: "chunk_0:(3120,5-20): ..." or "Global:(446,9-447,60): ..."
 _POSITION = re.compile(r"(?P<chunk>[\w ]+):\((?P<line>\d+),(?P<col>\d+)[^)]*\):\s*(?P<message>.*)", re.S)
 
@@ -45,9 +49,13 @@ class Talkback:
     def __init__(self, echo: Callable[[str], None]):
         self.echo = echo
         self.lines: list[dict] = []
+        self.listening = False  # whether a Listener passes TTS's messages here
+        self.loaded = threading.Event()  # set when TTS says a game (re)loaded
 
     def __call__(self, message: dict) -> None:
         kind = message["messageID"]
+        if kind == editor.GAME_LOADED:
+            self.loaded.set()
         if kind == editor.PRINT:
             self.echo(f"tts: {message.get('message', '')}")
         elif kind == editor.ERROR:
@@ -85,11 +93,10 @@ class Pusher:
         pushed = before.get("objects", {})
         changed = [o for o in save["ObjectStates"] if pushed.get(o["GUID"]) != now["objects"][o["GUID"]]]
         try:
+            if before.get("global") != now["global"]:
+                self._save_and_play(deck, save, bool(changed))
             for state in changed:
                 editor.execute_lua(editor.replace_object_lua(state["GUID"], state), port=self.port)
-            if before.get("global") != now["global"]:
-                editor.save_and_play(save["LuaScript"], save["XmlUI"], port=self.port)
-                self.echo(f"{deck}: pushed the Global script and UI (TTS reloads the game)")
         except editor.NotRunning as err:
             self.echo(f"{deck}: not pushed: {err}")
             return False
@@ -100,3 +107,18 @@ class Pusher:
         record_path.parent.mkdir(parents=True, exist_ok=True)
         record_path.write_text(json.dumps(now, indent=1) + "\n", encoding="utf-8")
         return True
+
+    def _save_and_play(self, deck: str, save: dict, then_objects: bool) -> None:
+        """Send the Global script and UI; when objects follow, wait until TTS has reloaded the game (a
+        message sent while it reloads would be lost)."""
+        waiting = self.talkback is not None and self.talkback.listening
+        if waiting:
+            self.talkback.loaded.clear()
+        editor.save_and_play(save["LuaScript"], save["XmlUI"], port=self.port)
+        self.echo(f"{deck}: pushed the Global script and UI (TTS reloads the game)")
+        if not then_objects:
+            return
+        if not waiting:
+            time.sleep(RELOAD_PAUSE)
+        elif not self.talkback.loaded.wait(LOAD_WAIT):
+            self.echo(f"{deck}: TTS did not say the game reloaded within {LOAD_WAIT:g} s; replacing objects anyway")
