@@ -275,13 +275,14 @@ def watch(decks: tuple[str, ...], **values) -> None:
     tts, tts_port, editor_port = values.pop("tts"), values.pop("tts_port"), values.pop("editor_port")
     options = _options(**values)
     paths = resolve_decks(decks)  # a usage error now, not once per change
-    build = lambda path: _build_one(path, options)  # noqa: E731
-    live = None
-    if tts:
-        if len(paths) != 1:
-            raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")
-        live = _Live(options.out, tts_port, editor_port)
-        build = lambda path: _build_one(path, options) and live.push(path.stem)  # noqa: E731
+    if tts and len(paths) != 1:
+        raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")
+    live = _Live(options.out, tts_port, editor_port) if tts else None
+
+    def build(path: Path) -> bool:
+        """Build the deck; with --tts, push it after a successful build."""
+        return _build_one(path, options) and (live is None or live.push(path.stem))
+
     try:
         watch_files(lambda: resolve_decks(decks), options.out, build, lambda msg: click.echo(msg, err=True))
     except KeyboardInterrupt:
@@ -298,9 +299,8 @@ class _Live:
     def __init__(self, out: Path, tts_port: int, editor_port: int):
         from .tts.push import Pusher, Talkback
 
-        echo = lambda line: click.echo(line, err=True)  # noqa: E731
-        self.talkback = Talkback(echo)
-        self.pusher = Pusher(out, echo, self.talkback, port=tts_port)
+        self.talkback = Talkback(self.echo)
+        self.pusher = Pusher(out, self.echo, self.talkback, port=tts_port)
         self.editor_port, self.listener, self.told = editor_port, None, False
         self.listen()
 
@@ -310,12 +310,16 @@ class _Live:
         if self.listener is not None:
             return
         try:
-            self.listener = Listener(self.talkback, lambda line: click.echo(line, err=True), port=self.editor_port)
+            self.listener = Listener(self.talkback, self.echo, port=self.editor_port)
             self.talkback.listening = True
         except PortTaken as err:
             if not self.told:
                 click.echo(f"{err}; pushing goes on", err=True)
                 self.told = True
+
+    @staticmethod
+    def echo(line: str) -> None:
+        click.echo(line, err=True)
 
     def push(self, deck: str) -> bool:
         self.listen()
