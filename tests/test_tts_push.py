@@ -219,3 +219,8 @@ def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_p
             tts.stop()
     assert "Traceback" not in log.read_text()
     assert log.read_text().splitlines()[-1] == "stopped watching"
+
+
+def test_watch_tts_takes_one_deck(project):
+    result = run_cli("watch", "tiny", "tiny", "--tts", cwd=project)
+    assert result.exit_code == 2 and "name one deck" in result.stderr
