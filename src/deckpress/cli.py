@@ -283,17 +283,33 @@ def build(decks: tuple[str, ...], **values) -> None:
     sys.exit(0 if all(results) else 1)
 
 
+TTS_OPTIONS = [
+    click.option("--tts-port", type=click.IntRange(1, 65535), default=39999, show_default=True,
+                 help="Port TTS listens on for editors."),
+    click.option("--editor-port", type=click.IntRange(0, 65535), default=39998, show_default=True,
+                 help="Port deckpress listens on for TTS's prints and errors (0: any free port)."),
+]
+
+
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @build_options
+@click.option("--tts", is_flag=True, help="After each rebuild, push what changed into the game TTS has loaded.")
+@TTS_OPTIONS[0]
+@TTS_OPTIONS[1]
 def watch(decks: tuple[str, ...], **values) -> None:
     """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
     saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it (exit
-    status 130)."""
+    status 130). With --tts, each successful build of the one DECK is pushed into the game TTS has loaded
+    (see `push`)."""
     from .watch import watch as watch_files
 
+    tts, tts_port, editor_port = values.pop("tts"), values.pop("tts_port"), values.pop("editor_port")
     options = _options(**values)
-    resolve_decks(decks)  # a usage error now; once watching, the same problem is said and watching goes on
+    paths = resolve_decks(decks)  # a usage error now; once watching, the same problem is said and watching goes on
+    if tts and len(paths) != 1:
+        raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")
+    live = _Live(options.out, tts_port, editor_port) if tts else None
 
     def found() -> list[Path]:
         try:
@@ -302,8 +318,85 @@ def watch(decks: tuple[str, ...], **values) -> None:
             click.echo(f"{err.format_message()}; watching goes on", err=True)
             return []
 
-    with interruptible("stopped watching"):
-        watch_files(found, options.out, lambda path: _build_one(path, options), lambda msg: click.echo(msg, err=True))
+    def build(path: Path) -> bool:
+        """Build the deck, and with --tts push it after a successful build (a push that fails says why
+        itself: the build still stands)."""
+        built = _build_one(path, options)
+        if built and live is not None:
+            live.push(path.stem)
+        return built
+
+    try:
+        with interruptible("stopped watching"):
+            watch_files(found, options.out, build, lambda msg: click.echo(msg, err=True))
+    finally:
+        if live is not None:
+            live.stop()
+
+
+class _Live:
+    """Pushes to a running TTS and prints what it says back; when port 39998 is taken, says so once and
+    tries again at each push."""
+
+    def __init__(self, out: Path, tts_port: int, editor_port: int):
+        from .tts.push import Pusher, Talkback
+
+        self.talkback = Talkback(self.echo)
+        self.pusher = Pusher(out, self.echo, self.talkback, port=tts_port)
+        self.editor_port, self.listener, self.told = editor_port, None, False
+        self.listen()
+
+    def listen(self) -> None:
+        from .tts.editor import Listener, PortTaken
+
+        if self.listener is not None:
+            return
+        try:
+            self.listener = Listener(self.talkback, self.echo, port=self.editor_port)
+            self.talkback.listening = True
+        except PortTaken as err:
+            if not self.told:
+                click.echo(f"{err}; pushing goes on", err=True)
+                self.told = True
+
+    @staticmethod
+    def echo(line: str) -> None:
+        click.echo(line, err=True)
+
+    def push(self, deck: str) -> bool:
+        self.listen()
+        return self.pusher.push(deck)
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.stop()
+
+
+@main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="Folder the deck was built into.")
+@click.option("--listen", type=click.FloatRange(0, 600), default=3.0, show_default=True,
+              help="Seconds to show what TTS prints and reports after the push.")
+@TTS_OPTIONS[0]
+@TTS_OPTIONS[1]
+def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -> None:
+    """Send what changed in DECK's build to the game TTS has loaded: the Global script and UI by save & play
+    (TTS reloads the game), changed objects replaced where they lie. Needs a game loaded in TTS."""
+    import time
+
+    name = Path(deck).stem
+    if not (out / name / "tts" / f"{name}.json").is_file():
+        raise click.UsageError(f"{out / name / 'tts' / (name + '.json')} does not exist; run `deckpress build {name}` "
+                               "first")
+    live = _Live(out, tts_port, editor_port)
+    try:
+        ok = live.push(name)
+        if ok and live.listener is not None:
+            time.sleep(listen)
+    finally:
+        live.stop()
+    sys.exit(0 if ok else 1)
 
 
 @main.command()

@@ -24,9 +24,11 @@ from ..deck import LoadedDeck
 from ..errors import DeckError, Where
 from ..faces import Faces, Size, tile_path
 from ..inputs import artifact_key
+from ..paths import project_root
 from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
 from ..tts import lua, save, sheets
+from ..tts.push import LINE_MAP
 
 ASSETS = "tts/assets"
 
@@ -413,6 +415,9 @@ def build(ctx: BuildContext) -> None:
     epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
+    # Where each module is in the Global script: TTS's errors shown at the project's own lines (push, watch).
+    lines = lua.line_map(script, modules, project_root(deck.path))
+    ctx.path(f"tts/{LINE_MAP}").write_text(json.dumps(lines, indent=1) + "\n", encoding="utf-8")
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))

@@ -257,6 +257,31 @@ def _module_head(module: Module) -> str:
     return f"\n-- module {module.name} ({module.path.name})\nMODULES[{lua_string(module.name)}] = function(...)\n"
 
 
+def line_map(script: str, modules: list[Module], root: Path | None = None) -> list[dict]:
+    """Where each bundled module's lines are in the rendered `script`: {"first": its first line there,
+    "lines": how many, "path": its file (relative to `root` when inside it)}, in script order."""
+    out = []
+    for module in modules:
+        start = script.find(_module_head(module))
+        if start < 0:
+            continue
+        path = module.path
+        if root is not None and path.is_relative_to(root):
+            path = path.relative_to(root)
+        out.append({"first": script.count("\n", 0, start) + 4,  # after the head's blank, comment, MODULES lines
+                    "lines": module.source.count("\n") + 1, "path": path.as_posix()})
+    return sorted(out, key=lambda entry: entry["first"])
+
+
+def source_line(lines: list[dict], line: int) -> tuple[str, int] | None:
+    """The (file, line) of line `line` of the rendered script, through its line map; None when the line
+    is not in a bundled module (the template's own lines)."""
+    for entry in lines:
+        if entry["first"] <= line < entry["first"] + entry["lines"]:
+            return entry["path"], line - entry["first"] + 1
+    return None
+
+
 def check_script(script: str, modules: list[Module], path: str) -> None:
     """Raise a located DeckError when the rendered `script` (from the template `path`, with `modules`
     bundled) uses something the TTS sandbox lacks: at its line in the module's file when it is in one."""
@@ -264,13 +289,9 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
     if not problems:
         return
     line, col, message = problems[0]
-    for module in modules:
-        start = script.find(_module_head(module))
-        if start < 0:
-            continue
-        first = script.count("\n", 0, start) + 4  # the line after the head's blank, comment and MODULES lines
-        if first <= line < first + module.source.count("\n") + 1:
-            raise DeckError.at(Where(str(module.path), line - first + 1, col), message)
+    found = source_line(line_map(script, modules), line)
+    if found is not None:
+        raise DeckError.at(Where(found[0], found[1], col), message)
     raise DeckError.at(Where(f"{path} (rendered)", line, col), message)
 
 

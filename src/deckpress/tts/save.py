@@ -33,7 +33,9 @@ TILE_SHAPES = {"rectangle": 0, "hex": 1, "circle": 2, "rounded": 3}  # CustomTil
 SEAT_PREFERENCE = ["White", "Red", "Yellow", "Green", "Blue", "Purple", "Orange", "Teal", "Pink", "Brown"]
 SEAT_HEX = {"White": "#ffffff", "Brown": "#c06a2b", "Red": "#da1a18", "Orange": "#f4641d", "Yellow": "#e7e52c",
             "Green": "#31b32b", "Teal": "#21b19b", "Blue": "#1f87ff", "Purple": "#a020f0", "Pink": "#f570ce"}
-NOTEBOOK_COLOR = {"r": 0.25, "g": 0.25, "b": 0.25}
+# What TTS itself writes (docs/tts.md, "As TTS writes them", names the source of each).
+NOTEBOOK_COLOR = {"r": 0.5, "g": 0.5, "b": 0.5}  # the Notebook's "Grey" tab (0.25 is its "Black")
+TTS_VERSION = "v13.2.2"  # VersionNumber of a full save
 
 
 class Guids:
@@ -215,9 +217,11 @@ def token_states(component: Component, art: ComponentArt, guids: Guids, origin: 
         state["CustomImage"] = {
             "ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0,
             "CustomTile": {"Type": TILE_SHAPES[component.shape], "Thickness": thickness,
-                           "Stackable": True, "Stretch": False},
+                           "Stackable": card.count > 1, "Stretch": card.count == 1},
         }
-        if card.count > 1:
+        if card.count > 1:  # as TTS writes a tile stack
+            state["MaterialIndex"] = -1
+            state["MeshIndex"] = -1
             state["Number"] = card.count
         out.append(state)
     return out
@@ -244,7 +248,17 @@ def hand_zone(color: str, index: int, total: int, guid: str) -> dict:
                         locked=True)
     state["FogColor"] = color
     state["Hands"] = False
+    # As TTS writes hand zones: the seat's colour, fully transparent; no grid, shown face down.
+    state["ColorDiffuse"] = {**seat_rgb(color), "a": 0.0}
+    state["Grid"] = False
+    state["HideWhenFaceDown"] = False
     return state
+
+
+def seat_rgb(color: str) -> dict:
+    """A seat's colour as TTS's {r, g, b} (0 to 1)."""
+    value = SEAT_HEX[color]
+    return {c: round(int(value[i:i + 2], 16) / 255, 3) for c, i in (("r", 1), ("g", 3), ("b", 5))}
 
 
 @dataclass(frozen=True)
@@ -330,12 +344,26 @@ def save_date(epoch: int) -> str:
     return f"{t.month}/{t.day}/{t.year} {hour}:{t.minute:02d}:{t.second:02d} {'AM' if t.hour < 12 else 'PM'}"
 
 
+def component_tag_list(objects: list[dict]) -> dict:
+    """Top-level ComponentTags as TTS lists them: every tag of the save's objects (those inside decks
+    too), in first-seen order, each as {displayed, normalized}."""
+    seen: dict[str, None] = {}
+
+    def visit(states: list[dict]) -> None:
+        for state in states:
+            seen.update(dict.fromkeys(state.get("Tags", [])))
+            visit(state.get("ContainedObjects", []))
+
+    visit(objects)
+    return {"labels": [{"displayed": tag, "normalized": tag.lower()} for tag in seen]}
+
+
 def save_envelope(deck: Deck, objects: list[dict], lua: str, xml: str, tabs: dict, epoch: int) -> dict:
     """A full save dated `epoch` (seconds since 1970: SOURCE_DATE_EPOCH or derived_epoch)."""
     game = deck.game
     players = game.players
     return {
-        "SaveName": game.name, "EpochTime": epoch, "Date": save_date(epoch), "VersionNumber": "",
+        "SaveName": game.name, "EpochTime": epoch, "Date": save_date(epoch), "VersionNumber": TTS_VERSION,
         "GameMode": game.name,
         "GameType": "Card Game", "GameComplexity": "",
         "PlayingTime": [0, 0],
@@ -346,6 +374,7 @@ def save_envelope(deck: Deck, objects: list[dict], lua: str, xml: str, tabs: dic
                  "ThickLines": False, "Snapping": False, "Offset": False, "BothSnapping": False,
                  "xSize": 2.0, "ySize": 2.0, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}},
         "Hands": {"Enable": True, "DisableUnused": False, "Hiding": 0},
+        "ComponentTags": component_tag_list(objects),
         "Turns": {"Enable": False, "Type": 0, "TurnOrder": [], "Reverse": False, "SkipEmpty": False,
                   "DisableInteractions": False, "PassTurns": True, "TurnColor": ""},
         "DecalPallet": [], "SnapPoints": [], "CustomUIAssets": [],

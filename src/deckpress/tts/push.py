@@ -1,0 +1,124 @@
+"""Push a built deck into a running Tabletop Simulator, and show what TTS says back.
+
+What changed since the last push goes (docs/tts.md, "Live in TTS"): a changed Global script or XmlUI by
+save & play (TTS reloads the whole game), then, once TTS says the game is loaded again, each changed
+object by execute Lua that destroys the old one and spawns its new JSON where it lay. What was pushed is recorded (hashes only) in
+OUT/.deckpress-push/<deck>.json, outside the deck's build folder, so the next push sends only changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from . import editor
+from .lua import source_line
+
+RECORDS = ".deckpress-push"
+LINE_MAP = "global-lines.json"
+LOAD_WAIT = 30.0  # seconds to wait for TTS to say the game reloaded after save & play
+RELOAD_PAUSE = 5.0  # without a listener, how long to let TTS reload before replacing objects (a guess)
+# MoonSharp's position of an error: "chunk_0:(3120,5-20): ..." or "Global:(446,9-447,60): ..."
+_POSITION = re.compile(r"(?P<chunk>[\w ]+):\((?P<line>\d+),(?P<col>\d+)[^)]*\):\s*(?P<message>.*)", re.S)
+
+
+def _digest(value) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def map_error(text: str, lines: list[dict]) -> str:
+    """`text` of a Global script error at the project's file and line when the map places it in a module."""
+    match = _POSITION.match(text)
+    if match is None:
+        return text
+    found = source_line(lines, int(match["line"]))
+    if found is None:
+        return text
+    return f"{found[0]}:{found[1]}:{match['col']}: {match['message']}"
+
+
+class Talkback:
+    """Turns TTS's messages into lines for the terminal, errors in the Global script through the line map
+    of the deck pushed last."""
+
+    def __init__(self, echo: Callable[[str], None]):
+        self.echo = echo
+        self.lines: list[dict] = []
+        self.listening = False  # whether a Listener passes TTS's messages here
+        self.loaded = threading.Event()  # set when TTS says a game (re)loaded
+
+    def __call__(self, message: dict) -> None:
+        kind = message["messageID"]
+        if kind == editor.GAME_LOADED:
+            self.loaded.set()
+        if kind == editor.PRINT:
+            self.echo(f"tts: {message.get('message', '')}")
+        elif kind == editor.ERROR:
+            error = str(message.get("error", ""))
+            if message.get("guid") == editor.GLOBAL:
+                error = map_error(error, self.lines)
+            self.echo(f"tts: {message.get('errorMessagePrefix', '')}{error}")
+        elif kind == editor.RETURN:
+            self.echo(f"tts: {message.get('returnValue')}")
+        elif kind == editor.GAME_LOADED:
+            self.echo("tts: game loaded")
+
+
+class Pusher:
+    """Pushes built decks from `out` to TTS on `port`; `echo` gets one line per thing done or wrong."""
+
+    def __init__(self, out: Path, echo: Callable[[str], None], talkback: Talkback | None = None,
+                 port: int = editor.TTS_PORT):
+        self.out, self.echo, self.talkback, self.port = out, echo, talkback, port
+
+    def push(self, deck: str) -> bool:
+        """Send what changed in `deck`'s build since the last push; False (after one line) when TTS is not
+        there, and then nothing is recorded, so the next push sends it again."""
+        built = self.out / deck / "tts"
+        save = json.loads((built / f"{deck}.json").read_text(encoding="utf-8"))
+        record_path = self.out / RECORDS / f"{deck}.json"
+        try:
+            before = json.loads(record_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            before = {}
+        now = {"global": _digest([save["LuaScript"], save["XmlUI"]]),
+               "objects": {o["GUID"]: _digest(o) for o in save["ObjectStates"]}}
+        if self.talkback is not None and (built / LINE_MAP).is_file():
+            self.talkback.lines = json.loads((built / LINE_MAP).read_text(encoding="utf-8"))
+        pushed = before.get("objects", {})
+        changed = [o for o in save["ObjectStates"] if pushed.get(o["GUID"]) != now["objects"][o["GUID"]]]
+        try:
+            if before.get("global") != now["global"]:
+                self._save_and_play(deck, save, bool(changed))
+            for state in changed:
+                editor.execute_lua(editor.replace_object_lua(state["GUID"], state), port=self.port)
+        except editor.NotRunning as err:
+            self.echo(f"{deck}: not pushed: {err}")
+            return False
+        if changed:
+            self.echo(f"{deck}: replaced {len(changed)} object{'s' if len(changed) != 1 else ''} in place")
+        elif before.get("global") == now["global"]:
+            self.echo(f"{deck}: nothing changed since the last push")
+        record_path.parent.mkdir(parents=True, exist_ok=True)
+        record_path.write_text(json.dumps(now, indent=1) + "\n", encoding="utf-8")
+        return True
+
+    def _save_and_play(self, deck: str, save: dict, then_objects: bool) -> None:
+        """Send the Global script and UI; when objects follow, wait until TTS has reloaded the game (a
+        message sent while it reloads would be lost)."""
+        waiting = self.talkback is not None and self.talkback.listening
+        if waiting:
+            self.talkback.loaded.clear()
+        editor.save_and_play(save["LuaScript"], save["XmlUI"], port=self.port)
+        self.echo(f"{deck}: pushed the Global script and UI (TTS reloads the game)")
+        if not then_objects:
+            return
+        if not waiting:
+            time.sleep(RELOAD_PAUSE)
+        elif not self.talkback.loaded.wait(LOAD_WAIT):
+            self.echo(f"{deck}: TTS did not say the game reloaded within {LOAD_WAIT:g} s; replacing objects anyway")

@@ -1,0 +1,226 @@
+"""`deckpress push` and the Global script's line map, against the fake TTS on loopback (ports the system
+picks): a made-up deck in a temporary project, built for real."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+from deckpress.tts import editor, push
+from deckpress.tts.push import Talkback, map_error
+from fake_tts_editor import FakeTTS
+
+DECK = """
+game: {name: Tiny, players: {min: 2, max: 3}}
+card_size: mini
+components:
+  - id: cards
+    name: Cards
+    template: tiny-card
+    cards:
+      - {name: One}
+      - {name: Two}
+  - id: chips
+    name: Chips
+    type: tokens
+    shape: circle
+    size: {width: 20, height: 20}
+    template: tiny-card
+    cards:
+      - {name: CHIP, count: 3}
+setup:
+  deal: {2: 1, 3: 0}
+print: {profiles: []}
+tts: {seats: [White, Red]}
+"""
+TEMPLATE = """elements:
+  - {type: rect, box: bleed, fill: "#d0e0f0"}
+  - {type: text, box: safe, h: 8, text: "{{ card.name }}", size: 8, min_size: 4}
+"""
+ENGINE = """local M = {}
+function M.answer()
+  return error("boom")
+end
+return M
+"""
+
+
+def free_port() -> int:
+    with socket.create_server((editor.HOST, 0)) as server:
+        return server.getsockname()[1]
+
+
+def build(root: Path) -> dict:
+    result = run_cli("build", "tiny", "--quiet", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    return json.loads((root / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "decks").mkdir()
+    (root / "templates").mkdir()
+    (root / "decks" / "tiny.yaml").write_text(DECK, encoding="utf-8")
+    (root / "templates" / "tiny-card.yaml").write_text(TEMPLATE, encoding="utf-8")
+    shutil.copytree(ROOT / "tts", root / "tts")
+    (root / "tts" / "tiny").mkdir()
+    (root / "tts" / "tiny" / "engine.lua").write_text(ENGINE, encoding="utf-8")
+    build(root)
+    return root
+
+
+def test_the_line_map_places_each_module_at_its_own_lines(project):
+    script = json.loads((project / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))["LuaScript"]
+    lines = json.loads((project / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
+    [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
+    assert entry["lines"] == ENGINE.count("\n") + 1
+    rendered = script.split("\n")
+    assert rendered[entry["first"] + 2 - 1] == '  return error("boom")'  # line 3 of engine.lua
+    line = entry["first"] + 2
+    assert map_error(f"chunk_0:({line},10-22): boom", lines) == "tts/tiny/engine.lua:3:10: boom"
+    assert map_error(f"Global:({line},10-{line},22): boom", lines) == "tts/tiny/engine.lua:3:10: boom"
+    assert map_error("chunk_0:(1,1-2): in the template", lines) == "chunk_0:(1,1-2): in the template"
+    assert map_error("no position here", lines) == "no position here"
+    # deckpress's own modules, outside the project, are named by their whole path
+    assert any(Path(e["path"]).is_absolute() and Path(e["path"]).is_file() and e["path"].endswith("lib/setup.lua")
+               for e in lines)
+    assert [e["first"] for e in lines] == sorted(e["first"] for e in lines)
+
+
+def test_talkback_shows_global_errors_at_the_projects_line(project):
+    lines = json.loads((project / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
+    [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
+    said: list[str] = []
+    talk = Talkback(said.append)
+    talk.lines = lines
+    talk({"messageID": editor.ERROR, "guid": "-1", "errorMessagePrefix": "Error in Global Script: ",
+          "error": f"chunk_0:({entry['first'] + 2},10-22): boom"})
+    talk({"messageID": editor.ERROR, "guid": "abc123", "errorMessagePrefix": "Error in Script (x): ",
+          "error": f"chunk_0:({entry['first'] + 2},10-22): boom"})
+    talk({"messageID": editor.PRINT, "message": "hello"})
+    talk({"messageID": editor.GAME_SAVED})
+    assert said == ["tts: Error in Global Script: tts/tiny/engine.lua:3:10: boom",
+                    f"tts: Error in Script (x): chunk_0:({entry['first'] + 2},10-22): boom", "tts: hello"]
+
+
+def test_push_sends_the_script_and_every_object_then_only_what_changed(project):
+    save = json.loads((project / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
+    editor_port = free_port()
+    tts = FakeTTS(editor_port, save["ObjectStates"])
+    try:
+        args = ("push", "tiny", "--tts-port", str(tts.port), "--editor-port", str(editor_port), "--listen", "0.5")
+        first = run_cli(*args, cwd=project)
+        assert first.exit_code == 0, first.stderr
+        received = tts.wait_for(len(save["ObjectStates"]) + 1)
+        assert [m["messageID"] for m in received] == [1] + [3] * len(save["ObjectStates"])
+        assert tts.lost == []  # the objects waited until the game had reloaded
+        assert tts.script == save["LuaScript"] and tts.ui == save["XmlUI"]
+        assert set(tts.objects) == {o["GUID"] for o in save["ObjectStates"]}  # each GUID kept
+        assert "tts: game loaded" in first.stderr and "replaced" in first.stderr
+
+        again = run_cli(*args, cwd=project)
+        assert again.exit_code == 0 and "nothing changed since the last push" in again.stderr
+        assert len(tts.received) == len(received)
+
+        deck = project / "decks" / "tiny.yaml"
+        deck.write_text(DECK.replace("CHIP", "Chip"), encoding="utf-8")
+        changed = build(project)
+        third = run_cli(*args, cwd=project)
+        assert third.exit_code == 0, third.stderr
+        [chips] = [o for o in changed["ObjectStates"] if "chips" in o["Tags"]]
+        new = tts.wait_for(len(received) + 2)[len(received):]
+        assert [m["messageID"] for m in new] == [1, 3]  # the script (its DATA changed), then the tile stack
+        assert tts.lost == []
+        assert tts.objects[chips["GUID"]]["Nickname"] == "Chip"
+        assert tts.objects[chips["GUID"]]["position"] == [1.0, 2.0, 3.0]  # where the old one lay
+    finally:
+        tts.stop()
+        (project / "decks" / "tiny.yaml").write_text(DECK, encoding="utf-8")
+
+
+def test_push_without_tts_is_one_line_and_records_nothing(project, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(project / "build", out)
+    shutil.rmtree(out / ".deckpress-push", ignore_errors=True)
+    result = run_cli("push", "tiny", "--out", str(out), "--tts-port", str(free_port()), "--editor-port", "0",
+                     "--listen", "0", cwd=project)
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "tiny: not pushed: Tabletop Simulator is not listening" in result.stderr
+    assert not (out / ".deckpress-push").exists()
+
+
+def test_a_taken_editor_port_is_one_line_and_the_push_goes_on(project, tmp_path, monkeypatch):
+    """Without the listener deckpress can't hear TTS reload: it pauses before replacing objects."""
+    monkeypatch.setattr(push, "RELOAD_PAUSE", 0.5)
+    out = tmp_path / "out"
+    shutil.copytree(project / "build", out)
+    shutil.rmtree(out / ".deckpress-push", ignore_errors=True)
+    save = json.loads((out / "tiny/tts/tiny.json").read_text(encoding="utf-8"))
+    with socket.create_server((editor.HOST, 0)) as taken:
+        tts = FakeTTS(taken.getsockname()[1], save["ObjectStates"], reload_seconds=0.2)
+        try:
+            result = run_cli("push", "tiny", "--out", str(out), "--tts-port", str(tts.port), "--editor-port",
+                             str(taken.getsockname()[1]), "--listen", "0", cwd=project)
+            received = tts.wait_for(len(save["ObjectStates"]) + 1)
+        finally:
+            tts.stop()
+    assert result.exit_code == 0, result.stderr
+    assert "is taken" in result.stderr.splitlines()[0] and "pushing goes on" in result.stderr
+    assert [m["messageID"] for m in received] == [1] + [3] * len(save["ObjectStates"]) and tts.lost == []
+
+
+def wait_for(condition, log: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out; the watcher said: {log.read_text()}"
+        time.sleep(0.05)
+
+
+def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_path):
+    root = tmp_path / "tiny"
+    shutil.copytree(project, root, ignore=shutil.ignore_patterns("build"))
+    tts_port, editor_port = free_port(), free_port()
+    log = tmp_path / "watch.log"
+    with open(log, "w") as err:
+        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet",
+                                "--tts-port", str(tts_port), "--editor-port", str(editor_port)],
+                               cwd=root, stdout=subprocess.DEVNULL, stderr=err, text=True)
+    tts = None
+    try:
+        wait_for(lambda: "watching" in log.read_text(), log)
+        assert "tiny: not pushed: Tabletop Simulator is not listening" in log.read_text()
+        save = json.loads((root / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
+        tts = FakeTTS(editor_port, save["ObjectStates"], port=tts_port)  # TTS starts, the game loaded
+        deck = root / "decks" / "tiny.yaml"
+        deck.write_text(DECK.replace("CHIP", "Chip"), encoding="utf-8")
+        received = tts.wait_for(len(save["ObjectStates"]) + 1, timeout=60)
+        assert received[0]["messageID"] == editor.SAVE_AND_PLAY and tts.lost == []
+        lines = json.loads((root / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
+        [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
+        tts.error(f"chunk_0:({entry['first'] + 2},10-22): boom")
+        tts.print("hello from the table")
+        wait_for(lambda: "tts: hello from the table" in log.read_text(), log)
+        assert "tts: Error in Global Script: tts/tiny/engine.lua:3:10: boom" in log.read_text()
+        assert run.poll() is None
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.wait(timeout=30)
+        if tts is not None:
+            tts.stop()
+    assert "Traceback" not in log.read_text()
+    assert log.read_text().splitlines()[-1] == "stopped watching"
+
+
+def test_watch_tts_takes_one_deck(project):
+    result = run_cli("watch", "tiny", "tiny", "--tts", cwd=project)
+    assert result.exit_code == 2 and "name one deck" in result.stderr
