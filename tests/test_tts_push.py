@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import run_cli
 from deckpress.tts import editor, push
 from deckpress.tts.push import Talkback, map_error
 from fake_tts_editor import FakeTTS
 
 DECK = """
 game: {name: Tiny, players: {min: 2, max: 3}}
+script: tiny
 card_size: mini
 components:
   - id: cards
@@ -50,6 +51,12 @@ ENGINE = """local M = {}
 function M.answer()
   return error("boom")
 end
+function M.setup(data, seats, opts) return {seats = seats} end
+function M.to_act(state) return {}, "over" end
+function M.legal_moves(state, seat) return {} end
+function M.play(state, seat, move) return nil, {text = "no moves here"} end
+function M.scores(state) return {}, {} end
+function M.all_ids(state) return {} end
 return M
 """
 
@@ -72,8 +79,7 @@ def project(tmp_path_factory) -> Path:
     (root / "templates").mkdir()
     (root / "decks" / "tiny.yaml").write_text(DECK, encoding="utf-8")
     (root / "templates" / "tiny-card.yaml").write_text(TEMPLATE, encoding="utf-8")
-    shutil.copytree(ROOT / "tts", root / "tts")
-    (root / "tts" / "tiny").mkdir()
+    (root / "tts" / "tiny").mkdir(parents=True)
     (root / "tts" / "tiny" / "engine.lua").write_text(ENGINE, encoding="utf-8")
     build(root)
     return root
@@ -218,7 +224,7 @@ def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_p
         if tts is not None:
             tts.stop()
     assert "Traceback" not in log.read_text()
-    assert log.read_text().splitlines()[-1] == "stopped watching"
+    assert log.read_text().splitlines()[-1] == "interrupted; stopped watching"
 
 
 def test_watch_tts_takes_one_deck(project):
