@@ -27,6 +27,8 @@ ACCEPTED = [
     ("an id that is a number", "  - id: coins", "  - id: 7"),
     ("a colour field given", 'colour: "#7d3c98"', 'colour: "#000000"'),
     ("an octal-looking number is ten in YAML 1.2", "count: 2\n", "count: 010\n"),
+    ("a JPEG quality of 100, its maximum", "card_size: poker", "card_size: poker\ntts: {quality: 100}"),
+    ("a bleed of 10 mm, its maximum", "card_size: poker", "card_size: poker\nbleed: 10"),
 ]
 REJECTED = [
     ("an undeclared card field", '        colour: "#7d3c98"', '        colour: "#7d3c98"\n        power: 3'),
@@ -45,6 +47,10 @@ REJECTED = [
     ("an unknown shape", "shape: circle", "shape: blob"),
     ("a language code that is not one", 'version: "0.1"', 'version: "0.1"\n  language: english'),
     ("no components", "components:\n", "components: []\nunused:\n"),
+    ("a count of 3.5", "count: 2\n", "count: 3.5\n"),
+    ("a count of 3.5 in quotes", "count: 2\n", 'count: "3.5"\n'),
+    ("a JPEG quality above its maximum", "card_size: poker", "card_size: poker\ntts: {quality: 101}"),
+    ("a bleed above its maximum", "card_size: poker", "card_size: poker\nbleed: 10.5"),
 ]
 
 
