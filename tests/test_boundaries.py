@@ -1,6 +1,7 @@
 """Limits a user relies on, tested exactly at their boundary: text at its min_size and not a half point
 below, the safe zone to the hundredth of a mm, a folder beside the project that shares its name's
-prefix, XML comments with any run of dashes, and the back offset's finite range."""
+prefix, XML comments with any run of dashes, the back offset's finite range, and the largest number and
+the longest text a deck may hold."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from deckpress.errors import DeckError, Where
 from deckpress.paths import OutsideProject, confine
 from deckpress.render import DPI, FaceRenderer
 from deckpress.schema import MAX_BACK_OFFSET
+from deckpress.source import MAX_INT, MAX_TEXT_CHARS, not_plain
 from deckpress.tts.lua import xml_comment
 
 DECK = """\
@@ -54,16 +56,16 @@ def one_line_height_mm(points: float) -> float:
     return (ascent + descent - 0.5) / PX_PER_MM
 
 
-@pytest.mark.parametrize("text", ["Go west", "[b]Go[/b] west"], ids=["plain", "rich"])
+@pytest.mark.parametrize("text", ["Go west", "**Go** west"], ids=["plain", "rich"])
 def test_text_is_set_down_to_exactly_its_min_size_and_never_below(tmp_path, text):
     fits = one_line_height_mm(8)
     assert one_line_height_mm(7.5) < fits - 0.1  # half a point less would fit a box between the two
-    element = "  - {{type: text, x: 10, y: 10, w: 40, h: {h}, text: '{text}', size: 10{floor}}}\n"
+    element = "  - {{type: text, x: 10, y: 10, w: 40, h: {h}, text: '{text}', size: 10.5{floor}}}\n"
     draw(tmp_path, element.format(h=fits + 0.005, text=text, floor=", min_size: 8"))  # fits at 8 pt exactly
     with pytest.raises(DeckError, match="text does not fit in 40.0 x .* mm even at 8 pt"):
         draw(tmp_path, element.format(h=fits - 0.05, text=text, floor=", min_size: 8"))
     _, renderer = draw(tmp_path, element.format(h=fits + 0.005, text=text, floor=""))
-    assert list(renderer.shrunk.values()) == [8]  # the largest half-point size that fits
+    assert list(renderer.shrunk.values()) == [8]  # the largest size in half points from 10.5 that fits
 
 
 # --- the safe zone -----------------------------------------------------------------------------------
@@ -102,7 +104,7 @@ def test_a_folder_beside_the_project_sharing_its_prefix_is_outside(tmp_path):
 @pytest.mark.parametrize("text", ["a--b", "a---b", "a----b", "-----", "ends-", "ends--", "-", "a - b", "<&>"])
 def test_any_run_of_dashes_makes_a_valid_xml_comment(text):
     comment = xml_comment(text)
-    root = ET.fromstring(f"<root><!-- {comment} --><Panel/></root>")  # expat refuses `--` in a comment
+    root = ET.fromstring(f"<root><!--{comment}--><Panel/></root>")  # expat refuses `--` in a comment
     assert [e.tag for e in root] == ["Panel"]
     assert comment.replace(" ", "").replace("-", "") == text.replace(" ", "").replace("-", "")
     assert comment.count("-") == text.count("-")
@@ -121,3 +123,17 @@ def test_a_back_offset_that_is_not_two_finite_numbers_within_range_is_refused(tm
 def test_a_back_offset_up_to_its_limit_is_taken_as_written():
     assert _offset(f"{MAX_BACK_OFFSET},-{MAX_BACK_OFFSET}") == (MAX_BACK_OFFSET, -MAX_BACK_OFFSET)
     assert _offset(" -0.5, 1.25") == (-0.5, 1.25)
+
+
+# --- numbers TTS's Lua holds exactly, and texts ------------------------------------------------------
+
+def test_whole_numbers_up_to_2_53_either_way_are_data_and_one_more_is_not():
+    for number in (MAX_INT, -MAX_INT, 0):
+        assert not_plain({"n": [number]}) is None
+    for number in (MAX_INT + 1, -MAX_INT - 1):
+        assert "beyond 2^53" in not_plain({"n": [number]})
+
+
+def test_a_text_of_the_longest_length_is_data_and_one_character_more_is_not():
+    assert not_plain(["x" * MAX_TEXT_CHARS]) is None
+    assert f"more than {MAX_TEXT_CHARS}" in not_plain(["x" * (MAX_TEXT_CHARS + 1)])

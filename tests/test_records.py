@@ -35,9 +35,12 @@ def build(project: Path, *options: str) -> None:
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Path:
-    """A new project, built once."""
+    """A new project whose fronts show their component's name, built once."""
     root = tmp_path_factory.mktemp("records") / "game"
     assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    card = root / "templates" / "card.yaml"
+    card.write_text(card.read_text(encoding="utf-8") + "  - {type: text, x: 10, y: '{{ H * 0.22 }}', w: 40, h: 5, "
+                    "text: '{{ component.name }}', size: 8}\n", encoding="utf-8")
     build(root)
     return root
 
