@@ -29,6 +29,7 @@ ACCEPTED = [
     ("an octal-looking number is ten in YAML 1.2", "count: 2\n", "count: 010\n"),
     ("a JPEG quality of 100, its maximum", "card_size: poker", "card_size: poker\ntts: {quality: 100}"),
     ("a bleed of 10 mm, its maximum", "card_size: poker", "card_size: poker\nbleed: 10"),
+    ("a bleed written as a number in quotes", "card_size: poker", 'card_size: poker\nbleed: "2.5"'),
 ]
 REJECTED = [
     ("an undeclared card field", '        colour: "#7d3c98"', '        colour: "#7d3c98"\n        power: 3'),
@@ -51,6 +52,7 @@ REJECTED = [
     ("a count of 3.5 in quotes", "count: 2\n", 'count: "3.5"\n'),
     ("a JPEG quality above its maximum", "card_size: poker", "card_size: poker\ntts: {quality: 101}"),
     ("a bleed above its maximum", "card_size: poker", "card_size: poker\nbleed: 10.5"),
+    ("a bleed of nan in quotes", "card_size: poker", 'card_size: poker\nbleed: "nan"'),
 ]
 
 
