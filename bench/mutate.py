@@ -149,11 +149,14 @@ MUTATIONS = [
       "tests/test_tts_lua.py"),
     # --- the JSON Schema agrees with check --------------------------------------------------------
     m("schema of an integer loses its maximum", "options.py",
-      '        if self.max is not None:\n            out["maximum"] = self.max\n        return {"anyOf"',
-      '        return {"anyOf"', AGREE),
+      '        if self.max is not None:\n            out["maximum"] = self.max\n'
+      '        return {"anyOf": [out, {"type": "string", "pattern": r"',
+      '        return {"anyOf": [out, {"type": "string", "pattern": r"', AGREE),
     m("schema of a number loses its maximum", "options.py",
-      '        if self.max is not None:\n            out["maximum"] = self.max\n        return out', "        return out",
-      AGREE),
+      '        if self.max is not None:\n            out["maximum"] = self.max\n'
+      '        return {"anyOf": [out, {"type": "string", "pattern": N',
+      '        return {"anyOf": [out, {"type": "string", "pattern": N', AGREE),
+    m("schema of a number takes nan as text", "options.py", '"pattern": NUMBER_TEXT}', '"pattern": r"^\\S+$"}', AGREE),
     m('schema takes "3.5" as an integer', "options.py", r'"pattern": r"^\s*-?\d+\s*$"',
       r'"pattern": r"^\s*-?[\d.]+\s*$"', AGREE),
     m("schema takes 3.5 as an integer", "options.py", '        out = {"type": "integer"}\n',

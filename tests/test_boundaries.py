@@ -93,8 +93,8 @@ def test_a_folder_beside_the_project_sharing_its_prefix_is_outside(tmp_path):
     with pytest.raises(OutsideProject):
         confine(private / "secret.png", deck)
     card = project / "templates" / "card.yaml"
-    card.write_text(card.read_text(encoding="utf-8") +
-                    "  - {type: image, src: ../../game-private/secret.png, x: 5, y: 5, w: 10, h: 10}\n", encoding="utf-8")
+    image = "  - {type: image, src: ../../game-private/secret.png, x: 5, y: 5, w: 10, h: 10}\n"
+    card.write_text(card.read_text(encoding="utf-8") + image, encoding="utf-8")
     result = run_cli("check", cwd=project)
     assert result.exit_code == 1 and "image '../../game-private/secret.png' leads outside the project" in result.stderr
 
