@@ -8,8 +8,9 @@ passes with has survived, and shows a behaviour no test checks.
 
 Works on a copy of this checkout in a temporary folder (its src/ put first on PYTHONPATH): the checkout
 itself is never changed, whatever happens, and each mutated file is put back before the next mutation,
-even on Ctrl-C. Before the mutations, the tests they name run once unchanged and must pass. Each
-mutation runs only its own tests (`pytest -x -q`, under `nice`): CPU is shared.
+even on Ctrl-C or SIGTERM (which also stop the tests running and remove the copy). Before the mutations,
+the tests they name run once unchanged and must pass. Each mutation runs only its own tests
+(`pytest -x -q`, under `nice`): CPU is shared.
 """
 
 from __future__ import annotations
@@ -259,7 +260,12 @@ def copy_checkout(target: Path) -> Path:
     return target
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt  # SIGTERM unwinds like Ctrl-C: the running tests are stopped, the copy removed
+
+
 def main() -> int:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="run the mutations whose name holds this text")
     parser.add_argument("--list", action="store_true", help="list the mutations and their tests")
@@ -313,4 +319,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("stopped; the checkout was not changed", file=sys.stderr)
+        sys.exit(130)
