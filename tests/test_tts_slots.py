@@ -1,5 +1,6 @@
-"""What a player sees in TTS: every card of the built SCORE! save shows its own face (not its neighbour's),
-sheets keep within TTS's 10 x 7 grid, and the tiles on them are cut to the whole slot."""
+"""What a player sees in TTS: every card of a built save shows its own face and back (not its neighbour's),
+in SCORE! and in a deck of several sheets and two components; sheets keep within TTS's 10 x 7 grid, and
+the tiles on them are cut to the whole slot."""
 
 from __future__ import annotations
 
@@ -37,23 +38,25 @@ def colour(n: int) -> str:
 
 
 CARDS = 80  # more than a sheet holds
-DECK = "\n".join([
-    "game: {name: Slots, players: {min: 2, max: 4}}",
-    "card_size: mini",
-    "components:",
-    "  - {id: big, name: Big, template: patch, back: back-a, fields: {colour: {doc: Ink.}, row: {doc: Row., type: integer}},",
-    "     cards: [" + ", ".join(f"{{name: Card {n}, colour: '{colour(n)}', row: {n % 7}, back: back-{'ab'[n % 2]}, count: "
-                            f"{1 + (n % 9 == 0)}}}" for n in range(CARDS)) + "]}",
-    "  - {id: extra, name: Extra, optional: true, template: patch, back: back-a, fields: {colour: {doc: Ink.},",
-    "     row: {doc: Row., type: integer}}, cards: [{name: X1, colour: '#ffffff', row: 1}, {name: X2, colour: '#000000', row: 5}]}",
-    "tts: {image_format: png}",
-    "print: {profiles: []}",
-])
+FIELDS = "{colour: {doc: Ink.}, row: {doc: Row., type: integer}}"
+BIG = ", ".join(f"{{name: Card {n}, colour: '{colour(n)}', row: {n % 7}, back: back-{'ab'[n % 2]}, "
+                f"count: {1 + (n % 9 == 0)}}}" for n in range(CARDS))
+DECK = f"""\
+game: {{name: Slots, players: {{min: 2, max: 4}}}}
+card_size: mini
+components:
+  - {{id: big, name: Big, template: patch, back: back-a, fields: {FIELDS}, cards: [{BIG}]}}
+  - {{id: extra, name: Extra, optional: true, template: patch, back: back-a, fields: {FIELDS},
+     cards: [{{name: X1, colour: '#ffffff', row: 1}}, {{name: X2, colour: '#000000', row: 5}}]}}
+tts: {{image_format: png}}
+print: {{profiles: []}}
+"""
 TEMPLATES = {
     "patch": "elements:\n  - {type: rect, box: bleed, fill: '{{ card.colour }}'}\n"
              "  - {type: rect, x: 5, y: '{{ 4 + card.row * 7 }}', w: 30, h: 5, fill: '#ff00ff'}\n",
     "back-a": "elements:\n  - {type: rect, box: bleed, fill: '#802020'}\n",
-    "back-b": "elements:\n  - {type: rect, box: bleed, fill: '#208020'}\n  - {type: rect, x: 5, y: 5, w: 9, h: 9, fill: '#ffffff'}\n",
+    "back-b": "elements:\n  - {type: rect, box: bleed, fill: '#208020'}\n"
+              "  - {type: rect, x: 5, y: 5, w: 9, h: 9, fill: '#ffffff'}\n",
 }
 
 
@@ -64,7 +67,7 @@ def slots(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("slots")
     (root / "decks").mkdir()
     (root / "templates").mkdir()
-    (root / "decks" / "slots.yaml").write_text(DECK + "\n", encoding="utf-8")
+    (root / "decks" / "slots.yaml").write_text(DECK, encoding="utf-8")
     for name, text in TEMPLATES.items():
         (root / "templates" / f"{name}.yaml").write_text(text, encoding="utf-8")
     result = run_cli("build", "slots", "--quiet", cwd=root)
@@ -78,9 +81,10 @@ def test_every_card_shows_its_own_face_and_back_on_every_sheet(slots):
     bleed = mm_to_px(load_deck(deck).model.bleed)
     big = [s for s in save["ObjectStates"] if "big" in s["Tags"]]
     assert len(big[0]["CustomDeck"]) >= 2  # several sheets
-    assert check_every_card_shows_its_face(save, faces_of(deck, out), bleed) == CARDS + CARDS // 9 + 1 + 2
+    copies = CARDS + CARDS // 9 + 1  # every ninth card twice, from card 0
+    assert check_every_card_shows_its_face(save, faces_of(deck, out), bleed) == copies + 2
     backs = faces_of(deck, out, "back")
-    assert check_every_card_shows_its_face({"ObjectStates": big}, backs, bleed, side="BackURL") == CARDS + CARDS // 9 + 1
+    assert check_every_card_shows_its_face({"ObjectStates": big}, backs, bleed, side="BackURL") == copies
 
 
 def test_every_card_of_the_score_save_shows_its_own_face(built):
