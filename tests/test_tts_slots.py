@@ -16,7 +16,7 @@ from deckpress.deck import load_deck
 from deckpress.faces import plan_faces
 from deckpress.render import mm_to_px
 from deckpress.tts.sheets import plan_sheets
-from tts_slots import TTS_COLUMNS, TTS_ROWS, check_every_card_shows_its_face, states
+from tts_slots import TTS_COLUMNS, TTS_ROWS, check_every_card_shows_its_face, image_path, states
 
 
 def faces_of(deck_file: Path, out: Path, side: str = "front") -> dict[tuple[str, str], Path]:
@@ -123,3 +123,23 @@ def test_every_tile_is_cut_to_its_whole_slot(built):
         width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)\.png", tile.name).groups())
         with Image.open(tile) as image:
             assert image.size == (width, height), tile.name
+
+
+def test_every_image_the_save_names_is_named_for_its_content_and_thumbnails_are_256_px(built):
+    """TTS caches an image by its URL for ever: a changed image must come under a new name, so each name holds
+    its file's sha256 (12 hex digits). TTS shows saves and saved objects by a 256 x 256 PNG beside them."""
+    import hashlib
+
+    save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+    urls = {url for s in states(save["ObjectStates"]) for e in s.get("CustomDeck", {}).values()
+            for url in (e["FaceURL"], e["BackURL"])}
+    assert urls
+    for url in urls:
+        file = image_path(url)
+        assert file.parent == built / "tts" / "assets"
+        assert f"-{hashlib.sha256(file.read_bytes()).hexdigest()[:12]}." in file.name, file.name
+    thumbnails = [built / "tts" / "score.png", *sorted((built / "tts" / "saved-objects").glob("*.png"))]
+    assert len(thumbnails) >= 3
+    for thumbnail in thumbnails:
+        with Image.open(thumbnail) as image:
+            assert image.size == (256, 256), thumbnail.name
