@@ -62,6 +62,14 @@ def test_wrong_type(project):
     assert at == line and "expected a whole number" in message
 
 
+def test_a_mistake_is_located_at_the_column_its_value_starts(project):
+    """An editor jumps to line:column: both are 1-based, the column that of the wrong value's first character."""
+    line = edit(project / "decks/score.yaml", "  players: {min: 1, max: 6}", "  players: {min: 1, max: six}")
+    _, message = one_error(project)
+    column = "  players: {min: 1, max: six}".index("six") + 1
+    assert message.startswith(f"decks/score.yaml:{line}:{column}: ")
+
+
 def test_negative_count(project):
     line = edit(project / "decks/score.yaml", "        count: 3\n        kind: deny",
                 "        count: -3\n        kind: deny")

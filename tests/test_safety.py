@@ -74,6 +74,19 @@ def test_a_users_own_folder_is_not_replaced(game, tmp_path):
     assert tree(mine) == {"notes.txt": b"my notes"}
 
 
+def test_another_decks_build_folder_is_not_replaced(game, tmp_path):
+    """A folder deckpress built for another deck, where this deck's would go, is not this deck's to replace."""
+    out = tmp_path / "out"
+    (game / "decks" / "score.yaml").rename(game / "decks" / "other.yaml")
+    assert run_cli("build", "--out", str(out), "--quiet", cwd=game).exit_code == 0
+    (out / "other").rename(out / "score")
+    before = tree(out / "score")
+    (game / "decks" / "other.yaml").rename(game / "decks" / "score.yaml")
+    line = one_line(run_cli("build", "--out", str(out), cwd=game))
+    assert "not built by deckpress" in line and "for 'score'" in line
+    assert tree(out / "score") == before
+
+
 def test_a_file_the_user_added_to_a_build_folder_stops_the_build(game):
     (game / "build" / "score" / "print" / "my-notes.txt").write_text("keep me")
     before = tree(game / "build")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import run_cli
 from deckpress.tts.install import RECORD, default_tts_dir
 
@@ -83,3 +85,27 @@ def test_install_into_a_saves_folder_names_the_folder_above(built, tmp_path):
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
     assert "this is TTS's Saves folder" in result.stderr and f"--tts-dir {tmp_path}" in result.stderr
     assert list(saves.iterdir()) == []
+
+
+def test_an_install_that_fails_mid_copy_leaves_the_installed_file_whole(built, tmp_path, monkeypatch):
+    """A full disk while copying: the save TTS holds stays the one installed before, never half a file."""
+    import errno
+    import shutil
+
+    from deckpress.tts import install as installer
+
+    assert install(built, tmp_path).exit_code == 0
+    save = tmp_path / "Saves" / "score.json"
+    before = save.read_bytes()
+    newer = tmp_path / "newer"
+    shutil.copytree(built / "tts", newer / "score" / "tts")
+    (newer / "score" / "tts" / "score.json").write_bytes(before.replace(b"SCORE!", b"SCORE?"))
+
+    def half_then_full(source, target):
+        Path(target).write_bytes(Path(source).read_bytes()[:100])
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(installer.shutil, "copyfile", half_then_full)
+    with pytest.raises(OSError):
+        installer.install(newer / "score" / "tts", "score", tmp_path)
+    assert save.read_bytes() == before

@@ -122,6 +122,39 @@ def test_ctrl_c_during_a_rebuild_ends_watch_at_once(tmp_path):
     assert sorted(p.name for p in (root / "build").iterdir()) == ["game"]
 
 
+def test_watch_does_not_react_to_what_its_builds_write(tmp_path):
+    """A build writes into the output folder inside the project; those writes start no other build (or
+    watch would rebuild for ever), a saved deck does."""
+    import threading
+
+    from deckpress.watch import watch
+
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    deck, out, builds = root / "decks" / "game.yaml", root / "build", []
+
+    def build(path: Path) -> bool:
+        builds.append(path)
+        (out / "game").mkdir(parents=True, exist_ok=True)
+        (out / "game" / f"face-{len(builds)}.png").write_bytes(b"drawn")
+        return True
+
+    stop = threading.Event()
+    watcher = threading.Thread(target=watch, args=(lambda: [deck], out, build, lambda message: None, stop))
+    watcher.start()
+    try:
+        wait_for(lambda: len(builds) >= 1)
+        time.sleep(1)
+        assert len(builds) == 1
+        deck.write_text(deck.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        wait_for(lambda: len(builds) >= 2)
+        time.sleep(1)
+        assert len(builds) == 2
+    finally:
+        stop.set()
+        watcher.join(timeout=30)
+
+
 def test_preview_writes_a_contact_sheet_and_a_hand_fan(tmp_path):
     root = tmp_path / "game"
     assert run_cli("new", str(root), "--name", "Game").exit_code == 0

@@ -197,6 +197,9 @@ class Int(Option):
         return {"pattern": "^[0-9]+$" if self.min is not None and self.min >= 0 else "^-?[0-9]+$"}
 
 
+NUMBER_TEXT = r"^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$"  # the finite numbers float() reads, as text
+
+
 class Number(Int):
     type_name = "number"
 
@@ -216,7 +219,7 @@ class Number(Int):
             out["minimum"] = self.min
         if self.max is not None:
             out["maximum"] = self.max
-        return out
+        return {"anyOf": [out, {"type": "string", "pattern": NUMBER_TEXT}]}  # check reads "2.5" as 2.5
 
 
 class Bool(Option):

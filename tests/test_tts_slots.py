@@ -1,0 +1,145 @@
+"""What a player sees in TTS: every card of a built save shows its own face and back (not its neighbour's),
+in SCORE! and in a deck of several sheets and two components; sheets keep within TTS's 10 x 7 grid, and
+the tiles on them are cut to the whole slot."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from conftest import ROOT, run_cli
+from deckpress.deck import load_deck
+from deckpress.faces import plan_faces
+from deckpress.render import mm_to_px
+from deckpress.tts.sheets import plan_sheets
+from tts_slots import TTS_COLUMNS, TTS_ROWS, check_every_card_shows_its_face, image_path, states
+
+
+def faces_of(deck_file: Path, out: Path, side: str = "front") -> dict[tuple[str, str], Path]:
+    """(component id, card id) -> the file of the card's front (or back) in the build `out`."""
+    deck = load_deck(deck_file)
+    faces = plan_faces(deck)
+    found = {}
+    for component in deck.model.components:
+        for card in component.cards:
+            face = faces.front(component, card) if side == "front" else faces.back(component, card)
+            if face is not None:
+                found[(component.id, card.id)] = out / face.path
+    return found
+
+
+def colour(n: int) -> str:
+    """A colour of its own for card n (n < 125): five levels of red, green and blue."""
+    return "#%02x%02x%02x" % (n // 25 * 60, n // 5 % 5 * 60, n % 5 * 60)
+
+
+CARDS = 80  # more than a sheet holds
+FIELDS = "{colour: {doc: Ink.}, row: {doc: Row., type: integer}}"
+BIG = ", ".join(f"{{name: Card {n}, colour: '{colour(n)}', row: {n % 7}, back: back-{'ab'[n % 2]}, "
+                f"count: {1 + (n % 9 == 0)}}}" for n in range(CARDS))
+DECK = f"""\
+game: {{name: Slots, players: {{min: 2, max: 4}}}}
+card_size: mini
+components:
+  - {{id: big, name: Big, template: patch, back: back-a, fields: {FIELDS}, cards: [{BIG}]}}
+  - {{id: extra, name: Extra, optional: true, template: patch, back: back-a, fields: {FIELDS},
+     cards: [{{name: X1, colour: '#ffffff', row: 1}}, {{name: X2, colour: '#000000', row: 5}}]}}
+tts: {{image_format: png}}
+print: {{profiles: []}}
+"""
+TEMPLATES = {
+    "patch": "elements:\n  - {type: rect, box: bleed, fill: '{{ card.colour }}'}\n"
+             "  - {type: rect, x: 5, y: '{{ 4 + card.row * 7 }}', w: 30, h: 5, fill: '#ff00ff'}\n",
+    "back-a": "elements:\n  - {type: rect, box: bleed, fill: '#802020'}\n",
+    "back-b": "elements:\n  - {type: rect, box: bleed, fill: '#208020'}\n"
+              "  - {type: rect, x: 5, y: 5, w: 9, h: 9, fill: '#ffffff'}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def slots(tmp_path_factory) -> Path:
+    """A project of CARDS cards, each a colour and a bar of its own, on several sheets, with two backs;
+    built once; returns the project."""
+    root = tmp_path_factory.mktemp("slots")
+    (root / "decks").mkdir()
+    (root / "templates").mkdir()
+    (root / "decks" / "slots.yaml").write_text(DECK, encoding="utf-8")
+    for name, text in TEMPLATES.items():
+        (root / "templates" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    result = run_cli("build", "slots", "--quiet", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    return root
+
+
+def test_every_card_shows_its_own_face_and_back_on_every_sheet(slots):
+    deck, out = slots / "decks" / "slots.yaml", slots / "build" / "slots"
+    save = json.loads((out / "tts" / "slots.json").read_text(encoding="utf-8"))
+    bleed = mm_to_px(load_deck(deck).model.bleed)
+    big = [s for s in save["ObjectStates"] if "big" in s["Tags"]]
+    assert len(big[0]["CustomDeck"]) >= 2  # several sheets
+    copies = CARDS + CARDS // 9 + 1  # every ninth card twice, from card 0
+    assert check_every_card_shows_its_face(save, faces_of(deck, out), bleed) == copies + 2
+    backs = faces_of(deck, out, "back")
+    assert check_every_card_shows_its_face({"ObjectStates": big}, backs, bleed, side="BackURL") == copies
+
+
+def test_every_card_of_the_score_save_shows_its_own_face(built):
+    save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+    bleed = mm_to_px(load_deck(ROOT / "decks" / "score.yaml").model.bleed)
+    checked = check_every_card_shows_its_face(save, faces_of(ROOT / "decks" / "score.yaml", built), bleed)
+    assert checked == 42 + sum(s["Name"] == "Card" and "reminders" in s["Tags"] for s in save["ObjectStates"]) > 42
+
+
+@pytest.mark.parametrize("face", [(40, 60), (731, 1024), (1024, 731), (300, 300)])
+def test_no_sheet_has_more_than_ten_columns_or_seven_rows(face):
+    """TTS's limit is 10 x 7 (its knowledge base); small faces fill a sheet to that limit and no further."""
+    for count in range(1, 160):
+        grids = plan_sheets(count, *face)
+        assert sum(g.slots for g in grids) >= count
+        for grid in grids:
+            assert 1 <= grid.columns <= TTS_COLUMNS and 1 <= grid.rows <= TTS_ROWS, (count, grid)
+            assert max(grid.size) <= 4096  # px: TTS's knowledge base, larger textures fail on many GPUs
+    full = plan_sheets(TTS_COLUMNS * TTS_ROWS, 40, 60)
+    assert [(g.columns, g.rows) for g in full] == [(TTS_COLUMNS, TTS_ROWS)]
+    assert len(plan_sheets(TTS_COLUMNS * TTS_ROWS + 1, 40, 60)) == 2
+
+
+def test_the_score_save_keeps_within_the_tts_grid(built):
+    save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+    entries = [e for s in states(save["ObjectStates"]) for e in s.get("CustomDeck", {}).values()]
+    assert entries and all(e["NumWidth"] <= TTS_COLUMNS and e["NumHeight"] <= TTS_ROWS for e in entries)
+
+
+def test_every_tile_is_cut_to_its_whole_slot(built):
+    """A tile kept in cache/ is exactly the size its name gives (the slot it fills on a sheet, or its card
+    on a thumbnail): a tile a pixel short would leave a seam of another colour on every card."""
+    tiles = sorted((built / "cache").rglob("*@*.png"))
+    assert len(tiles) >= 17
+    for tile in tiles:
+        width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)\.png", tile.name).groups())
+        with Image.open(tile) as image:
+            assert image.size == (width, height), tile.name
+
+
+def test_every_image_the_save_names_is_named_for_its_content_and_thumbnails_are_256_px(built):
+    """TTS caches an image by its URL for ever: a changed image must come under a new name, so each name holds
+    its file's sha256 (12 hex digits). TTS shows saves and saved objects by a 256 x 256 PNG beside them."""
+    import hashlib
+
+    save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+    urls = {url for s in states(save["ObjectStates"]) for e in s.get("CustomDeck", {}).values()
+            for url in (e["FaceURL"], e["BackURL"])}
+    assert urls
+    for url in urls:
+        file = image_path(url)
+        assert file.parent == built / "tts" / "assets"
+        assert f"-{hashlib.sha256(file.read_bytes()).hexdigest()[:12]}." in file.name, file.name
+    thumbnails = [built / "tts" / "score.png", *sorted((built / "tts" / "saved-objects").glob("*.png"))]
+    assert len(thumbnails) >= 3
+    for thumbnail in thumbnails:
+        with Image.open(thumbnail) as image:
+            assert image.size == (256, 256), thumbnail.name
