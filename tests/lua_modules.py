@@ -11,6 +11,8 @@ import re
 import lupa.lua52 as lua52
 
 from conftest import ROOT
+from deckpress import scripted
+from deckpress.errors import Where
 from deckpress.tts.lua import bundle, find_modules
 
 # What MoonSharp's TTS sandbox does not have (the fake TTS removes the same).
@@ -27,7 +29,8 @@ def runtime() -> lua52.LuaRuntime:
 def modules(deck: str, lua: lua52.LuaRuntime | None = None):
     """The bundle of tts/lib and tts/<deck> executed in `lua` (a fresh sandbox by default); returns `use`."""
     lua = lua or runtime()
-    lua.execute(bundle(find_modules(ROOT / "decks" / f"{deck}.yaml", deck)))
+    path = ROOT / "decks" / f"{deck}.yaml"
+    lua.execute(bundle(find_modules(path, scripted.find(deck, path, Where(str(path))))))
     return lua.globals().use
 
 

@@ -173,6 +173,8 @@ def test_an_image_linked_from_outside_the_project_is_refused(game, tmp_path):
 def test_a_tts_script_linked_from_outside_the_project_is_refused(game, tmp_path):
     (game / "tts" / "score").mkdir(parents=True)
     (game / "tts" / "score" / "table.lua").symlink_to(outside(tmp_path, "table.lua", "return {}\n"))
+    deck = game / "decks" / "score.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8") + "script: score\n", encoding="utf-8")
     line = one_line(run_cli("build", "--quiet", cwd=game))
     assert "leads outside the project" in line and "tts/score/table.lua" in line
 

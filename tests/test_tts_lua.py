@@ -13,7 +13,8 @@ import pytest
 
 from conftest import ROOT
 from lua_modules import impurities, modules, runtime
-from deckpress.errors import DeckError
+from deckpress import scripted
+from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, check_script, find_modules, lua_literal, lua_string,
                                sandbox_problems)
@@ -102,7 +103,8 @@ def test_bundler_wraps_modules_without_require(tmp_path):
     (tts / "game" / "engine.lua").write_text(
         "local E = {}\nlocal util = use('lib.util')\nfunction E.score(x) return util.twice(x) + 1 end\nreturn E\n")
     (tts / "other" / "engine.lua").write_text("error('another deck')\n")
-    modules = find_modules(tmp_path / "decks" / "game.yaml", "game")
+    deck = tmp_path / "decks" / "game.yaml"
+    modules = find_modules(deck, scripted.find("game", deck, Where(str(deck))))
     assert [m.name for m in modules] == ["lib.util", "game.engine"]
     code = bundle(modules) + "\nreturn use('game.engine').score(20), use('game.engine') == use('game.engine')"
     runtime = lua52.LuaRuntime(unpack_returned_tuples=True)

@@ -45,6 +45,7 @@ class LoadedDeck:
         files += [c.cards_file for c in self.model.components if c.cards_file is not None]
         files += [p for name, p in self.fonts.items() if name in self.model.fonts]
         files += icon_files(self)
+        files += self.model.scripted.files() if self.model.scripted is not None else []
         return sorted(set(files))
 
 

@@ -301,6 +301,8 @@ class MapOf(Option):
         key = self.key.key_schema() if isinstance(self.key, Int) else self.key.schema()
         if key.get("pattern"):
             out["propertyNames"] = {"pattern": key["pattern"]}
+        elif all(isinstance(choice, str) for choice in key.get("enum", [None])):  # keys from a Choice
+            out["propertyNames"] = {"enum": key["enum"]}
         return out
 
 

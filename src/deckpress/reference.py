@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 
-from . import expr, render, schema, source
+from . import expr, game_records, render, schema, scripted, source
 from .options import REQUIRED, Option, Record
 from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
 from .schema import CARD_SIZES, RECORDS, PrintProfile
@@ -96,9 +96,34 @@ def limits_section() -> str:
     return "\n".join(lines)
 
 
+GAMES_INTRO = """\
+## Records of the scripted games
+
+A deck that names a scripted game (`script: <game>`) has its `setup.options`, its modes' `options` and some
+card fields typed by the game's records, declared in the game folder's records file (`tts/<game>/game.yaml`,
+in the vocabulary of GameFile, RecordDecl and FieldDecl below). deckpress finds the folder in the project's
+`tts/`, then in the installed packages (entry-point group `{group}`), then among its own games:
+
+| script | setup.options | a mode's options | card fields |
+|---|---|---|---|
+"""
+
+
+def games_section() -> str:
+    """The records of deckpress's own games, each game's in the order of its records file."""
+    rows, sections = [], []
+    for name, records in scripted.own_records():
+        setup = records.setup.__name__ if records.setup else "none"
+        modes = records.modes.__name__ if records.modes else "none"
+        cards = ", ".join(f"`{field}`" for field in records.cards) or "none"
+        rows.append(f"| `{name}` | {setup} | {modes} | {cards} |")
+        sections += [record_section(record) for record in records.records.values()]
+    return GAMES_INTRO.format(group=scripted.ENTRY_POINTS) + "\n".join(rows) + "\n\n" + "\n\n".join(sections)
+
+
 def markdown() -> str:
     sizes = ", ".join(f"`{name}` {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
     builder_keys = {PrintProfile: PROFILE_OPTIONS}
     parts = [INTRO.format(sizes=sizes)] + [record_section(r, builder_keys.get(r)) for r in RECORDS] + \
-        [limits_section()]
+        [games_section()] + [record_section(r) for r in game_records.RECORDS] + [limits_section()]
     return "\n\n".join(parts) + "\n"

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import games
+from . import scripted
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .markup import ICON_NAME
@@ -596,10 +596,10 @@ class Deck(Record):
     setup = Section(Setup, "Setup data for the TTS scripts and the rules pages.", default=None)
     tts = Section(TTSOptions, "Tabletop Simulator export settings.", default=None)
     print = Section(PrintOptions, "Print-and-play settings.", default=None)
-    script = Choice("The table script whose records type this deck's card effects, mode options and setup "
-                    "options (SCORE!: ScoreStep, ScoreSetupOptions, ScoreModeOptions; Skorch, Scout, Scoop: "
-                    "their SetupOptions); none: they stay free-form.",
-                    list(games.GAMES), default=None)
+    script = Id("The scripted game the deck is played with at the table: its folder tts/<script>/ in the project, "
+                "in an installed package (entry points `deckpress.games`) or in deckpress (see Records of the "
+                "scripted games) holds its Lua and the records (game.yaml) that type this deck's `setup.options`, "
+                "modes' `options` and card fields; none: no table script, and they stay free-form.", default=None)
 
     def validate(self, ctx):
         seen: dict[str, str] = {}
@@ -633,7 +633,7 @@ class Deck(Record):
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
-        games.check(self, ctx)
+        scripted.check(self, ctx)
 
     def _check_deal(self, ctx) -> None:
         """setup.deal and setup.remove name player counts the game is for, and deal no more than the deck
@@ -748,13 +748,13 @@ class Template(Record):
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
                                Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
-                               Template, Element, *games.RECORDS]
+                               Template, Element]
 
 
 def json_schema(deck: Deck | None = None) -> dict:
     """The deck format as JSON Schema (draft 2020-12), for YAML editors. With a deck, its cards are held to
     the fields each of its components declares, as `deckpress check` holds them."""
-    out = games.json_schema(Deck.json_schema())
+    out = scripted.json_schema(Deck.json_schema(), Path(deck.where.path) if deck is not None else None)
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     out["title"] = "deckpress deck file" if deck is None else f"deckpress deck file: {deck.game.name}"
     if deck is not None:

@@ -103,7 +103,29 @@ SHEET = "decks/chips.csv"
 FLOW_LAUGHS = "[&a0 [x, x, x, x, x, x, x, x, x, x], " + ", ".join(
     f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)) + "]"
 
+GAME = "tts/tiny/game.yaml"  # the records file of a scripted game of the project's own
+OPTIONS = "  options: {hand: 3}\n"
+PLAYS_TINY = edit(DECK, OPTIONS, OPTIONS + "script: tiny\n")  # the deck names it: `script: tiny`
+TINY_RECORDS = ("setup: TinySetup\nmodes: TinyMode\nrecords:\n  TinySetup:\n    doc: Setup.\n    keys:\n"
+                "      hand: {type: integer, min: 1, max: 2, doc: Cards in hand.}\n"
+                "  TinyMode:\n    doc: A mode.\n    keys:\n      target: {type: integer, doc: Points.}\n")
+
 CASES: list[Case] = [
+    # --- scripted games: the game a deck names, its records file (issue 22) ----------------------------
+    Case("script-nowhere", edit(DECK, OPTIONS, OPTIONS + "script: nowhere\n"), "no scripted game 'nowhere'",
+         line=FILES[DECK][:FILES[DECK].index(OPTIONS)].count("\n") + 2),
+    Case("records-not-a-mapping", [write(GAME, "- records\n"), PLAYS_TINY], "a records file is a mapping"),
+    Case("records-bad-yaml", [write(GAME, "records: {TinySetup: [\n"), PLAYS_TINY], "YAML syntax error", line=2),
+    Case("records-unknown-type", [write(GAME, TINY_RECORDS.replace("type: integer, min", "type: integr, min")),
+                                  PLAYS_TINY], "unknown type 'integr'; did you mean 'integer'?", line=7),
+    Case("records-unknown-record", [write(GAME, TINY_RECORDS.replace("setup: TinySetup", "setup: TinySetp")),
+                                    PLAYS_TINY], "unknown record 'TinySetp'; did you mean 'TinySetup'?"),
+    Case("records-misspelt-key", [write(GAME, TINY_RECORDS.replace("min: 1, max", "mni: 1, max")), PLAYS_TINY],
+         "unknown key 'mni' in FieldDecl; did you mean 'min'?", line=7),
+    Case("records-min-on-text", [write(GAME, TINY_RECORDS.replace("type: integer, min", "type: text, min")),
+                                 PLAYS_TINY], "`min` and `max` bound an integer, a number or a list", line=7),
+    Case("records-option-too-large", [write(GAME, TINY_RECORDS), PLAYS_TINY], "hand: 3 is too large", file=DECK,
+         line=FILES[DECK][:FILES[DECK].index(OPTIONS)].count("\n") + 1),
     # --- 5. YAML: tags --------------------------------------------------------------------------------
     Case("tag-python-apply-on-list", edit(DECK, "profiles: [tiny]",
                                           "profiles: !!python/object/apply:os.system [echo pwned]"), "YAML tag"),

@@ -287,6 +287,7 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
         "components": components,
         "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
                    "home": _home(objects, main)},
+        "script": model.scripted.name if model.scripted is not None else None,
         "engine": engine,
     }
 
@@ -387,8 +388,10 @@ def build(ctx: BuildContext) -> None:
     for component in present:
         objects += by_component[component.id]
 
-    modules = lua.find_modules(deck.path, deck.name)
-    engine = f"{deck.name}.engine" if any(m.name == f"{deck.name}.engine" for m in modules) else None
+    game = model.scripted
+    modules = lua.find_modules(deck.path, game)
+    engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
+        else None
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
     script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
@@ -396,7 +399,7 @@ def build(ctx: BuildContext) -> None:
     if ctx.records.get("tts/global.lua", checked) is None:
         lua.check_script(script, modules, "tts/global.lua.j2")
     ctx.records.put("tts/global.lua", checked, {})
-    xml = lua.render(deck.path, "ui.xml.j2", title=title, deck=deck.name, data=data,
+    xml = lua.render(deck.path, "ui.xml.j2", game, title=title, script=game and game.name, data=data,
                      seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 
     epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)

@@ -201,20 +201,25 @@ def module_name(tts_dir: Path, path: Path) -> str:
     return ".".join(path.relative_to(tts_dir).with_suffix("").parts)
 
 
-def find_modules(deck_path: Path, deck_name: str) -> list[Module]:
-    """The modules a deck's Global script bundles: tts/lib/**.lua and tts/<deck>/**.lua, sorted; each
-    folder is taken from the project's tts/ if it has it, else from deckpress's own."""
+def find_modules(deck_path: Path, game=None) -> list[Module]:
+    """The modules a deck's Global script bundles, sorted: tts/lib/**.lua, the library, from the project's
+    tts/ if it has that folder, else from deckpress's own; then the **.lua of the deck's scripted `game` (a
+    scripted.GameFolder, or None), named after the game: `<game>.engine`."""
     out: list[Module] = []
-    for folder in ("lib", deck_name):
-        base = next((d for d in lookup_dirs(deck_path, "tts") if (d / folder).is_dir()), None)
-        if base is None:
-            continue
-        for file in sorted((base / folder).rglob("*.lua")):
+    base = next((d for d in lookup_dirs(deck_path, "tts") if (d / "lib").is_dir()), None)
+    folders = ([(base / "lib", lambda file: module_name(base, file), lambda file: confine(file, deck_path))]
+               if base is not None else [])
+    if game is not None:
+        def game_module(file: Path) -> str:
+            return ".".join([game.name, *file.relative_to(game.path).with_suffix("").parts])
+        folders.append((game.path, game_module, lambda file: game.inside(file, deck_path)))
+    for folder, name, inside in folders:
+        for file in sorted(folder.rglob("*.lua")):
             try:
-                source = confine(file, deck_path).read_text(encoding="utf-8")
+                source = inside(file).read_text(encoding="utf-8")
             except OutsideProject as err:
                 raise DeckError.at(Where(str(file)), f"{err}; keep the TTS scripts inside the project") from None
-            out.append(Module(module_name(base, file), file, source))
+            out.append(Module(name(file), file, source))
     return out
 
 
@@ -270,24 +275,30 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
 
 
 class _ProjectLoader(jinja2.BaseLoader):
-    """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two."""
+    """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two; and
+    `<game>/...` from the folder of the deck's scripted game (a scripted.GameFolder, or None)."""
 
-    def __init__(self, deck_path: Path):
+    def __init__(self, deck_path: Path, game=None):
         self.deck_path = deck_path
         self.dirs = lookup_dirs(deck_path, "tts")
+        self.game = game
 
     def get_source(self, environment, template):
-        relative = "/".join(jinja2.loaders.split_template_path(template))
-        file = find_in(self.dirs, relative, self.deck_path)
+        parts = jinja2.loaders.split_template_path(template)
+        if self.game is not None and len(parts) > 1 and parts[0] == self.game.name:
+            file = self.game.path.joinpath(*parts[1:])
+            file = self.game.inside(file, self.deck_path) if file.is_file() else None
+        else:
+            file = find_in(self.dirs, "/".join(parts), self.deck_path)
         if file is None:
             raise jinja2.TemplateNotFound(template)
         return file.read_text(encoding="utf-8"), str(file), lambda: True
 
 
-def environment(deck_path: Path) -> jinja2.Environment:
-    """jinja2's sandbox over the TTS source folders. `{{ x | lua }}` is the only way values enter Lua;
-    .xml templates are autoescaped for XML."""
-    env = ImmutableSandboxedEnvironment(loader=_ProjectLoader(deck_path), undefined=jinja2.StrictUndefined,
+def environment(deck_path: Path, game=None) -> jinja2.Environment:
+    """jinja2's sandbox over the TTS source folders and the scripted game's folder. `{{ x | lua }}` is the
+    only way values enter Lua; .xml templates are autoescaped for XML."""
+    env = ImmutableSandboxedEnvironment(loader=_ProjectLoader(deck_path, game), undefined=jinja2.StrictUndefined,
                                         autoescape=jinja2.select_autoescape(enabled_extensions=("xml", "xml.j2")),
                                         keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["lua"] = lambda value: jinja2.filters.Markup(lua_literal(value))
@@ -295,12 +306,13 @@ def environment(deck_path: Path) -> jinja2.Environment:
     return env
 
 
-def render(deck_path: Path, template: str, **values: Any) -> str:
-    """Render one template of tts/; errors name the file and line."""
+def render(deck_path: Path, template: str, game=None, **values: Any) -> str:
+    """Render one template of tts/ (which may include the files of the scripted `game`'s folder as
+    `<game>/...`); errors name the file and line."""
     dirs = lookup_dirs(deck_path, "tts")
     tts_dir = next((d for d in dirs if (d / template).is_file()), dirs[0])
     try:
-        return environment(deck_path).get_template(template).render(**values)
+        return environment(deck_path, game).get_template(template).render(**values)
     except jinja2.TemplateSyntaxError as err:
         raise DeckError.at(Where(err.filename or str(tts_dir / template), err.lineno or 0, 1),
                            f"template error: {err.message}; fix the template") from None
