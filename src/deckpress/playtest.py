@@ -101,6 +101,8 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
                             "playtest plays scripted games only (docs/scripting.md)")
     data = lua_data(SimpleNamespace(deck=deck), save.seats(model), None, [], f"{model.scripted.name}.engine")
     modes = [m["id"] for m in data["modes"]]
+    if mode is None and modes:
+        mode = modes[0]
     if mode is not None and mode not in modes:
         known = ", ".join(modes) if modes else "none: this deck has no modes"
         raise PlaytestError(f"--mode {mode}: {path.stem} has no such mode; its modes: {known}")
@@ -153,14 +155,25 @@ def _runtime(run: Run):
 
 
 def _load(run: Run) -> None:
-    """This process's LuaRuntime for the run."""
+    """This process's LuaRuntime for the run (the processes forked after inherit it), once the game has
+    been set up with the run's first seed: an engine that refuses the seats or the mode is a PlaytestError
+    here, before any process starts."""
     _WORKER["run"] = run
-    _WORKER["lua"], _WORKER["play"] = _runtime(run)
+    _WORKER["lua"], _WORKER["play"] = lua, _ = _runtime(run)
+    check = lua.eval("""function(engine, seats, mode, seed)
+      local state, refusal = use(engine).setup(DATA, seats, {seed = seed, mode = mode})
+      return state ~= nil, refusal or false
+    end""")
+    ok, refusal = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
+    if not ok:
+        what = f"mode {run.mode}" if run.mode else run.deck
+        raise PlaytestError(f"{run.path}: {what} with {run.players} players is refused by the game: "
+                            f"{_refusal(refusal)}")
 
 
-def _start_worker(run: Run) -> None:
+def _start_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _load(run)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's pool.terminate() ends it at once
 
 
 def _plain(value):
@@ -231,15 +244,15 @@ def play(run: Run, cores: int | None = None, progress: Callable[[int, int], None
         if progress is not None:
             progress(len(games), run.games)
 
+    _load(run)
     if cores == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        _load(run)
         try:
             for batch in batches:
                 take(*play_batch(batch))
         except KeyboardInterrupt:
             return Played(run, games, True, time.monotonic() - started)
         return Played(run, games, False, time.monotonic() - started)
-    pool = multiprocessing.get_context("fork").Pool(cores, _start_worker, (run,))
+    pool = multiprocessing.get_context("fork").Pool(cores, _start_worker)
     try:
         results = pool.imap_unordered(play_batch, batches)
         for _ in batches:
