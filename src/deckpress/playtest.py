@@ -216,7 +216,7 @@ def _refusal(refusal) -> str:
 
 def chunks(games: int, cores: int) -> list[tuple[int, int]]:
     """The batches of a run: small enough to show progress and share the work, big enough to cost little."""
-    size = max(1, min(200, games // (cores * 16)))
+    size = max(1, min(50, games // (cores * 50)))
     return [(first, min(first + size - 1, games)) for first in range(1, games + 1, size)]
 
 
