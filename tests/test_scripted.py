@@ -38,6 +38,9 @@ def test_a_renamed_copy_of_a_deck_plays_the_same_game(tmp_path, built):
     assert {"score.engine", "score.referee", "score.table"} <= set(lua_modules(duel))
     assert 'script = "score"' in duel["LuaScript"]
     assert abs(len(duel["LuaScript"]) - len(original["LuaScript"])) < 1000  # the deck's name, the file paths
+    inputs = json.loads((tmp_path / "build/score-duel/manifest.json").read_text(encoding="utf-8"))["inputs"]
+    assert {"script:score/engine.lua", "script:score/game.yaml", "script:score/checks.py"} <= set(inputs)
+    assert not [name for name in inputs if name.startswith("/")]  # named the same wherever deckpress is
 
 
 GAME = """\
@@ -76,6 +79,12 @@ setup:
 """
 
 
+# The smallest engine the build accepts: every function of the engine contract (docs/scripting.md).
+ENGINE = ("local E = {name = 'mine'}\n"
+          + "".join(f"function E.{f}() end\n" for f in ("setup", "to_act", "legal_moves", "play", "scores", "all_ids"))
+          + "return E\n")
+
+
 def project(root: Path, deck: str = DECK, game: str | None = GAME) -> Path:
     (root / "decks").mkdir(parents=True)
     (root / "templates").mkdir()
@@ -85,7 +94,7 @@ def project(root: Path, deck: str = DECK, game: str | None = GAME) -> Path:
     if game is not None:
         (root / "tts" / "mine").mkdir(parents=True)
         (root / "tts" / "mine" / "game.yaml").write_text(game, encoding="utf-8")
-        (root / "tts" / "mine" / "engine.lua").write_text("return {}\n", encoding="utf-8")
+        (root / "tts" / "mine" / "engine.lua").write_text(ENGINE, encoding="utf-8")
     return root
 
 
@@ -158,7 +167,7 @@ def test_an_installed_package_brings_a_game(tmp_path):
     package.mkdir(parents=True)
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "game.yaml").write_text(GAME, encoding="utf-8")
-    (package / "engine.lua").write_text("return {name = 'from the package'}\n", encoding="utf-8")
+    (package / "engine.lua").write_text(ENGINE.replace("'mine'", "'from the package'"), encoding="utf-8")
     info = site / "mine_game-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: mine-game\nVersion: 1.0\n", encoding="utf-8")
@@ -179,6 +188,13 @@ def test_an_installed_package_brings_a_game(tmp_path):
     assert done.returncode == 0, done.stderr
     save = json.loads((root / "build/mine/tts/mine.json").read_text(encoding="utf-8"))
     assert "mine.engine" in lua_modules(save) and "from the package" in save["LuaScript"]
+    rules = json.loads(deckpress("schema").stdout)["allOf"]  # the generic schema knows it too
+    assert {"script": {"const": "mine"}} in [rule["if"]["properties"] for rule in rules]
+    (package / "game.yaml").write_text(GAME.replace("type: integer, min: 1", "type: integr, min: 1"), encoding="utf-8")
+    for command in ("check", "schema"):
+        done = deckpress(command)
+        assert done.returncode == 1 and "game.yaml:10:" in done.stderr and "unknown type 'integr'" in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
 def test_every_package_of_the_source_ships():

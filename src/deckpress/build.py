@@ -24,7 +24,7 @@ from .context import BuildContext, BuildOptions
 from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
 from .faces import FaceStage, plan_faces
-from .inputs import Records, build_inputs, sha256_file
+from .inputs import Records, build_inputs, plain, sha256_file
 from .memory import keep_freed_memory
 from .paths import project_root
 from .processes import Prepared, available, check_stop
@@ -149,15 +149,17 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                   warn: Callable[[str], None]) -> str:
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
-    option_values = {"lang": deck.lang, "asset_url": options.asset_url, **options.extra,
+    from .builders import registered, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
+
+    builders = [cls(options.builders.get(cls.name)) for cls in registered()]
+    option_values = {"lang": deck.lang, "asset_url": options.asset_url,
+                     "builders": {b.name: plain(b.options) for b in builders},
                      "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}  # the TTS save's date
     inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
     if previous and _up_to_date(final, old_manifest, inputs):
         for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
             warn(warning)
         return f"{deck.name}: up to date ({final})"
-
-    from .builders import BUILDERS, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
 
     keep_freed_memory()  # before the face stage and the builders fork their processes
 
@@ -169,9 +171,9 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
                            records=Records(staging, previous, old_manifest.get("records", {})))
-        with _builders_started(ctx, BUILDERS) as run_builders:
+        with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                        done, todo), tiles(deck, faces))
+                                                                        done, todo), tiles(builders, deck, faces))
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
             run_builders()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import signal
 import sys
 from contextlib import contextmanager
@@ -13,10 +12,12 @@ import click
 
 from . import __version__
 from .build import build_deck
+from .builders import Builder, registered
 from .context import BuildOptions
 from .deck import load_deck
-from .errors import DeckError
-from .schema import CARD_SIZES, MAX_BACK_OFFSET
+from .errors import DeckError, Problems, Where
+from .options import Bool, Choice, Context, Invalid, ListOf, Option
+from .schema import CARD_SIZES
 
 DECKS_DIR = Path("decks")
 
@@ -42,21 +43,16 @@ def resolve_decks(names: tuple[str, ...]) -> list[Path]:
     return paths
 
 
-def _offset(text: str) -> tuple[float, float]:
-    try:
-        x, y = (float(part) for part in text.split(","))
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not two numbers; write X,Y in millimetres, e.g. 1.5,-0.5",
-                                 param_hint="--back-offset") from None
-    if not all(math.isfinite(v) and abs(v) <= MAX_BACK_OFFSET for v in (x, y)):
-        raise click.BadParameter(f"{text!r}: each number must be finite and at most {MAX_BACK_OFFSET} mm either "
-                                 "way; write X,Y in millimetres, e.g. 1.5,-0.5", param_hint="--back-offset")
-    return (x, y)
-
-
 def _report(err: DeckError) -> None:
     for problem in err.problems:
         click.echo(str(problem), err=True)
+
+
+try:
+    BUILDER_CLASSES = registered()  # deckpress's own builders and those of the installed packages
+except DeckError as broken:  # a package's builder that does not load: one line, then deckpress's own
+    click.echo(str(broken.problems[0]), err=True)
+    BUILDER_CLASSES = registered(installed=False)
 
 
 class Stopped(Exception):
@@ -96,26 +92,58 @@ BUILD_OPTIONS = [
     click.option("--lang", default=None, help="Language of the texts (default: each deck's own)."),
     click.option("--asset-url", default=None, metavar="URL",
                  help="Base URL the TTS images will be uploaded to (default: file:/// paths to the build)."),
-    click.option("--duplex", type=click.Choice(["long-edge", "short-edge"]), default="long-edge",
-                 show_default=True,
-                 help="How your printer flips duplex pages; the PDF's back pages are laid out to match."),
-    click.option("--back-offset", default="0,0", show_default=True, metavar="X,Y",
-                 help="Shift of the back pages in mm, measured with the calibration sheet."),
     click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors and warnings."),
 ]
 
 
+def _builder_flag(builder: type[Builder], key: str, option: Option):
+    """The flag of a builder's option (`back_offset`: --back-offset), its value checked by the option; a list
+    is written comma-separated."""
+    metavar = builder.metavars.get(key, option.type_name.upper())
+
+    def convert(ctx, param, value):
+        given = value
+        if isinstance(option, ListOf) and isinstance(value, str):
+            items = [item.strip() for item in value.split(",")]
+            count = len(items)
+            if count < option.min_items or (option.max_items is not None and count > option.max_items):
+                raise click.BadParameter(f"{value!r} is {count} value(s); write {metavar}, comma-separated")
+            value = items
+        problems = Problems()
+        try:
+            checked = option.check(value, Where(param.opts[0]), Context(problems))
+        except Invalid as err:
+            problems.add(Where(param.opts[0]), str(err))
+        if problems.items:
+            raise click.BadParameter(f"{given!r}: {problems.items[0].message}")
+        return checked
+
+    default = option.default_value()
+    if isinstance(option, Bool):
+        return click.option(f"--{key.replace('_', '-')}", f"{builder.name}__{key}", is_flag=True, help=option.doc)
+    if isinstance(option, Choice):
+        return click.option(f"--{key.replace('_', '-')}", f"{builder.name}__{key}", type=click.Choice(option.choices),
+                            default=default, show_default=True, help=option.doc)
+    shown = ",".join(f"{v:g}" if isinstance(v, float) else str(v) for v in default) if isinstance(default, list) \
+        else default
+    return click.option(f"--{key.replace('_', '-')}", f"{builder.name}__{key}", default=shown, show_default=True,
+                        metavar=metavar, callback=convert, help=option.doc)
+
+
 def build_options(command):
-    """The options `build` and `watch` share."""
-    for option in reversed(BUILD_OPTIONS):
+    """The options `build` and `watch` share: deckpress's, then one flag per option of each builder."""
+    flags = [_builder_flag(b, key, option) for b in BUILDER_CLASSES for key, option in b.Options.OPTIONS.items()]
+    for option in reversed(BUILD_OPTIONS + flags):
         command = option(command)
     return command
 
 
-def _options(out: Path, lang: str | None, asset_url: str | None, duplex: str, back_offset: str,
-             quiet: bool) -> BuildOptions:
+def _options(out: Path, lang: str | None, asset_url: str | None, quiet: bool, **flags) -> BuildOptions:
+    """The options of a build: deckpress's, and each builder's typed options (flags named `<builder>__<key>`)."""
+    given = {b.name: {k.split("__", 1)[1]: v for k, v in flags.items() if k.startswith(f"{b.name}__")}
+             for b in BUILDER_CLASSES}
     return BuildOptions(out=out, lang=lang, asset_url=asset_url, quiet=quiet,
-                        extra={"duplex": duplex, "back_offset": _offset(back_offset)})
+                        builders={b.name: b.defaults(**given[b.name]) for b in BUILDER_CLASSES})
 
 
 class Progress:
@@ -254,7 +282,6 @@ def watch(decks: tuple[str, ...], **values) -> None:
 def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
-    from .builders import CHECKS
     from .faces import check_faces
 
     failed = False
@@ -263,8 +290,8 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
             deck = load_deck(path, lang)
             for warning in deck.warnings + check_faces(deck):
                 click.echo(warning, err=True)
-            for check_outputs in CHECKS:
-                check_outputs(deck)
+            for builder in BUILDER_CLASSES:
+                builder().check(deck)
         except DeckError as err:
             _report(err)
             failed = True
@@ -303,14 +330,16 @@ def preview(deck: str, card_id: str | None, target: Path | None, lang: str | Non
 @click.option("--name", default=None, help="The game's name (default: from PATH); the deck file is named after it.")
 @click.option("--card-size", type=click.Choice(list(CARD_SIZES)), default="poker", show_default=True,
               help="Size of the cards.")
-def new(path: Path, name: str | None, card_size: str) -> None:
-    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README.
-    Then `cd PATH && deckpress build`."""
+@click.option("--scripted", is_flag=True,
+              help="Also a scripted table of its own (tts/<deck>/: rules engine, table script, typed options).")
+def new(path: Path, name: str | None, card_size: str, scripted: bool) -> None:
+    """Start a game of your own in PATH (a new or empty folder): a deck, two templates and a README
+    (with --scripted, the game's rules as a scripted table too). Then `cd PATH && deckpress build`."""
     from .scaffold import ScaffoldError, new_project
 
     name = name or path.absolute().name.replace("-", " ").replace("_", " ").title()
     try:
-        written = new_project(path, name, card_size)
+        written = new_project(path, name, card_size, scripted)
     except ScaffoldError as err:
         click.echo(str(err), err=True)
         sys.exit(1)
@@ -342,14 +371,12 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
     elif for_profile:
         out = record_schema(PrintProfile, "deckpress print profile")
         out["properties"].update({k: o.json_schema() for k, o in PROFILE_OPTIONS.items()})
-    elif deck_name is not None:
-        try:
-            out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model)
+    else:
+        try:  # the records of the scripted games a deck can name come in: a broken records file is a line
+            out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model if deck_name is not None else None)
         except DeckError as err:
             _report(err)
             sys.exit(1)
-    else:
-        out = json_schema()
     click.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 

@@ -19,7 +19,7 @@ class BuildOptions:
     lang: str | None = None
     asset_url: str | None = None
     quiet: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)  # builder-specific command-line options
+    builders: dict[str, Any] = field(default_factory=dict)  # each builder's options (a Record), by its name
 
 
 @dataclass

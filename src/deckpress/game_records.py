@@ -271,7 +271,17 @@ class _Builder:
         if self.module is not None and not callable(function):
             self.ctx.error(decl.source.at("check"), f"the game's python file has no function {decl.check!r}; "
                                                     "define it, or remove `check:`")
-        return lambda record, ctx: function(record, ctx) if callable(function) else None
+        python = self.out.python
+
+        def validate(record: Record, ctx: Context) -> None:
+            if not callable(function):
+                return
+            try:
+                function(record, ctx)
+            except Exception as err:  # noqa: BLE001 (any failure of the game's code is a located line)
+                ctx.error(Where(str(python)), f"the game's check {decl.check!r} fails: {type(err).__name__}: {err}; "
+                                              "fix the game's python file")
+        return validate
 
     def option(self, spec: FieldDecl, label: str | None, under: str | None) -> Option:
         """The Option a field declares, under the record key `under`; `label` (the key, for a field nested in

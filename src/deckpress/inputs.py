@@ -77,7 +77,9 @@ def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
             if directory.is_dir():
                 files.update(p.resolve() for p in directory.rglob("*")
                              if p.is_file() and "__pycache__" not in p.parts)
-    out = {display_name(f, deck.path): sha256_file(f) for f in sorted(files)}
+    game = deck.model.scripted
+    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): sha256_file(f)
+           for f in sorted(files)}
     for record in face_records.values():
         for name in record.get("images", {}):
             out[name] = _image_digest(image_path(name, deck.path))
@@ -187,10 +189,15 @@ def plain(value: Any) -> Any:
 
 
 def model_inputs(deck) -> dict[str, str]:
-    """The files the deck's model is read from (its YAML and the card tables it names), with digests."""
+    """The files the deck's model is read from (its YAML, the card tables it names, and the records of its
+    scripted game, which type its game data), with digests."""
     files = [deck.path, *(c.cards_file for c in deck.model.components if c.cards_file is not None),
              *icon_files(deck)]
-    return {display_name(f, deck.path): sha256_file(f) for f in sorted(set(files))}
+    game = deck.model.scripted
+    if game is not None and game.records is not None:
+        files += [game.records.path, *([game.records.python] if game.records.python else [])]
+    return {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): sha256_file(f)
+            for f in sorted(set(files))}
 
 
 def icon_files(deck) -> list[Path]:

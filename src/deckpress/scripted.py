@@ -17,6 +17,7 @@ records file is a game whose deck data stays free-form.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
@@ -49,6 +50,14 @@ class GameFolder:
         """Every file of the folder, sorted (what a build of a deck playing the game reads of it)."""
         return sorted(p for p in self.path.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
+    def display_name(self, file: Path) -> str | None:
+        """How a file of a game from outside the project is named in a build's manifest: `script:<game>/<path
+        in the folder>`, the same wherever deckpress or the package is installed; None for other files."""
+        resolved, root = file.resolve(), self.path.resolve()
+        if self.origin == "project" or not resolved.is_relative_to(root):
+            return None
+        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}"
+
     def inside(self, file: Path, deck_path: Path) -> Path:
         """`file` of the folder, resolved; OutsideProject when a link leads it out of the project (a game of
         the project) or out of the game folder (an installed game)."""
@@ -67,8 +76,10 @@ def _own_root() -> Path | None:
     return Path(locations[0]) if locations else None
 
 
+@functools.cache
 def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
-    """The games installed packages register, by name (the first registration of a name wins)."""
+    """The games installed packages register, by name (the first registration of a name wins); looked up once
+    per process."""
     found: dict[str, importlib.metadata.EntryPoint] = {}
     for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
         found.setdefault(point.name, point)
@@ -164,11 +175,12 @@ def _records(path: Path) -> GameRecords:
 
 
 def _python(path: Path) -> ModuleType:
-    """The game's Python file, run as a module of its own; a DeckError at the line it fails at."""
-    spec = importlib.util.spec_from_file_location(f"deckpress_game_{abs(hash(str(path.resolve())))}", path)
-    module = importlib.util.module_from_spec(spec)
+    """The game's Python file, run as a module of its own (compiled in memory: nothing is written into the
+    game folder, which may be an installed package's); a DeckError at the line it fails at."""
+    module = ModuleType(f"deckpress_game_{path.parent.name}_{path.stem}")
+    module.__file__ = str(path)
     try:
-        spec.loader.exec_module(module)
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
     except SyntaxError as err:
         raise DeckError.at(Where(str(path), err.lineno or 0, err.offset or 0), f"{err.msg}; fix the game's "
                                                                                  "python file") from None

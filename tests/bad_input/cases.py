@@ -124,6 +124,17 @@ CASES: list[Case] = [
          "unknown key 'mni' in FieldDecl; did you mean 'min'?", line=7),
     Case("records-min-on-text", [write(GAME, TINY_RECORDS.replace("type: integer, min", "type: text, min")),
                                  PLAYS_TINY], "`min` and `max` bound an integer, a number or a list", line=7),
+    Case("engine-without-contract", [write("tts/tiny/engine.lua", "local E = {}\nfunction E.setup() end\n"
+                                          "function E.play() end\nreturn E\n"), PLAYS_TINY],
+         "the engine has no to_act, legal_moves, scores, all_ids", line=4),
+    Case("records-python-syntax", [write("tts/tiny/checks.py", "def hand(record, ctx:\n"),
+                                   write(GAME, "python: checks.py\n" + TINY_RECORDS), PLAYS_TINY],
+         "'(' was never closed"),
+    Case("records-python-check-fails", [write("tts/tiny/checks.py", "def hand(record, ctx):\n    return 1 / 0\n"),
+                                        write(GAME, "python: checks.py\n" + TINY_RECORDS.replace(
+                                            "    doc: Setup.\n", "    doc: Setup.\n    check: hand\n").replace(
+                                            "max: 2", "max: 5")),
+                                        PLAYS_TINY], "the game's check 'hand' fails: ZeroDivisionError", line=None),
     Case("records-option-too-large", [write(GAME, TINY_RECORDS), PLAYS_TINY], "hand: 3 is too large", file=DECK,
          line=FILES[DECK][:FILES[DECK].index(OPTIONS)].count("\n") + 1),
     # --- 5. YAML: tags --------------------------------------------------------------------------------

@@ -14,7 +14,7 @@
 -- order; a pile is named by {player = seat, pile = "go" | "game"} and listed bottom card first.
 
 local Util = use("lib.util")
-local is_int, contains, index_of = Util.is_int, Util.contains, Util.index_of
+local is_int, index_of = Util.is_int, Util.index_of
 local Random = use("lib.random")
 local ScoopScoring = use("scoop.scoring")
 
@@ -25,24 +25,14 @@ local clone = Util.deep_copy
 -- ---------------------------------------------------------------------------
 -- Data
 
--- The facts the engine reads from DATA: {piles, draw_per_turn, faces = {rank = true}, scoring}.
+-- The facts the engine reads from DATA: {piles, draw_per_turn, faces = {rank = true}, scoring}. The
+-- options are as tts/scoop/game.yaml types them: `deckpress check` refuses a deck whose options are not.
 function ScoopEngine.rules(data)
-  local options = (data.setup and data.setup.options) or {}
-  if options.draw_per_turn ~= 1 then
-    error("setup.options.draw_per_turn must be 1: each turn is one card taken (decks/scoop.yaml)")
-  end
-  local piles = options.piles
-  if type(piles) ~= "table" or #piles ~= 2 or not contains(piles, "go") or not contains(piles, "game") then
-    error("setup.options.piles must be [go, game] in some order (decks/scoop.yaml)")
-  end
-  if type(options.face_ranks) ~= "table" then
-    error("setup.options.face_ranks must list the face-card ranks (decks/scoop.yaml)")
-  end
+  local options = data.setup.options
   local scoring = clone(options.scoring)
-  if type(scoring) ~= "table" then error("setup.options.scoring is missing (decks/scoop.yaml)") end
   scoring.faces = clone(options.face_ranks)
-  ScoopScoring.check_scoring(scoring)
-  return { piles = clone(piles), draw_per_turn = 1, faces = ScoopScoring.face_set(scoring), scoring = scoring }
+  return { piles = clone(options.piles), draw_per_turn = options.draw_per_turn, faces = ScoopScoring.face_set(scoring),
+    scoring = scoring }
 end
 
 -- The 52 cards of DATA's deck component: {id, suit, rank, value}.

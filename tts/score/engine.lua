@@ -1258,16 +1258,16 @@ end
 -- A round: every round player lays a roster from their hand at once and unseen (to_act's kind is
 -- "simultaneous"); once the last roster is in, its SCORE! phase resolves (action_turn until the round
 -- is over), the totals move on, and the next round is dealt from the whole deck again, shuffled with
--- the game's own generator (state.rng). The modes where each player draws from their own deck
--- (Decking!) and the solo modes are played at the table only (tts/score/referee.lua).
+-- the game's own generator (state.rng). In Decking! (C29) each player builds the roster from a deck of
+-- their own instead, keeping one card of each draw, right to left. The solo modes are played at the
+-- table only (tts/score/referee.lua).
 
 local function refuse(clause, rule, text)
   return nil, { clause = clause, rule = rule, text = text }
 end
 
--- Deal the next round into `state` (a copy): hands of the round players from the shuffled deck.
-local function deal_round(state)
-  local players = ScoreEngine.round_players(state, state.opts)
+-- The deck's card ids (every copy, minus the mode's deck_remove), shuffled with the game's generator.
+local function shuffled_deck(state)
   local list, n = {}, 0
   for _, card in pairs(state.cards) do
     n = n + 1
@@ -1277,7 +1277,39 @@ local function deal_round(state)
   local ids = {}
   for i, card in ipairs(ScoreEngine.build_deck(list, state.opts)) do ids[i] = card.id end
   state.rng = Random.next(state.rng)
-  ids = Random.shuffle(ids, state.rng)
+  return Random.shuffle(ids, state.rng)
+end
+
+-- Take the next `count` ids of `from` (fewer when it runs out) into the list `to`.
+local function take_ids(from, to, count)
+  local n = #to
+  for _ = 1, math.min(count, #from) do
+    n = n + 1
+    to[n] = table.remove(from, 1)
+  end
+end
+
+-- C29: every player's own deck, whole and shuffled (a tie-break's onlookers keep theirs), and each round
+-- player's first draw in hand.
+local function deal_own_decks(state, players)
+  state.hands, state.chosen, state.decks, state.graves, state.kept = {}, {}, {}, {}, {}
+  state.deck = {}
+  for _, seat in ipairs(state.players) do
+    state.decks[seat] = shuffled_deck(state)
+    state.graves[seat], state.kept[seat] = {}, {}
+  end
+  for _, seat in ipairs(players) do
+    state.hands[seat] = {}
+    take_ids(state.decks[seat], state.hands[seat], state.opts.draw_per_slot)
+  end
+  return state
+end
+
+-- Deal the next round into `state` (a copy): hands of the round players from the shuffled deck.
+local function deal_round(state)
+  local players = ScoreEngine.round_players(state, state.opts)
+  if state.opts.deck_per_player then return deal_own_decks(state, players) end
+  local ids = shuffled_deck(state)
   local each = ScoreEngine.hand_size(state.opts, #players, state.deal)
   if each * #players > #ids then
     error(#players .. " players x " .. each .. " cards needs " .. (each * #players) .. "; the deck has " .. #ids)
@@ -1302,7 +1334,7 @@ function ScoreEngine.setup(data, seats, opts)
   local mode = opts.mode or (ScoreEngine.mode(data, "classic") and "classic" or data.modes[1].id)
   if ScoreEngine.mode(data, mode) == nil then return refuse(1, "modes", "this deck has no mode " .. tostring(mode)) end
   local options = ScoreEngine.options(data, mode)
-  if options.solo or options.deck_per_player then
+  if options.solo then
     return refuse(1, "modes", ScoreEngine.mode(data, mode).name .. " is played at the table only")
   end
   local teams = {}
@@ -1334,9 +1366,10 @@ end
 -- legal_moves(state, seat) -> one move description (too many rosters to list): {roster = {choose = k,
 -- from = the hand's card ids, ordered = true}, target = {one_of = {false, seat, ...}}}: a roster of k
 -- cards of the hand, in slot order, and the seat the targeted cards aim at (false: Auto, as the table's
--- selector). {} when the seat has nothing to choose.
+-- selector). In Decking!: {keep = {one_of = the draw's card ids}}. {} when the seat has nothing to choose.
 function ScoreEngine.legal_moves(state, seat)
   if state.over or state.hands[seat] == nil or state.chosen[seat] ~= nil then return {} end
+  if state.opts.deck_per_player then return { { keep = { one_of = copy(state.hands[seat]) } } } end
   local targets = { false }
   for i, s in ipairs(state.players) do targets[i + 1] = s end
   return { { roster = { choose = math.min(state.opts.roster_size, #state.hands[seat]), from = copy(state.hands[seat]),
@@ -1353,7 +1386,8 @@ local function score_round(state, events)
     state.targets[seat] = chosen.target or ScoreEngine.AUTO
   end
   local out
-  for _ = 1, 100 do
+  local limit = state.opts.action_turns or state.opts.roster_size  -- a round's action turns at the most
+  for _ = 1, limit do
     local problem
     out, problem = ScoreEngine.action_turn(state, state.opts, state.cards, rosters, state.totals)
     if out == nil then error(problem) end
@@ -1367,7 +1401,7 @@ local function score_round(state, events)
     end
     if out.round_over then break end
   end
-  if not out.round_over then error("the round did not end in 100 action turns") end
+  if not out.round_over then error("the round did not end in " .. limit .. " action turns") end
   for seat, total in pairs(out.pad) do state.totals[seat] = total end
   events[#events + 1] = { what = "round_over", totals = copy(state.totals), bug = out.result.bug ~= nil,
     text = "Round " .. state.rounds .. " is over." }
@@ -1376,14 +1410,44 @@ local function score_round(state, events)
   end
 end
 
+-- Decking! (C29): `seat` keeps the card `move.keep` of its draw in its rightmost empty roster slot; the
+-- rest of the draw goes to its graveyard and, while slots are empty, it draws again. A full roster is
+-- laid (Auto targets); the last one laid plays the round.
+local function keep(state, seat, move)
+  local hand = state.hands[seat]
+  local at = type(move) == "table" and index_of(hand, move.keep)
+  if not at then return refuse(29, "Decking!", "keep one card of your draw: {keep = card id}") end
+  state = copy(state)
+  hand = state.hands[seat]
+  local kept, grave = state.kept[seat], state.graves[seat]
+  kept[#kept + 1] = table.remove(hand, at)
+  take_ids(hand, grave, #hand)
+  local size = state.opts.roster_size
+  local events = { { what = "kept", seat = seat, slot = size - #kept + 1,
+    text = tostring(seat) .. " keeps a card in roster slot " .. (size - #kept + 1) .. "." } }
+  if #kept < size and #state.decks[seat] > 0 then
+    take_ids(state.decks[seat], hand, state.opts.draw_per_slot)
+    return state, events
+  end
+  local roster = {}
+  for k = 1, #kept do roster[k] = kept[#kept + 1 - k] end  -- filled from the right: the last kept is slot 1
+  state.chosen[seat] = { roster = roster, target = false }
+  state.kept[seat] = {}
+  if #ScoreEngine.to_act(state) > 0 then return state, events end
+  score_round(state, events)
+  if not state.over then deal_round(state) end
+  return state, events
+end
+
 -- play(state, seat, move) -> new state, events | nil, refusal. move: {roster = {ids}, target = seat or
--- false}. The last roster of a round plays the round's SCORE! phase and deals the next round.
+-- false}; in Decking!, {keep = card id}. The last roster of a round plays the round's SCORE! phase and deals the next round.
 -- events: {what = "roster" | "said" | "round_over" | "game_over", seat, text, ...}.
 function ScoreEngine.play(state, seat, move)
   if state.over then return refuse(22, "winning", "the game is over") end
   local hand = state.hands[seat]
   if hand == nil then return refuse(21, "setup", tostring(seat) .. " is not playing this round") end
   if state.chosen[seat] ~= nil then return refuse(3, "action turn", "your roster is laid: wait for the others") end
+  if state.opts.deck_per_player then return keep(state, seat, move) end
   if type(move) ~= "table" or type(move.roster) ~= "table" then
     return refuse(3, "action turn", "lay a roster: {roster = {card ids}, target = a seat or false}")
   end
@@ -1433,6 +1497,9 @@ function ScoreEngine.all_ids(state)
   for _, seat in ipairs(state.players) do
     if state.hands[seat] then add_all(state.hands[seat]) end
     if state.chosen[seat] then add_all(state.chosen[seat].roster) end
+    for _, own in ipairs({ state.decks, state.graves, state.kept }) do  -- Decking!: a deck of one's own
+      if own and own[seat] then add_all(own[seat]) end
+    end
   end
   return out
 end

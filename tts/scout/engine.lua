@@ -41,19 +41,11 @@ local function component(data, id)
 end
 
 -- The facts the engine reads from DATA: {rounds, chips_per_player, round_score = {won, scout, hand},
--- stars = {star values, highest first}}.
+-- stars = {star values, highest first}}. The options are as tts/scout/game.yaml types them: `deckpress
+-- check` refuses a deck whose options are not.
 function ScoutEngine.rules(data)
-  local options = (data.setup and data.setup.options) or {}
+  local options = data.setup.options
   local score = options.round_score
-  if type(score) ~= "table" or not is_int(score.won) or not is_int(score.scout) or not is_int(score.hand) then
-    error("setup.options.round_score must give whole points {won, scout, hand} (decks/scout.yaml)")
-  end
-  if options.rounds ~= "players" and not is_int(options.rounds) then
-    error("setup.options.rounds must be 'players' or a whole number (decks/scout.yaml)")
-  end
-  if not is_int(options.chips_per_player) then
-    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
-  end
   local stars = {}
   for _, card in ipairs(component(data, "stars").cards) do stars[#stars + 1] = card.fields.value end
   table.sort(stars, function(x, y) return x > y end)

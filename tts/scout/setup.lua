@@ -21,21 +21,15 @@ local ScoutSetup = {}
 
 -- The set-up facts of decks/scout.yaml as bundled in DATA: {deal = {[players] = cards each} (C3),
 -- remove = {[players] = {id = true}} (C2), chips_per_player, first_card (C6: the id of the card that
--- starts round 1)}. No number of the game is written here.
+-- starts round 1)}. No number of the game is written here; the options are as tts/scout/game.yaml types them.
 function ScoutSetup.rules(data)
   local setup = (data and data.setup) or {}
   local options = setup.options or {}
   if type(setup.deal) ~= "table" then error("setup.deal must give the cards each player gets (decks/scout.yaml)") end
-  if not is_int(options.chips_per_player) then
-    error("setup.options.chips_per_player must be a whole number (decks/scout.yaml)")
-  end
   local remove = {}
   for count, ids in pairs(setup.remove or {}) do
     remove[count] = {}
     for _, id in ipairs(ids) do remove[count][id] = true end
-  end
-  if type(options.first_player_card) ~= "string" then
-    error("setup.options.first_player_card must name the card that starts round 1 (decks/scout.yaml)")
   end
   return { deal = setup.deal, remove = remove, chips_per_player = options.chips_per_player,
            first_card = options.first_player_card }

@@ -12,7 +12,7 @@
 -- {5 slots}}; an empty prison slot is `false`. Seats are whatever the deal plan used (TTS colours).
 
 local Util = use("lib.util")
-local is_int, contains, index_of = Util.is_int, Util.contains, Util.index_of
+local contains, index_of = Util.contains, Util.index_of
 local SkorchSetup = use("skorch.setup")
 
 local SkorchEngine = {}
@@ -23,17 +23,11 @@ local SPECIAL = { elude = true, shield = true, demoter = true, skorch = true, un
 -- ---------------------------------------------------------------------------
 -- Data
 
--- The facts the engine reads from DATA (the Global script's bundled deck data): setup.options.
+-- The facts the engine reads from DATA (the Global script's bundled deck data): setup.options, as
+-- tts/skorch/game.yaml types them (`deckpress check` refuses a deck whose options are not).
 function SkorchEngine.rules(data)
-  local options = (data and data.setup and data.setup.options) or {}
-  local rules = { draw_per_turn = options.draw_per_turn, elude_empty_value = options.elude_empty_value }
-  if not is_int(rules.draw_per_turn) or rules.draw_per_turn < 0 then
-    error("setup.options.draw_per_turn must be a whole number of cards (decks/skorch.yaml)")
-  end
-  if not is_int(rules.elude_empty_value) then
-    error("setup.options.elude_empty_value must be a whole number (decks/skorch.yaml)")
-  end
-  return rules
+  local options = data.setup.options
+  return { draw_per_turn = options.draw_per_turn, elude_empty_value = options.elude_empty_value }
 end
 
 -- The cards of DATA's components `ids` (default {"deck"}), one per copy: {id = "<card id>-<copy>",

@@ -1,81 +1,183 @@
-"""Builders turn the validated deck and its faces into outputs. Each is one module with a
-`build(ctx)` function, and maybe a `prepare(ctx)`; a new output is a new module added to BUILDERS. Each
-builder runs in a process of its own, forked before the faces are drawn (see build._builders_started):
-there it imports its module and its libraries and runs `prepare` (reads fonts...) while the faces are
-drawn, and `build` once they are. A builder that reads settings files of its own also adds a
-`check(deck)` to CHECKS, which `deckpress check` runs. A builder that uses faces scaled down adds a
-`tiles(deck, faces)` to TILES: the face stage cuts them while each face is in memory, and keeps them in
-the output folder's cache/ (see faces.tile_path)."""
+"""Builders turn the validated deck and its faces into outputs, in the manner of Sphinx's builders: each is
+one class (a subclass of Builder) with its name, its typed options, and its steps, registered in one place,
+`registered()`: deckpress's own (BUILDERS) and those installed packages add in the entry-point group
+`deckpress.builders` (`[project.entry-points."deckpress.builders"] zine = "mypackage.zine:ZineBuilder"`).
+
+A builder's options are a Record (`Options`): `deckpress build` and `watch` get one flag per key
+(`back_offset` is `--back-offset`), its help the option's doc, its value checked by the option, and the
+builder gets them typed as `self.options`. Its steps:
+
+    check(deck)         `deckpress check`: the builder's own settings files load and fit (a DeckError if not)
+    tiles(deck, faces)  the face tiles (scaled-down faces) it wants: the face stage cuts them while each face
+                        is in memory, and keeps them in the output folder's cache/ (see faces.tile_path)
+    prepare(ctx)        runs while the faces are drawn: import its libraries, read its fonts
+    build(ctx)          once the faces are drawn: write its outputs into ctx.out
+
+Each builder runs in a process of its own, forked before the faces are drawn (build._builders_started).
+The classes here are light: each imports the module that does its work (reportlab, which the PDF builder
+needs, takes 70 ms to import) when it first runs a step, in the builder's process.
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib.metadata
+from typing import Any, ClassVar
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
+from ..errors import DeckError, Problems, Where
 from ..faces import Faces, Size
-from . import tts
+from ..options import Choice, Context, ListOf, Number, Record
+from ..schema import MAX_BACK_OFFSET
+from ..source import Map
 
-_LAZY: set[str] = set()  # the modules `lazy` and the BUILDERS name, imported when first used
+ENTRY_POINTS = "deckpress.builders"
+
+
+class NoOptions(Record):
+    """A builder without options."""
+
+
+class Builder:
+    """One output of a build: subclass it, name it, give its options record, define `build` (see above)."""
+
+    name: ClassVar[str]
+    Options: ClassVar[type[Record]] = NoOptions
+    metavars: ClassVar[dict[str, str]] = {}  # how a flag's value is written, by option key, e.g. X,Y
+
+    def __init__(self, options: Record | None = None):
+        self.options = options if options is not None else self.defaults()
+
+    @classmethod
+    def defaults(cls, **values: Any) -> Record:
+        """The builder's options: `values` given, the others their defaults; ValueError when one is wrong."""
+        raw = Map(values)
+        raw.where, raw.key_where, raw.value_where = Where("options"), {}, {}
+        problems = Problems()
+        options = cls.Options.load(raw, raw.where, Context(problems))
+        if problems.items:
+            raise ValueError(problems.items[0].message)
+        return options
+
+    @classmethod
+    def load(cls) -> None:
+        """Import what the builder's steps need (a long-running `deckpress watch` does it once, so the builders
+        it forks at every rebuild have their libraries already)."""
+
+    def check(self, deck: LoadedDeck) -> None:
+        """Raise a DeckError when what the builder reads besides the deck does not fit it."""
+
+    def tiles(self, deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
+        """The tiles the builder cuts from faces: face path -> sizes."""
+        return {}
+
+    def prepare(self, ctx: BuildContext) -> None:
+        """Get ready while the faces are drawn."""
+
+    def build(self, ctx: BuildContext) -> None:
+        raise NotImplementedError
 
 
 def _module(name: str):
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def lazy(module: str, function: str) -> Callable:
-    """`module.function` of this package, the module imported at the first call (reportlab, which the
-    PDF builder needs, takes 70 ms to import)."""
-    _LAZY.add(module)
+class TTSBuilder(Builder):
+    """The Tabletop Simulator mod: build/<deck>/tts/ (builders/tts.py)."""
 
-    def call(*args):
-        return getattr(_module(module), function)(*args)
-    return call
+    name = "tts"
+
+    @classmethod
+    def load(cls):
+        _module("tts")
+
+    def check(self, deck):
+        _module("tts").check(deck)
+
+    def tiles(self, deck, faces):
+        return _module("tts").tiles(deck, faces)
+
+    def prepare(self, ctx):
+        self.load()
+
+    def build(self, ctx):
+        _module("tts").build(ctx)
+
+
+class PDFOptions(Record):
+    """How `deckpress build` lays out the print-and-play PDFs for your printer."""
+
+    duplex = Choice("How your printer flips duplex pages; the PDF's back pages are laid out to match.",
+                    ["long-edge", "short-edge"], default="long-edge")
+    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
+                         "Shift of the back pages in mm, measured with the calibration sheet.",
+                         default=lambda: [0.0, 0.0], min_items=2, max_items=2)
+
+
+class PDFBuilder(Builder):
+    """The print-and-play PDFs: build/<deck>/print/ (builders/pdf.py)."""
+
+    name = "pdf"
+    Options = PDFOptions
+    metavars = {"back_offset": "X,Y"}
+
+    @classmethod
+    def load(cls):
+        _module("pdf")
+
+    def check(self, deck):
+        _module("pdf").check(deck)
+
+    def prepare(self, ctx):
+        _module("pdf").prepare(ctx)
+
+    def build(self, ctx):
+        _module("pdf").build(ctx, self.options)
+
+
+BUILDERS: list[type[Builder]] = [TTSBuilder, PDFBuilder]
+
+
+@functools.cache
+def registered(installed: bool = True) -> tuple[type[Builder], ...]:
+    """Every builder class: deckpress's own, then (`installed`) those of the installed packages, by name; a
+    DeckError when one does not load, is no Builder, or shares a name or an option with another (a build then
+    stops at that line). Looked up once per process."""
+    out = list(BUILDERS)
+    points = importlib.metadata.entry_points(group=ENTRY_POINTS) if installed else []
+    for point in sorted(points, key=lambda p: p.name):
+        where = Where(f"entry point {point.name} = {point.value} ({ENTRY_POINTS})")
+        try:
+            cls = point.load()
+        except Exception as err:  # noqa: BLE001 (a package's broken builder is one line, not a traceback)
+            raise DeckError.at(where, f"cannot load the builder: {type(err).__name__}: {err}; reinstall or "
+                                      "uninstall its package") from None
+        if not (isinstance(cls, type) and issubclass(cls, Builder)):
+            raise DeckError.at(where, "is no deckpress.builders.Builder; fix or uninstall its package")
+        out.append(cls)
+    names, flags = set(), set()
+    for cls in out:
+        if cls.name in names or flags & set(cls.Options.OPTIONS):
+            raise DeckError.at(Where(f"builder {cls.name}"), "another builder has its name or one of its options; "
+                                                             "uninstall one of the two packages")
+        names.add(cls.name)
+        flags |= set(cls.Options.OPTIONS)
+    return tuple(out)
 
 
 def preload() -> None:
     """Import every builder's module now: a long-running `deckpress watch` then forks builders that have
     their libraries already, at every rebuild."""
-    for module in sorted(_LAZY):
-        _module(module)
+    for cls in registered():
+        cls.load()
 
 
-@dataclass(frozen=True)
-class Builder:
-    """The builder that is the module `module` of this package."""
-
-    module: str
-
-    def __post_init__(self) -> None:
-        _LAZY.add(self.module)
-
-    def prepare(self, ctx: BuildContext) -> None:
-        """Import the module (in the builder's process) and run its `prepare`, if it has one."""
-        prepare = getattr(_module(self.module), "prepare", None)
-        if prepare is not None:
-            prepare(ctx)
-
-    def build(self, ctx: BuildContext) -> None:
-        _module(self.module).build(ctx)
-
-
-BUILDERS: list[Builder] = [Builder("tts"), Builder("pdf")]
-
-CHECKS: list[Callable[[LoadedDeck], None]] = [
-    lazy("pdf", "check"),
-]
-
-TILES: list[Callable[[LoadedDeck, Faces], dict[str, set[Size]]]] = [
-    tts.tiles,
-]
-
-
-def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
+def tiles(builders: list[Builder], deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
     """The tiles every builder asks of the face stage, by face path."""
     wanted: dict[str, set[Size]] = {}
-    for asks in TILES:
-        for face, sizes in asks(deck, faces).items():
+    for builder in builders:
+        for face, sizes in builder.tiles(deck, faces).items():
             wanted.setdefault(face, set()).update(sizes)
     return wanted

@@ -33,6 +33,7 @@ from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, 
                           outlines, set_boxes, used_extent)
 from ..render import DPI
 from ..schema import Component
+from . import PDFOptions
 
 
 def prepare(ctx: BuildContext) -> None:
@@ -40,13 +41,12 @@ def prepare(ctx: BuildContext) -> None:
     register_fonts()
 
 
-def build(ctx: BuildContext) -> None:
-    """Every PDF (and shop image folder) of every profile; a PDF whose record did not change is taken from
-    the previous build as it is."""
+def build(ctx: BuildContext, options: PDFOptions) -> None:
+    """Every PDF (and shop image folder) of every profile, laid out for the printer as `options` say; a PDF
+    whose record did not change is taken from the previous build as it is."""
     deck = ctx.deck
     profiles = deck_profiles(deck)
-    duplex = ctx.options.extra.get("duplex") or "long-edge"
-    cli_offset = tuple(ctx.options.extra.get("back_offset") or (0.0, 0.0))
+    duplex, cli_offset = options.duplex, tuple(options.back_offset)
     images = Images(ctx.out)
     model = model_inputs(deck)
     faces = [ctx.records.digest(face.path) for face in ctx.faces.all()]

@@ -145,6 +145,13 @@ def _thumbnail_faces(deck: LoadedDeck, faces: Faces) -> list[tuple[str, Shown]]:
     return out + [(f"tts/saved-objects/{c.id}.png", sheets.thumbnail_faces(fronts[c.id])) for c in present]
 
 
+def check(deck: LoadedDeck) -> None:
+    """What the save's build would refuse of the deck's scripted game: an engine without the contract."""
+    game = deck.model.scripted
+    if game is not None:
+        lua.check_engine(lua.find_modules(deck.path, game), f"{game.name}.engine")
+
+
 def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
     """The tiles this builder cuts from faces (face path -> sizes), which the face stage makes: a sheet
     slot of every card's front (and back, where they differ), the shared back at the largest slot, the
@@ -392,6 +399,7 @@ def build(ctx: BuildContext) -> None:
     modules = lua.find_modules(deck.path, game)
     engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
         else None
+    lua.check_engine(modules, engine)
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
     script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))

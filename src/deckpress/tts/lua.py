@@ -274,6 +274,30 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
     raise DeckError.at(Where(f"{path} (rendered)", line, col), message)
 
 
+# The engine contract (docs/scripting.md): what every scripted game's engine.lua defines.
+CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
+_LUA_COMMENT = re.compile(r"--\[(=*)\[.*?\]\1\]|--[^\n]*", re.S)
+
+
+def check_engine(modules: list[Module], engine: str | None) -> None:
+    """Raise a located DeckError when the scripted game's engine module (`engine`, e.g. "climb.engine")
+    leaves out a function of the engine contract: found when the save is built, not when a player presses
+    a button. A function counts when the file defines it on a table (`function Engine.play(` or
+    `Engine.play =`)."""
+    module = next((m for m in modules if m.name == engine), None)
+    if module is None:
+        return
+    code = _LUA_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), module.source)
+    missing = [name for name in CONTRACT
+               if not re.search(rf"\bfunction\s+[A-Za-z_]\w*\s*[.:]\s*{name}\s*\(|"
+                                rf"\b[A-Za-z_]\w*\s*\.\s*{name}\s*=(?!=)", code)]
+    if missing:
+        line = code[: code.rfind("return")].count("\n") + 1 if "return" in code else 1
+        raise DeckError.at(Where(str(module.path), line, 1),
+                           f"the engine has no {', '.join(missing)}; define every function of the engine "
+                           f"contract, {', '.join(CONTRACT)} (docs/scripting.md)")
+
+
 class _ProjectLoader(jinja2.BaseLoader):
     """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two; and
     `<game>/...` from the folder of the deck's scripted game (a scripted.GameFolder, or None)."""

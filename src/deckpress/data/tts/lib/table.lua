@@ -10,6 +10,11 @@ function M.warn(message)
   broadcastToAll(message, {1, 0.4, 0.3})
 end
 
+-- Show `text` in the XmlUI element `id` (a game's turn line).
+function M.show_text(id, text)
+  UI.setValue(id, text)
+end
+
 -- TTS is asynchronous: a card taken, dealt or put into a deck, a deck grouped or an object spawned
 -- arrives frames later. Every flow below acts on an object only in the callback or once a
 -- Wait.condition says it is there, and never on a deck that may be gone (see docs/tts.md).

@@ -73,14 +73,14 @@ function M.referee(engine, spec)
   function R.show_turn()
     local text = spec.idle
     if game ~= nil then text = (spec.line or function(s) return M.turn_line(engine, s) end)(game) end
-    UI.setValue(spec.turn_id, text)
+    Table.show_text(spec.turn_id, text)
   end
 
   --- One move of `color`: how.read(state, color) -> move | nil, refusal reads it off the table; the
   --- engine plays it. Refused: the refusal is said, and how.put_back(state, done) (optional) puts the
-  --- cards back and returns true when any go back (the message then says so). Played: how.say(event) (optional; default: its text) for each event, the turn line,
-  --- then how.carry_out(before, after, events, done) lays the table out as the engine's state says.
-  --- finish() runs once the cards are there.
+  --- cards back and returns true when any go back (the message then says so). Played: how.say(event)
+  --- (optional; default: say its text) for each event, the turn line, then how.carry_out(before, after,
+  --- events, done) lays the table out as the engine's state says. finish() runs once the cards are there.
   function R.move(color, finish, how)
     if game == nil then
       Table.warn(spec.first)

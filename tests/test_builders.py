@@ -1,0 +1,91 @@
+"""Builders are plug-ins (src/deckpress/builders/__init__.py): one class each, with its name and a typed options
+record whose keys are its command-line flags; deckpress's own and those an installed package registers in the
+entry-point group `deckpress.builders` run alike."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import run_cli
+from deckpress.builders import BUILDERS, PDFBuilder, registered
+
+
+def test_deckpress_registers_its_own_builders_in_one_place():
+    assert [b.name for b in BUILDERS] == ["tts", "pdf"] and list(registered()[:2]) == BUILDERS
+
+
+def test_a_builders_flags_come_from_its_options_record():
+    help_text = " ".join(run_cli("build", "--help").stdout.split())
+    for key, option in PDFBuilder.Options.OPTIONS.items():
+        assert f"--{key.replace('_', '-')}" in help_text and " ".join(option.doc.split()) in help_text
+    assert "--back-offset X,Y" in help_text and "[default: 0,0]" in help_text
+
+
+def test_a_builders_options_are_typed():
+    options = PDFBuilder.defaults(back_offset=["1.5", "-2"])
+    assert (options.duplex, options.back_offset) == ("long-edge", [1.5, -2.0])
+    with pytest.raises(ValueError, match="at most 20"):
+        PDFBuilder.defaults(back_offset=[0, 21])
+    with pytest.raises(ValueError, match="did you mean 'short-edge'"):
+        PDFBuilder.defaults(duplex="short")
+
+
+ZINE = '''\
+from deckpress.builders import Builder
+from deckpress.options import Int, Record
+
+
+class ZineOptions(Record):
+    """A zine of the deck."""
+
+    zine_pages = Int("Pages of the zine.", default=8, min=4)
+
+
+class ZineBuilder(Builder):
+    name = "zine"
+    Options = ZineOptions
+
+    def tiles(self, deck, faces):
+        return {faces.all()[0].path: {(20, 30)}}
+
+    def build(self, ctx):
+        ctx.path("zine/pages.txt").write_text(str(self.options.zine_pages))
+'''
+
+RUN = """\
+import sys
+from deckpress.cli import main
+sys.argv = ["deckpress", *sys.argv[1:]]
+main()
+"""
+
+
+def test_an_installed_package_brings_a_builder(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "zine.py").write_text(ZINE, encoding="utf-8")
+    info = site / "zine-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zine\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[deckpress.builders]\nzine = zine:ZineBuilder\n", encoding="utf-8")
+    project = tmp_path / "game"
+    assert run_cli("new", str(project), "--name", "Game").exit_code == 0
+    env = {**os.environ, "PYTHONPATH": str(site)}
+
+    def deckpress(*args):
+        return subprocess.run([sys.executable, "-c", RUN, *args], cwd=project, env=env, capture_output=True,
+                              text=True, timeout=120)
+    done = deckpress("build", "--help")
+    assert "--zine-pages" in done.stdout and "Pages of the zine." in done.stdout
+    done = deckpress("build", "--quiet", "--zine-pages", "2")
+    assert done.returncode == 2 and "2 is too small; write a number of at least 4" in done.stderr, done.stderr
+    done = deckpress("build", "--quiet", "--zine-pages", "12")
+    assert done.returncode == 0, done.stderr
+    built = project / "build" / "game"
+    assert (built / "zine" / "pages.txt").read_text() == "12"
+    assert (built / "tts" / "game.json").is_file() and list((built / "print").glob("*.pdf"))
+    assert any(p.name.endswith("@20x30.png") for p in (built / "cache").rglob("*.png"))  # the tile it asked for
