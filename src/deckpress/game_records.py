@@ -23,7 +23,7 @@ below): a mistake in it is one located line too.
 
 from __future__ import annotations
 
-import difflib
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -84,7 +84,8 @@ class GameFile(Record):
     (`script: <game>`) gives it."""
 
     python = Str("A Python file of the game folder with the checks across keys its records name (`check`), "
-                 "and `check(deck, ctx)`, run once the deck's game data is typed.", default=None,
+                 "and `check(deck, ctx)`, run once the deck's game data is typed (a card's typed game fields are "
+                 "its `typed`, by field); they report with `ctx.error(where, message)`.", default=None,
                  pattern=r"[A-Za-z_][A-Za-z0-9_]*\.py", hint="name a .py file of the game folder, e.g. checks.py")
     setup = Str("The record of `setup.options`; none: setup.options stays empty.", default=None,
                 pattern=RECORD_NAME, hint="name a record of this file")
@@ -369,7 +370,6 @@ class _Builder:
 
 def _optional(option: Option) -> Option:
     """A copy of `option` with no default: given or not, never required."""
-    import copy
     out = copy.copy(option)
     out.default = None
     return out

@@ -53,10 +53,10 @@ class GameFolder:
     def display_name(self, file: Path) -> str | None:
         """How a file of a game from outside the project is named in a build's manifest: `script:<game>/<path
         in the folder>`, the same wherever deckpress or the package is installed; None for other files."""
-        resolved, root = file.resolve(), self.path.resolve()
-        if self.origin == "project" or not resolved.is_relative_to(root):
+        if self.origin == "project":
             return None
-        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}"
+        resolved, root = file.resolve(), self.path.resolve()
+        return f"script:{self.name}/{resolved.relative_to(root).as_posix()}" if resolved.is_relative_to(root) else None
 
     def inside(self, file: Path, deck_path: Path) -> Path:
         """`file` of the folder, resolved; OutsideProject when a link leads it out of the project (a game of
@@ -99,9 +99,12 @@ def _package_folder(point: importlib.metadata.EntryPoint, where: Where) -> Path:
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def _is_game(folder: Path) -> bool:
-    return folder.name != LIBRARY and folder.is_dir() and (
-        (folder / RECORDS_FILE).is_file() or any(folder.glob("*.lua")))
+def _is_game(folder: Path, any_folder: bool = False) -> bool:
+    """Whether `folder` is a game folder: any folder of a project's tts/ but the library (`any_folder`), else
+    one with a records file or Lua."""
+    if folder.name in (LIBRARY, "__pycache__") or folder.name.startswith(".") or not folder.is_dir():
+        return False
+    return any_folder or (folder / RECORDS_FILE).is_file() or any(folder.glob("*.lua"))
 
 
 def available(deck_path: Path | None = None, installed: bool = True) -> dict[str, tuple[Path, str]]:
@@ -112,7 +115,7 @@ def available(deck_path: Path | None = None, installed: bool = True) -> dict[str
     if deck_path is not None:
         tts = project_root(deck_path) / "tts"
         for folder in sorted(tts.iterdir()) if tts.is_dir() else []:
-            if _is_game(folder):
+            if _is_game(folder, any_folder=True):
                 out.setdefault(folder.name, (folder, "project"))
     if installed:
         for name, point in sorted(_entry_points().items()):
@@ -137,7 +140,7 @@ def find(name: str, deck_path: Path, where: Where) -> GameFolder:
                                   "name your game's folder")
     folder, origin = None, ""
     project = project_root(deck_path) / "tts" / name
-    if project.is_dir():
+    if _is_game(project, any_folder=True):
         folder, origin = project, "project"
     else:
         point = _entry_points().get(name)
