@@ -178,7 +178,8 @@ def test_wilson_intervals_match_the_published_values():
     (["score", "--mode", "speedy"], "--mode speedy: score has no such mode"),
     (["score", "--mode", "duel", "--players", "3"], "--players 3: mode duel is for 2 to 2 players"),
     (["scoop", "--players", "1"], "--players 1: scoop is for 2 to 6 players"),
-    (["score", "--mode", "decking"], "is refused by the game: clause 1: Decking! is played at the table only"),
+    (["score", "--mode", "scorlitaire"], "mode scorlitaire with 1 player is refused by the game: clause 1: "
+                                         "Scorlitaire! is played at the table only"),
     (["score", "--budget", "0"], "--budget 0"),
 ])
 def test_bad_input_is_one_line_and_exit_1(tmp_path, args, message):

@@ -167,7 +167,7 @@ def _load(run: Run) -> None:
     ok, refusal = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
     if not ok:
         what = f"mode {run.mode}" if run.mode else run.deck
-        raise PlaytestError(f"{run.path}: {what} with {run.players} players is refused by the game: "
+        raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "
                             f"{_refusal(refusal)}")
 
 
