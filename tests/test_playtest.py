@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -200,3 +201,14 @@ def test_a_deck_without_a_table_script_is_one_line(tmp_path):
     assert result.exit_code == 1 and result.stderr.strip() == \
         "decks/plain.yaml: the deck has no table script (`script:`) whose rules the bots could play; playtest " \
         "plays scripted games only (docs/scripting.md)"
+
+
+def test_a_build_keeps_the_playtest_pages_of_its_folder(tmp_path, built):
+    out = tmp_path / "build"
+    shutil.copytree(built, out / "score")
+    assert run_cli("playtest", "score", "--games", "4", "--out", str(out)).exit_code == 0
+    page = out / "score" / "playtest" / "classic-4p-random-seed1.html"
+    shutil.rmtree(out / "score" / "faces" / "deck")                    # the next build must remake the folder
+    result = run_cli("build", "score", "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert page.is_file() and (out / "score" / "faces" / "deck").is_dir()

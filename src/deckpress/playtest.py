@@ -368,7 +368,7 @@ def compare(base: dict, other: dict) -> dict:
     cards = []
     for b in other["cards"]:
         a = by_id.get(b["id"])
-        row = {"id": b["id"], "played": a["played"] if a else 0, "other_played": b["played"],
+        row = {"id": b["id"], "name": b["name"], "played": a["played"] if a else 0, "other_played": b["played"],
                "win_rate_when_played": a["win_rate_when_played"] if a else None,
                "other_win_rate_when_played": b["win_rate_when_played"]}
         if a:
@@ -378,7 +378,7 @@ def compare(base: dict, other: dict) -> dict:
         cards.append(row)
     for a in base["cards"]:
         if not any(c["id"] == a["id"] for c in other["cards"]):
-            cards.append({"id": a["id"], "played": a["played"], "other_played": 0,
+            cards.append({"id": a["id"], "name": a["name"], "played": a["played"], "other_played": 0,
                           "win_rate_when_played": a["win_rate_when_played"], "other_win_rate_when_played": None,
                           "difference": None, "ci95": None, "significant": False, "gone": True})
     length = {"mean": base["length"]["mean"], "other_mean": other["length"]["mean"],
@@ -393,7 +393,7 @@ def _pct(x: float | None) -> str:
 
 
 def _interval(ci: list[float] | None) -> str:
-    return "-" if ci is None else f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}%"
+    return "-" if ci is None else f"{100 * ci[0]:.1f} to {100 * ci[1]:.1f}%"
 
 
 def _signed(x: float | None) -> str:
@@ -437,7 +437,7 @@ def text(r: dict, diff: dict | None = None, other: dict | None = None) -> str:
                          for i, s in enumerate(diff["seats"])])
         lines.append("")
         lines += _table(["card", "played", "other", "win rate", "other", "difference", "95% interval", ""],
-                        [[c["id"], str(c["played"]), str(c["other_played"]), _pct(c["win_rate_when_played"]),
+                        [[c["name"], str(c["played"]), str(c["other_played"]), _pct(c["win_rate_when_played"]),
                           _pct(c["other_win_rate_when_played"]), _signed(c["difference"]), _interval(c["ci95"]),
                           "*" if c["significant"] else ("new" if c.get("new") else "gone" if c.get("gone") else "")]
                          for c in diff["cards"]])
