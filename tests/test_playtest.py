@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -212,3 +216,18 @@ def test_a_build_keeps_the_playtest_pages_of_its_folder(tmp_path, built):
     result = run_cli("build", "score", "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.stderr
     assert page.is_file() and (out / "score" / "faces" / "deck").is_dir()
+
+
+def test_ctrl_c_stops_within_a_second_and_prints_the_finished_games(tmp_path):
+    child = subprocess.Popen([sys.executable, "-m", "deckpress", "playtest", "scoop", "--games", "1000000", "--out",
+                              str(tmp_path), "--json", str(tmp_path / "r.json")], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(6)
+    asked = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    assert time.monotonic() - asked < 1.0 and child.returncode == 130, err
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["stopped"] and 0 < report["games"] < 1_000_000 and "(stopped" in out.splitlines()[0]
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(report["games"])
