@@ -119,6 +119,7 @@ def test_the_json_report_has_the_documented_shape_and_its_sums_add_up(tmp_path):
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
     ids = [c["id"] for c in report["cards"]]
     assert ids == sorted(ids) and "score-6" in ids
+    assert sum(c["played"] for c in report["cards"]) > 16 * 3 * 2     # each player lays several kinds of card
     for card in report["cards"]:
         assert set(card) >= {"id", "played", "win_rate_when_played", "ci95"}
         assert 1 <= card["played"] <= 16 * 3 and card["ci95"][0] <= card["win_rate_when_played"] <= card["ci95"][1]
@@ -231,3 +232,9 @@ def test_ctrl_c_stops_within_a_second_and_prints_the_finished_games(tmp_path):
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["stopped"] and 0 < report["games"] < 1_000_000 and "(stopped" in out.splitlines()[0]
     assert sum(s["wins"] for s in report["seats"]) == pytest.approx(report["games"])
+
+
+def test_a_game_plays_the_same_in_any_batch(rigged):
+    deck = rigged / "decks" / "rigged.yaml"
+    assert playtest.chunks(120, 1) != playtest.chunks(120, 2)
+    assert figures(deck, 1, games=120, players=3) == figures(deck, 2, games=120, players=3)
