@@ -503,18 +503,30 @@ def page_name(r: dict) -> str:
     return name + ".html"
 
 
-def _chart(rows: list[tuple[str, list[tuple[float, list[float]]]]], fair: float | None, caption: str) -> str:
+def _axis(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]], fair: float | None) -> tuple[float, float, float]:
+    """The chart's span, from and to (rates), and its tick step: the intervals and the fair line, with a margin."""
+    values = [v for _, marks in rows for rate, ci in marks if rate is not None for v in ci]
+    values += [fair] if fair is not None else []
+    low = max(0.0, math.floor((min(values) - 0.01) * 20) / 20)
+    high = min(1.0, math.ceil((max(values) + 0.01) * 20) / 20)
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1) if (high - low) / s <= 12)
+    return low, high, step
+
+
+def _chart(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]], fair: float | None,
+           caption: str) -> str:
     """A horizontal interval chart: per row its label and, per deck, a dot at the rate and a bar over the 95 %
-    interval; a dashed line at `fair` (the rate of a fair game)."""
+    interval; a dashed line at `fair` (the rate of a fair game). The axis spans the figures, not 0 to 100 %."""
     height = PAD * 2 + ROW * len(rows) + 20
-    width = LABEL + PLOT + PAD * 2
-    x = lambda v: LABEL + PAD + PLOT * min(1.0, max(0.0, v))
+    width = LABEL + PLOT + PAD * 4
+    low, high, step = _axis(rows, fair)
+    x = lambda v: LABEL + PAD + PLOT * (min(high, max(low, v)) - low) / (high - low)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
            f'aria-label="{html.escape(caption)}" font-family="sans-serif" font-size="12">']
-    for tick in range(0, 11):
-        v = tick / 10
+    for tick in range(round((high - low) / step) + 1):
+        v = low + tick * step
         out.append(f'<line x1="{x(v):.1f}" y1="{PAD}" x2="{x(v):.1f}" y2="{height - 20}" stroke="#e2e8f0"/>')
-        out.append(f'<text x="{x(v):.1f}" y="{height - 6}" text-anchor="middle" fill="#4a5568">{tick * 10}%</text>')
+        out.append(f'<text x="{x(v):.1f}" y="{height - 6}" text-anchor="middle" fill="#4a5568">{100 * v:.0f}%</text>')
     if fair is not None:
         out.append(f'<line x1="{x(fair):.1f}" y1="{PAD}" x2="{x(fair):.1f}" y2="{height - 20}" stroke="#718096" '
                    'stroke-dasharray="4 3"><title>a fair share</title></line>')
