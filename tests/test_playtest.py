@@ -187,6 +187,8 @@ def test_wilson_intervals_match_the_published_values():
     (["score", "--mode", "scorlitaire"], "mode scorlitaire with 1 player is refused by the game: clause 1: "
                                          "Scorlitaire! is played at the table only"),
     (["score", "--budget", "0"], "--budget 0"),
+    (["score", "--against", "scoop"], "--against decks/scoop.yaml: it plays 'scoop', score plays 'score'; compare two "
+                                      "decks of one game"),
 ])
 def test_bad_input_is_one_line_and_exit_1(tmp_path, args, message):
     result = run_cli("playtest", *args, "--out", str(tmp_path))
