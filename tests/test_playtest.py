@@ -29,7 +29,7 @@ function E.to_act(s)
 end
 function E.legal_moves(s, seat)
   if s.turn > s.n or seat ~= s.seats[s.turn] then return {} end
-  return {{take = "gold"}, {take = "lead"}}
+  return {{take = "lead"}, {take = "gold"}}
 end
 function E.play(s, seat, move)
   if s.turn > s.n or seat ~= s.seats[s.turn] then return nil, {clause = 1, rule = "turns", text = "wait"} end
@@ -240,3 +240,12 @@ def test_a_game_plays_the_same_in_any_batch(rigged):
     deck = rigged / "decks" / "rigged.yaml"
     assert playtest.chunks(120, 1) != playtest.chunks(120, 2)
     assert figures(deck, 1, games=120, players=3) == figures(deck, 2, games=120, players=3)
+
+
+def test_search_finds_the_winning_move_of_the_rigged_game(rigged):
+    report = figures(rigged / "decks" / "rigged.yaml", games=20, players=2, bots="search,random", budget=8)
+    cards = {c["id"]: c for c in report["cards"]}
+    gold_by_random = cards["gold"]["played"] - 20                   # search takes Gold every game too
+    assert cards.get("lead", {"played": 0})["played"] == 20 - gold_by_random
+    assert report["seats"][0]["wins"] == pytest.approx(20 - gold_by_random / 2)
+    assert report["budget"] == 8
