@@ -510,14 +510,15 @@ def _axis(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]],
     """The chart's span, from and to (rates), and its tick step: the intervals and the fair line, with a margin."""
     values = [v for _, marks in rows for rate, ci in marks if rate is not None for v in ci]
     values += [fair] if fair is not None else []
-    low = max(0.0, math.floor((min(values) - 0.01) * 20) / 20)
-    high = min(1.0, math.ceil((max(values) + 0.01) * 20) / 20)
-    step = next(s for s in (0.01, 0.02, 0.05, 0.1) if (high - low) / s <= 12)
+    start, end = min(values) - 0.01, max(values) + 0.01
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1, 0.2) if (end - start) / s <= 12)
+    low = max(0.0 if min(values) >= 0 else -1.0, math.floor(start / step) * step)
+    high = min(1.0, math.ceil(end / step) * step)
     return low, high, step
 
 
 def _chart(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]], fair: float | None,
-           caption: str) -> str:
+           caption: str, line: str = "a fair share") -> str:
     """A horizontal interval chart: per row its label and, per deck, a dot at the rate and a bar over the 95 %
     interval; a dashed line at `fair` (the rate of a fair game). The axis spans the figures, not 0 to 100 %."""
     height = PAD * 2 + ROW * len(rows) + 20
@@ -526,13 +527,13 @@ def _chart(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]]
     x = lambda v: LABEL + PAD + PLOT * (min(high, max(low, v)) - low) / (high - low)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
            f'aria-label="{html.escape(caption)}" font-family="sans-serif" font-size="12">']
-    for tick in range(round((high - low) / step) + 1):
-        v = low + tick * step
+    for tick in range(math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9) + 1):
+        v = tick * step
         out.append(f'<line x1="{x(v):.1f}" y1="{PAD}" x2="{x(v):.1f}" y2="{height - 20}" stroke="#e2e8f0"/>')
         out.append(f'<text x="{x(v):.1f}" y="{height - 6}" text-anchor="middle" fill="#4a5568">{100 * v:.0f}%</text>')
     if fair is not None:
         out.append(f'<line x1="{x(fair):.1f}" y1="{PAD}" x2="{x(fair):.1f}" y2="{height - 20}" stroke="#718096" '
-                   'stroke-dasharray="4 3"><title>a fair share</title></line>')
+                   f'stroke-dasharray="4 3"><title>{line}</title></line>')
     for i, (label, marks) in enumerate(rows):
         y = PAD + ROW * i + ROW / 2
         out.append(f'<text x="{LABEL}" y="{y + 4:.1f}" text-anchor="end">{html.escape(label)}</text>')
@@ -565,8 +566,15 @@ def html_page(r: dict) -> str:
                   [(b[i]["win_rate_when_played"], b[i]["ci95"]) if i in b else (None, None) for b in by])
                  for i in ids]
     card_rows.sort(key=lambda row: -max(m[0] for m in row[1] if m[0] is not None))
-    legend = ""
+    legend = differences = ""
     if other:
+        diff = r["against"]["differences"]
+        rows = [(f"seat {d['seat']}", [(d["difference"], d["ci95"])]) for d in diff["seats"]]
+        rows += [(d["name"], [(d["difference"], d["ci95"])]) for d in diff["cards"] if d["difference"] is not None]
+        differences = (f"<h2>Differences: {html.escape(other['deck'])} minus {html.escape(r['deck'])}</h2>"
+                       "<p class=\"note\">Each win rate's difference with its 95% interval (Newcombe): an interval "
+                       "clear of the dashed line at 0 is a difference beyond chance.</p>"
+                       + _chart(rows, 0.0, "differences of the win rates", "no difference"))
         legend = (f'<p><span style="color:{COLOURS[0]}">&#9679; {html.escape(r["deck"])}</span> &nbsp; '
                   f'<span style="color:{COLOURS[1]}">&#9679; {html.escape(other["deck"])}</span> '
                   "(the same seeds)</p>")
@@ -586,6 +594,7 @@ this many games. Two bars that do not overlap differ for sure; the dashed line i
 {_chart(seat_rows, fair, "win rate by seat")}
 <h2>Win rate when played, by card (pairs of game and player that played it)</h2>
 {_chart(card_rows, fair, "win rate when played, by card") if card_rows else "<p>No card was played by id.</p>"}
+{differences}
 <h2>Length</h2>
 <p>Mean {length['mean']:g} moves; 10% of the games end by {length['p10']:g} moves, 90% by {length['p90']:g}.</p>
 {f"<h2>The engine's own figures</h2><ul>{engine}</ul>" if engine else ""}
