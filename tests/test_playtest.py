@@ -166,6 +166,8 @@ def test_against_the_same_deck_every_difference_is_zero(tmp_path):
     assert all(s["difference"] == 0 and not s["significant"] and s["ci95"][0] < 0 < s["ci95"][1]
                for s in differences["seats"])
     assert len(differences["cards"]) == 52 and not any(c["significant"] for c in differences["cards"])
+    page = (tmp_path / "build" / "scoop" / "playtest" / "default-4p-random-seed1-vs-scoop.html").read_text("utf-8")
+    assert page.count("<svg") == 3 and "Differences: scoop minus scoop" in page    # rates, cards, differences
 
 
 def test_wilson_intervals_match_the_published_values():
