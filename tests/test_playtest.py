@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -251,3 +252,17 @@ def test_search_finds_the_winning_move_of_the_rigged_game(rigged):
     assert cards.get("lead", {"played": 0})["played"] == 20 - gold_by_random
     assert report["seats"][0]["wins"] == pytest.approx(20 - gold_by_random / 2)
     assert report["budget"] == 8
+
+
+def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_path):
+    root = tmp_path / "broken"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    engine.write_text(engine.read_text(encoding="utf-8").replace(
+        "  t.took[seat] = move.take", "  if s.turn == 2 then error(\"no more cards\") end\n  t.took[seat] = move.take"),
+        encoding="utf-8")
+    result = run_cli("playtest", "rigged", "--games", "3", "--out", str(tmp_path / "build"), cwd=root)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1, result.stderr
+    line = 1 + engine.read_text(encoding="utf-8").splitlines().index('  if s.turn == 2 then error("no more cards") end')
+    assert re.fullmatch(rf"decks/rigged\.yaml: game [123]: {re.escape(str(engine))}:{line}: no more cards", lines[0])

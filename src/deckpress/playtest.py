@@ -22,6 +22,7 @@ import json
 import math
 import multiprocessing
 import os
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from . import __version__
 from .builders.tts import lua_data
 from .deck import load_deck
 from .tts import save
-from .tts.lua import Module, bundle, find_modules, lua_literal
+from .tts.lua import Module, bundle, find_modules, lua_literal, lua_string
 
 BOTS = ("random", "greedy", "search")
 MAX_GAMES = 1_000_000
@@ -74,6 +75,7 @@ class Run:
     budget: int
     runtime: str
     source: str = field(repr=False)  # the Lua: the save's modules and playtest.bots
+    modules: list[Module] = field(repr=False)
     data: dict = field(repr=False)   # DATA of the save
     cards: dict[str, str] = field(default_factory=dict, repr=False)  # card id -> name
 
@@ -120,7 +122,7 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     modules.append(Module("playtest.bots", BOTS_LUA, BOTS_LUA.read_text(encoding="utf-8")))
     cards = {card.id: card.name for component in model.components for card in component.cards}
     return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
-               budget, runtime, bundle(modules) + f"\nDATA = {lua_literal(data)}\n", data, cards)
+               budget, runtime, bundle(modules) + f"\nDATA = {lua_literal(data)}\n", modules, data, cards)
 
 
 def _players(data: dict, mode: str | None) -> tuple[int, int]:
@@ -194,8 +196,11 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
     run, lua, lua_play = _WORKER["run"], _WORKER["lua"], _WORKER["play"]
     table = lua.table_from
     first, last = chunk
-    told, game, refusal = lua_play(run.data["engine"], table(run.seats), run.mode, table(run.bots),
-                                   run.seed * SEED_STRIDE, first, last, run.budget)
+    try:
+        told, game, refusal = lua_play(run.data["engine"], table(run.seats), run.mode, table(run.bots),
+                                       run.seed * SEED_STRIDE, first, last, run.budget)
+    except Exception as err:  # noqa: BLE001 (lupa's LuaError of either runtime: the engine failed)
+        raise PlaytestError(f"{run.path}: {_in_module(str(err).splitlines()[0], run)}") from None
     if not told:
         raise PlaytestError(f"{run.path}: game {game} could not be set up: {_refusal(refusal)}")
     out = []
@@ -207,6 +212,20 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
         one["flags"] = one.get("flags") or {}
         out.append(one)
     return first, out
+
+
+def _in_module(message: str, run: Run) -> str:
+    """A Lua error's message with its place in the bundle (`[string "..."]:883:`) as the module file's line."""
+    found = re.search(r'\[string "[^"]*"\]:(\d+):', message)
+    if found is None:
+        return message
+    line = int(found.group(1))
+    for module in run.modules:
+        start = run.source.find(f"MODULES[{lua_string(module.name)}] = function(...)\n")
+        first = run.source.count("\n", 0, start) + 2  # the module's first line in the bundle
+        if start >= 0 and first <= line < first + module.source.count("\n") + 1:
+            return message.replace(found.group(0), f"{module.path}:{line - first + 1}:")
+    return message
 
 
 def _refusal(refusal) -> str:
