@@ -266,3 +266,30 @@ def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_p
     assert result.exit_code == 1 and len(lines) == 1, result.stderr
     line = 1 + engine.read_text(encoding="utf-8").splitlines().index('  if s.turn == 2 then error("no more cards") end')
     assert re.fullmatch(rf"decks/rigged\.yaml: game [123]: {re.escape(str(engine))}:{line}: no more cards", lines[0])
+
+
+def test_search_plays_out_from_the_engines_determinize_when_it_has_one(rigged, tmp_path):
+    root = tmp_path / "fooled"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    source = engine.read_text(encoding="utf-8")
+    # what the seat may know, as this engine tells it: that Lead wins (the real game does not change)
+    source = source.replace("function E.scores(s)", """function E.determinize(s, seat, seed)
+  local t = {seats = s.seats, n = s.n, turn = s.turn, took = s.took, fooled = true}
+  return t
+end
+function E.scores(s)
+  if s.fooled then
+    local points, winners = {}, {}
+    for _, seat in ipairs(s.seats) do
+      points[seat] = s.took[seat] == "lead" and 1 or 0
+      if s.turn > s.n and points[seat] == 1 then winners[#winners + 1] = seat end
+    end
+    if s.turn > s.n and winners[1] == nil then winners = s.seats end
+    return points, winners
+  end""")
+    source = source.replace("local t = {seats = s.seats, n = s.n, turn = s.turn + 1, took = {}}",
+                            "local t = {seats = s.seats, n = s.n, turn = s.turn + 1, took = {}, fooled = s.fooled}")
+    engine.write_text(source, encoding="utf-8")
+    report = figures(root / "decks" / "rigged.yaml", games=10, players=2, bots="search", budget=8)
+    assert [c["id"] for c in report["cards"]] == ["lead"]            # both seats, fooled, take Lead
