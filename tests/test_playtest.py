@@ -293,3 +293,11 @@ function E.scores(s)
     engine.write_text(source, encoding="utf-8")
     report = figures(root / "decks" / "rigged.yaml", games=10, players=2, bots="search", budget=8)
     assert [c["id"] for c in report["cards"]] == ["lead"]            # both seats, fooled, take Lead
+
+
+def test_the_scaffold_of_a_scripted_game_plays_under_playtest(tmp_path):
+    root = tmp_path / "mine"
+    assert run_cli("new", str(root), "--scripted").exit_code == 0
+    deck = next((root / "decks").glob("*.yaml"))
+    report = figures(deck, games=20, bots="greedy")
+    assert report["games"] == 20 and sum(s["wins"] for s in report["seats"]) == pytest.approx(20)
