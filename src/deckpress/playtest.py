@@ -8,7 +8,7 @@ tells (winners, length, the cards each seat played, the engine's event flags). G
 the seed `seed * SEED_STRIDE + g` whichever process plays it, and the figures are summed in game order, so
 one seed gives one report on any number of cores.
 
-Lua runs under LuaJIT by default (`--lua jit`: the same modules, about twice as fast as Lua 5.2, with
+Lua runs under LuaJIT by default (`--lua jit`: the same modules, 2.5 to 3 times as fast as Lua 5.2, with
 table.unpack, table.pack and rawlen of 5.2 defined), or under Lua 5.2 itself, the dialect of TTS
 (`--lua 5.2`); the tests check that both give one report.
 """
