@@ -35,6 +35,7 @@ MANIFEST = "manifest.json"
 # In a folder of deckpress's that is not a build: a staging folder until the build puts it in place, an old
 # build while it is removed. A build removes such folders that killed builds left (remove_leftovers).
 TEMPORARY_MARK = ".deckpress-temporary"
+PLAYTEST = "playtest"  # the pages of deckpress playtest (playtest.py), kept from build to build
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
@@ -204,6 +205,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
             run_builders()
+        if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
+            shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
         artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
                      for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,

@@ -556,3 +556,45 @@ def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
         click.echo("note: the images are file:/// paths, seen only on this computer; for the Workshop see "
                    "docs/tts.md", err=True)
     sys.exit(1 if result.refused else 0)
+
+
+@main.command()
+@click.argument("deck", metavar="DECK")
+@click.option("--games", type=int, default=1000, show_default=True, help="Whole games to play (1 to 1,000,000).")
+@click.option("--players", type=int, default=None,
+              help="Players at the table (default: 4, or the nearest count the game or mode allows).")
+@click.option("--mode", default=None, help="The deck's mode to play (default: the game's own default).")
+@click.option("--seed", type=int, default=1, show_default=True, help="One seed, one report, on any number of cores.")
+@click.option("--bots", default="random", show_default=True, metavar="LIST",
+              help="random, greedy or search: one for every seat, or a comma-separated list, one per seat.")
+@click.option("--budget", type=int, default=100, show_default=True,
+              help="Playouts per decision of a search bot.")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FILE",
+              help="Also write the report as JSON (docs/playtest.md).")
+@click.option("--against", default=None, metavar="OTHER_DECK",
+              help="Play the same seeds on OTHER_DECK and show each figure's difference.")
+@click.option("--lua", "runtime", default="jit", show_default=True, metavar="jit|5.2",
+              help="LuaJIT (fast), or Lua 5.2 itself (TTS's dialect).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="The page goes to OUT/<deck>/playtest/.")
+def playtest(deck: str, against: str | None, json_file: Path | None, out: Path, **options) -> None:
+    """Play whole games of DECK's scripted game with bots, by the table's own Lua rules, and report the win
+    rates by seat and by card (docs/playtest.md)."""
+    from .playtest import PlaytestError, command
+
+    progress = Progress(quiet=False) if sys.stderr.isatty() else None
+    show = (lambda done, total: progress(f"playing {done:,}/{total:,} games", done, total)) if progress else None
+    try:
+        paths = resolve_decks((deck,) if against is None else (deck, against))
+        with interruptible("nothing written"):
+            status = command(paths[0], paths[1] if against else None, options, json_file, out, click.echo, show)
+    except PlaytestError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+    except DeckError as err:
+        _report(err)
+        sys.exit(1)
+    finally:
+        if progress is not None:
+            progress.clear()
+    sys.exit(status)

@@ -1,0 +1,648 @@
+"""`deckpress playtest`: whole games of a deck's scripted game, played headless by bots through the same Lua
+modules its TTS save bundles, and the balance figures they give (docs/playtest.md).
+
+The game's modules and deck data are those of the save (deckpress.tts.lua's bundle, the TTS builder's
+DATA), and the bots and the loop of a game are Lua too (data/playtest/bots.lua, module playtest.bots): a
+process per core runs batches of games in its own LuaRuntime, and Python sees each game once, as what it
+tells (winners, length, the cards each seat played, the engine's event flags). Game g of a run is played with
+the seed `seed * SEED_STRIDE + g` whichever process plays it, and the figures are summed in game order, so
+one seed gives one report on any number of cores.
+
+Lua runs under LuaJIT by default (`--lua jit`: the same modules, 2.5 to 3 times as fast as Lua 5.2, with
+table.unpack, table.pack and rawlen of 5.2 defined), or under Lua 5.2 itself, the dialect of TTS
+(`--lua 5.2`); the tests check that both give one report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import importlib
+import json
+import math
+import multiprocessing
+import os
+import re
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from . import __version__
+from .builders.tts import lua_data
+from .deck import load_deck
+from .tts import save
+from .tts.lua import Module, bundle, find_modules, lua_literal, lua_string
+
+BOTS = ("random", "greedy", "search")
+MAX_GAMES = 1_000_000
+MAX_BUDGET = 100_000
+MAX_SEED = 2 ** 31 - 1
+SEED_STRIDE = 1_000_003  # game g of seed s plays with s * SEED_STRIDE + g: seeds of two runs never meet
+DEFAULT_PLAYERS = 4
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
+
+RUNTIMES = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
+# What MoonSharp's TTS sandbox lacks, removed here too; and what Lua 5.2 has that LuaJIT names otherwise.
+SANDBOX = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug", "os")
+LUA52_SHIMS = """
+table.unpack = table.unpack or unpack
+table.pack = table.pack or function(...) return {n = select("#", ...), ...} end
+rawlen = rawlen or function(v) return #v end
+"""
+BOTS_LUA = Path(__file__).parent / "data" / "playtest" / "bots.lua"
+
+
+class PlaytestError(Exception):
+    """A mistake in the command line or the deck for playtest: one line, exit status 1."""
+
+
+@dataclass
+class Run:
+    """What to play: a deck's game, its seats and their bots, how many games from which seed."""
+
+    deck: str                 # the deck's name (its file's stem)
+    path: Path
+    mode: str | None
+    players: int
+    seats: list[str]          # seat ids (the save's TTS colours), in turn order
+    bots: list[str]           # a bot per seat
+    games: int
+    seed: int
+    budget: int
+    runtime: str
+    source: str = field(repr=False)  # the Lua: the save's modules and playtest.bots
+    modules: list[Module] = field(repr=False)
+    data: dict = field(repr=False)   # DATA of the save
+    cards: dict[str, str] = field(default_factory=dict, repr=False)  # card id -> name
+
+
+def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str | None = None, seed: int = 1,
+            bots: str = "random", budget: int = 100, runtime: str = "jit") -> Run:
+    """The run of `deckpress playtest` on the deck file `path`: its options checked (PlaytestError, one line)
+    and its Lua and DATA made as the TTS builder makes them (DeckError for a mistake in the deck)."""
+    if not 1 <= games <= MAX_GAMES:
+        raise PlaytestError(f"--games {games}: play 1 to {MAX_GAMES:,} games")
+    if not 0 <= seed <= MAX_SEED:
+        raise PlaytestError(f"--seed {seed}: give a seed from 0 to {MAX_SEED}")
+    if not 1 <= budget <= MAX_BUDGET:
+        raise PlaytestError(f"--budget {budget}: give 1 to {MAX_BUDGET:,} playouts per decision of a search bot")
+    if runtime not in RUNTIMES:
+        raise PlaytestError(f"--lua {runtime}: unknown; use {' or '.join(RUNTIMES)}")
+    names = [b.strip() for b in bots.split(",")]
+    for name in names:
+        if name not in BOTS:
+            raise PlaytestError(f"--bots {bots}: unknown bot {name!r}; use {', '.join(BOTS)} (one, or one per seat)")
+    deck = load_deck(path)
+    model = deck.model
+    if not model.script or model.scripted is None:
+        raise PlaytestError(f"{path}: the deck has no table script (`script:`) whose rules the bots could play; "
+                            "playtest plays scripted games only (docs/scripting.md)")
+    data = lua_data(SimpleNamespace(deck=deck), save.seats(model), None, [], f"{model.scripted.name}.engine")
+    modes = [m["id"] for m in data["modes"]]
+    if mode is None and modes:
+        mode = modes[0]
+    if mode is not None and mode not in modes:
+        known = ", ".join(modes) if modes else "none: this deck has no modes"
+        raise PlaytestError(f"--mode {mode}: {path.stem} has no such mode; its modes: {known}")
+    low, high = _players(data, mode)
+    if players is None:
+        players = min(max(DEFAULT_PLAYERS, low), high)
+    if not low <= players <= high:
+        what = f"mode {mode}" if mode else path.stem
+        raise PlaytestError(f"--players {players}: {what} is for {low} to {high} players")
+    if len(names) not in (1, players):
+        raise PlaytestError(f"--bots {bots}: name one bot for every seat, or {players} (one per seat, in turn order)")
+    seats = data["seats"][:players]
+    game = model.scripted
+    modules = find_modules(path, game)
+    modules.append(Module("playtest.bots", BOTS_LUA, BOTS_LUA.read_text(encoding="utf-8")))
+    cards = {card.id: card.name for component in model.components for card in component.cards}
+    return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
+               budget, runtime, bundle(modules) + f"\nDATA = {lua_literal(data)}\n", modules, data, cards)
+
+
+def _players(data: dict, mode: str | None) -> tuple[int, int]:
+    """The player counts the game (and the mode) allows, from the deck: the mode's, else the game's; at most
+    the save's seats."""
+    found = next((m.get("players") for m in data["modes"] if m["id"] == mode), None) if mode else None
+    players = found or data["game"].get("players") or {}
+    seats = len(data["seats"])
+    low = players.get("min") or 1
+    high = min(players.get("max") or seats, seats)
+    return low, high
+
+
+# --- Playing: a process per core, each its own LuaRuntime ------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _runtime(run: Run):
+    try:
+        lupa = importlib.import_module(RUNTIMES[run.runtime])
+    except ImportError:  # a platform whose lupa has no LuaJIT: Lua 5.2 gives the same report, slower
+        lupa = importlib.import_module(RUNTIMES["5.2"])
+    lua = lupa.LuaRuntime(unpack_returned_tuples=True)
+    lua.execute(LUA52_SHIMS)
+    for name in SANDBOX:
+        lua.globals()[name] = None
+    lua.execute(run.source)
+    play = lua.eval("""function(engine, seats, mode, bots, base, first, last, budget)
+      local told, game, refusal = use("playtest.bots").games(use(engine), DATA, seats, {mode = mode}, bots, base,
+        first, last, budget)
+      return told or false, game or false, refusal or false
+    end""")
+    return lua, play
+
+
+def _load(run: Run) -> None:
+    """This process's LuaRuntime for the run (the processes forked after inherit it), once the game has
+    been set up with the run's first seed: an engine that refuses the seats or the mode is a PlaytestError
+    here, before any process starts."""
+    _WORKER["run"] = run
+    _WORKER["lua"], _WORKER["play"] = lua, _ = _runtime(run)
+    check = lua.eval("""function(engine, seats, mode, seed)
+      local state, refusal = use(engine).setup(DATA, seats, {seed = seed, mode = mode})
+      return state ~= nil, refusal or false
+    end""")
+    ok, refusal = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
+    if not ok:
+        what = f"mode {run.mode}" if run.mode else run.deck
+        raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "
+                            f"{_refusal(refusal)}")
+
+
+def _start_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's pool.terminate() ends it at once
+
+
+def _plain(value):
+    """A Lua table of what games tell as Python data: lists for sequences, dicts otherwise."""
+    if hasattr(value, "items"):
+        items = list(value.items())
+        if items and all(isinstance(k, int) for k, _ in items):
+            return [_plain(v) for _, v in sorted(items)]
+        return {k: _plain(v) for k, v in items}
+    return value
+
+
+def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
+    """Games chunk[0] .. chunk[1] (1-based) of the run this process loaded, as what each tells."""
+    run, lua, lua_play = _WORKER["run"], _WORKER["lua"], _WORKER["play"]
+    table = lua.table_from
+    first, last = chunk
+    try:
+        told, game, refusal = lua_play(run.data["engine"], table(run.seats), run.mode, table(run.bots),
+                                       run.seed * SEED_STRIDE, first, last, run.budget)
+    except Exception as err:  # noqa: BLE001 (lupa's LuaError of either runtime: the engine failed)
+        raise PlaytestError(f"{run.path}: {_in_module(str(err).splitlines()[0], run)}") from None
+    if not told:
+        raise PlaytestError(f"{run.path}: game {game} could not be set up: {_refusal(refusal)}")
+    out = []
+    for value in told.values():
+        one = _plain(value)
+        played = one.get("played") or []
+        one["played"] = [sorted(p) if isinstance(p, dict) else [] for p in played]
+        one["winners"] = one.get("winners") or []
+        one["flags"] = one.get("flags") or {}
+        out.append(one)
+    return first, out
+
+
+def _in_module(message: str, run: Run) -> str:
+    """A Lua error's message with its place in the bundle (`[string "..."]:883:`) as the module file's line."""
+    found = re.search(r'\[string "[^"]*"\]:(\d+):', message)
+    if found is None:
+        return message
+    line = int(found.group(1))
+    for module in run.modules:
+        start = run.source.find(f"MODULES[{lua_string(module.name)}] = function(...)\n")
+        first = run.source.count("\n", 0, start) + 2  # the module's first line in the bundle
+        if start >= 0 and first <= line < first + module.source.count("\n") + 1:
+            return message.replace(found.group(0), f"{module.path}:{line - first + 1}:")
+    return message
+
+
+def _refusal(refusal) -> str:
+    if refusal is None:
+        return "refused"
+    text = refusal["text"] if hasattr(refusal, "__getitem__") else str(refusal)
+    clause = refusal["clause"] if hasattr(refusal, "__getitem__") else None
+    return f"clause {clause}: {text}" if clause is not None else str(text)
+
+
+def chunks(games: int, cores: int) -> list[tuple[int, int]]:
+    """The batches of a run: small enough to show progress and share the work, big enough to cost little."""
+    size = max(1, min(50, games // (cores * 50)))
+    return [(first, min(first + size - 1, games)) for first in range(1, games + 1, size)]
+
+
+@dataclass
+class Played:
+    """The games of a run that finished: what each told, by game number; and whether the run was stopped."""
+
+    run: Run
+    games: dict[int, dict]
+    stopped: bool = False
+    seconds: float = 0.0
+
+
+def play(run: Run, cores: int | None = None, progress: Callable[[int, int], None] | None = None) -> Played:
+    """Play the run on `cores` processes (default: every core), each its own LuaRuntime. Ctrl-C stops the
+    processes at once; what finished is returned, marked stopped."""
+    cores = max(1, min(cores or os.cpu_count() or 1, run.games))
+    started = time.monotonic()
+    games: dict[int, dict] = {}
+    batches = chunks(run.games, cores)
+
+    def take(first: int, told: list[dict]) -> None:
+        for i, one in enumerate(told):
+            games[first + i] = one
+        if progress is not None:
+            progress(len(games), run.games)
+
+    _load(run)
+    if cores == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        try:
+            for batch in batches:
+                take(*play_batch(batch))
+        except KeyboardInterrupt:
+            return Played(run, games, True, time.monotonic() - started)
+        return Played(run, games, False, time.monotonic() - started)
+    pool = multiprocessing.get_context("fork").Pool(cores, _start_worker)
+    try:
+        results = pool.imap_unordered(play_batch, batches)
+        for _ in batches:
+            while True:
+                try:
+                    take(*results.next(timeout=0.2))
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        return Played(run, games, True, time.monotonic() - started)
+    except BaseException:
+        pool.terminate()
+        raise
+    pool.join()
+    return Played(run, games, False, time.monotonic() - started)
+
+
+# --- The figures ---------------------------------------------------------------------------------------
+
+def wilson(successes: float, n: int, z: float = Z95) -> list[float]:
+    """The Wilson score interval of a proportion (95 % by default); successes may be fractional (tie
+    shares). [0, 1] when n is 0."""
+    if n <= 0:
+        return [0.0, 1.0]
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return [max(0.0, centre - half), min(1.0, centre + half)]
+
+
+def _percentile(values: list[int], q: float) -> float:
+    """The nearest-rank percentile q (0..1) of sorted values."""
+    if not values:
+        return 0.0
+    return float(values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))])
+
+
+def _r(x: float) -> float:
+    return round(x, 4)
+
+
+def report(played: Played) -> dict:
+    """The report of the games played, in the shape of docs/playtest.md."""
+    run = played.run
+    order = sorted(played.games)
+    n = len(order)
+    wins = [0.0] * run.players
+    cards: dict[str, list[float]] = {}  # id -> [pairs played, win shares]
+    lengths = []
+    flags: dict[str, list[int]] = {}
+    for g in order:
+        one = played.games[g]
+        winners = one["winners"]
+        for w in winners:
+            wins[w - 1] += 1 / len(winners)
+        for seat, ids in enumerate(one["played"], start=1):
+            mine = 1 / len(winners) if seat in winners else 0.0
+            for card in ids:
+                tally = cards.setdefault(card, [0, 0.0])
+                tally[0] += 1
+                tally[1] += mine
+        lengths.append(one["length"])
+        for name, (true, count) in ((k, v) for k, v in one["flags"].items()):
+            tally = flags.setdefault(name, [0, 0])
+            tally[0] += true
+            tally[1] += count
+    lengths.sort()
+    seats = [{"seat": i + 1, "id": run.seats[i], "bot": run.bots[i], "wins": _r(wins[i]),
+              "win_rate": _r(wins[i] / n) if n else 0.0, "ci95": [_r(x) for x in wilson(wins[i], n)]}
+             for i in range(run.players)]
+    card_rows = [{"id": card, "name": run.cards.get(card, card), "played": int(pairs),
+                  "win_rate_when_played": _r(won / pairs), "ci95": [_r(x) for x in wilson(won, int(pairs))]}
+                 for card, (pairs, won) in sorted(cards.items())]
+    engine = {name: {"rate": _r(true / count), "events": count} for name, (true, count) in sorted(flags.items())}
+    return {
+        "deck": run.deck, "mode": run.mode, "players": run.players, "games": n, "seed": run.seed,
+        "bots": list(run.bots), "budget": run.budget if "search" in run.bots else None,
+        "stopped": played.stopped,
+        "seats": seats, "cards": card_rows,
+        "length": {"mean": _r(sum(lengths) / n) if n else 0.0, "p10": _percentile(lengths, 0.1),
+                   "p90": _percentile(lengths, 0.9), "unit": "moves"},
+        "engine": engine,
+    }
+
+
+def newcombe(a: tuple[float, int], b: tuple[float, int], z: float = Z95) -> list[float]:
+    """Newcombe's hybrid score interval (his method 10) of the difference of two proportions a - b, each
+    (successes, n), from their Wilson intervals."""
+    (sa, na), (sb, nb) = a, b
+    pa, pb = (sa / na if na else 0.0), (sb / nb if nb else 0.0)
+    la, ua = wilson(sa, na, z)
+    lb, ub = wilson(sb, nb, z)
+    d = pa - pb
+    return [d - math.sqrt((pa - la) ** 2 + (ub - pb) ** 2), d + math.sqrt((ua - pa) ** 2 + (pb - lb) ** 2)]
+
+
+def compare(base: dict, other: dict) -> dict:
+    """`other` (OTHER_DECK) against `base` (DECK), played with the same seeds: each seat's and card's win
+    rate in both, the difference (other - base), its interval and whether that interval excludes 0."""
+    def diff(a_rate, a_n, b_rate, b_n) -> dict:
+        lo, hi = newcombe((b_rate * b_n, b_n), (a_rate * a_n, a_n))
+        return {"difference": _r(b_rate - a_rate), "ci95": [_r(lo), _r(hi)], "significant": lo > 0 or hi < 0}
+
+    seats = [{"seat": a["seat"], "win_rate": a["win_rate"], "other_win_rate": b["win_rate"],
+              **diff(a["win_rate"], base["games"], b["win_rate"], other["games"])}
+             for a, b in zip(base["seats"], other["seats"])]
+    by_id = {c["id"]: c for c in base["cards"]}
+    cards = []
+    for b in other["cards"]:
+        a = by_id.get(b["id"])
+        row = {"id": b["id"], "name": b["name"], "played": a["played"] if a else 0, "other_played": b["played"],
+               "win_rate_when_played": a["win_rate_when_played"] if a else None,
+               "other_win_rate_when_played": b["win_rate_when_played"]}
+        if a:
+            row.update(diff(a["win_rate_when_played"], a["played"], b["win_rate_when_played"], b["played"]))
+        else:
+            row.update({"difference": None, "ci95": None, "significant": False, "new": True})
+        cards.append(row)
+    for a in base["cards"]:
+        if not any(c["id"] == a["id"] for c in other["cards"]):
+            cards.append({"id": a["id"], "name": a["name"], "played": a["played"], "other_played": 0,
+                          "win_rate_when_played": a["win_rate_when_played"], "other_win_rate_when_played": None,
+                          "difference": None, "ci95": None, "significant": False, "gone": True})
+    length = {"mean": base["length"]["mean"], "other_mean": other["length"]["mean"],
+              "difference": _r(other["length"]["mean"] - base["length"]["mean"])}
+    return {"seats": seats, "cards": cards, "length": length}
+
+
+# --- The report on the terminal ------------------------------------------------------------------------
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _interval(ci: list[float] | None) -> str:
+    return "-" if ci is None else f"{100 * ci[0]:.1f} to {100 * ci[1]:.1f}%"
+
+
+def _signed(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:+.1f}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    return [line(header), *(line(r) for r in rows)]
+
+
+def title(r: dict) -> str:
+    bots = ",".join(r["bots"])
+    mode = f" ({r['mode']})" if r["mode"] else ""
+    budget = f", budget {r['budget']}" if r.get("budget") else ""
+    stopped = " (stopped: the games finished so far)" if r["stopped"] else ""
+    return (f"{r['deck']}{mode}: {r['players']} players, {r['games']:,} games, seed {r['seed']}, bots {bots}"
+            f"{budget}{stopped}")
+
+
+def text(r: dict, diff: dict | None = None, other: dict | None = None) -> str:
+    """The report as the terminal shows it (with `diff` and `other`: side by side with OTHER_DECK)."""
+    lines = [title(r)]
+    if other is not None:
+        lines.append(f"against {title(other)}")
+    lines.append("")
+    if diff is None:
+        lines += _table(["seat", "bot", "wins", "win rate", "95% interval"],
+                        [[f"{s['seat']} {s['id']}", s["bot"], f"{s['wins']:g}", _pct(s["win_rate"]),
+                          _interval(s["ci95"])] for s in r["seats"]])
+        if r["cards"]:
+            lines.append("")
+            lines += _table(["card", "played", "win rate when played", "95% interval"],
+                            [[c["name"], str(c["played"]), _pct(c["win_rate_when_played"]), _interval(c["ci95"])]
+                             for c in r["cards"]])
+    else:
+        lines += _table(["seat", "win rate", "other", "difference", "95% interval", ""],
+                        [[f"{s['seat']} {r['seats'][i]['id']}", _pct(s["win_rate"]), _pct(s["other_win_rate"]),
+                          _signed(s["difference"]), _interval(s["ci95"]), "*" if s["significant"] else ""]
+                         for i, s in enumerate(diff["seats"])])
+        lines.append("")
+        lines += _table(["card", "played", "other", "win rate", "other", "difference", "95% interval", ""],
+                        [[c["name"], str(c["played"]), str(c["other_played"]), _pct(c["win_rate_when_played"]),
+                          _pct(c["other_win_rate_when_played"]), _signed(c["difference"]), _interval(c["ci95"]),
+                          "*" if c["significant"] else ("new" if c.get("new") else "gone" if c.get("gone") else "")]
+                         for c in diff["cards"]])
+        lines += ["", "* the difference's 95% interval excludes 0; differences in percentage points (other - deck)"]
+    length = r["length"]
+    lines += ["", f"length: mean {length['mean']:g} moves, p10 {length['p10']:g}, p90 {length['p90']:g}"
+              + (f"; other: mean {other['length']['mean']:g}" if other is not None else "")]
+    for name, flag in r["engine"].items():
+        lines.append(f"{name}: {_pct(flag['rate'])} of {flag['events']:,} events"
+                     + (f"; other: {_pct(other['engine'][name]['rate'])}"
+                        if other is not None and name in other["engine"] else ""))
+    return "\n".join(lines)
+
+
+# --- The command ---------------------------------------------------------------------------------------
+
+def command(path: Path, other: Path | None, options: dict, json_file: Path | None, out: Path,
+            echo: Callable[[str], None], progress: Callable[[int, int], None] | None, cores: int | None = None) -> int:
+    """`deckpress playtest`: play, print the report, write --json and the HTML page; the exit status (0, 1
+    for bad input, 130 when Ctrl-C stopped it after printing the figures of the games that finished)."""
+    run = prepare(path, **options)
+    other_run = None
+    if other is not None:
+        other_run = prepare(other, **options)
+        if other_run.data["script"] != run.data["script"]:
+            raise PlaytestError(f"--against {other}: it plays {other_run.data['script']!r}, {path.stem} plays "
+                                f"{run.data['script']!r}; compare two decks of one game")
+    total = run.games * (2 if other_run else 1)
+    base_progress = (lambda done, _: progress(done, total)) if progress else None
+    played = play(run, cores, base_progress)
+    result = report(played)
+    other_result = diff = None
+    if other_run is not None and not played.stopped:
+        other_progress = (lambda done, _: progress(run.games + done, total)) if progress else None
+        other_played = play(other_run, cores, other_progress)
+        other_result = report(other_played)
+        if other_played.stopped:
+            result = report(Played(run, {g: played.games[g] for g in other_played.games}, True))
+        diff = compare(result, other_result)
+    echo(text(result, diff, other_result))
+    document = dict(result)
+    if other_result is not None:
+        document["against"] = {"report": other_result, "differences": diff}
+    if json_file is not None:
+        json_file.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    page = write_page(out, run, document)
+    echo(f"\n{page}")
+    return 130 if result["stopped"] else 0
+
+
+# --- The page: build/<deck>/playtest/<name>.html, charts in SVG ------------------------------------------
+
+ROW, LABEL, PLOT, PAD = 22, 220, 520, 12
+COLOURS = ("#2b6cb0", "#c05621")  # DECK, OTHER_DECK
+
+
+def page_name(r: dict) -> str:
+    """The page's file name: the run's mode, players, bots and seed (and the other deck)."""
+    bots = "+".join(dict.fromkeys(r["bots"])) if len(set(r["bots"])) == 1 else "+".join(r["bots"])
+    name = f"{r['mode'] or 'default'}-{r['players']}p-{bots}-seed{r['seed']}"
+    if "against" in r:
+        name += f"-vs-{r['against']['report']['deck']}"
+    return name + ".html"
+
+
+def _axis(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]], fair: float | None) -> tuple[float, float, float]:
+    """The chart's span, from and to (rates), and its tick step: the intervals and the fair line, with a margin."""
+    values = [v for _, marks in rows for rate, ci in marks if rate is not None for v in ci]
+    values += [fair] if fair is not None else []
+    start, end = min(values) - 0.01, max(values) + 0.01
+    step = next(s for s in (0.01, 0.02, 0.05, 0.1, 0.2) if (end - start) / s <= 12)
+    low = max(0.0 if min(values) >= 0 else -1.0, math.floor(start / step) * step)
+    high = min(1.0, math.ceil(end / step) * step)
+    return low, high, step
+
+
+def _chart(rows: list[tuple[str, list[tuple[float | None, list[float] | None]]]], fair: float | None,
+           caption: str, line: str = "a fair share") -> str:
+    """A horizontal interval chart: per row its label and, per deck, a dot at the rate and a bar over the 95 %
+    interval; a dashed line at `fair` (the rate of a fair game). The axis spans the figures, not 0 to 100 %."""
+    height = PAD * 2 + ROW * len(rows) + 20
+    width = LABEL + PLOT + PAD * 4
+    low, high, step = _axis(rows, fair)
+    x = lambda v: LABEL + PAD + PLOT * (min(high, max(low, v)) - low) / (high - low)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+           f'aria-label="{html.escape(caption)}" font-family="sans-serif" font-size="12">']
+    for tick in range(math.ceil(low / step - 1e-9), math.floor(high / step + 1e-9) + 1):
+        v = tick * step
+        out.append(f'<line x1="{x(v):.1f}" y1="{PAD}" x2="{x(v):.1f}" y2="{height - 20}" stroke="#e2e8f0"/>')
+        out.append(f'<text x="{x(v):.1f}" y="{height - 6}" text-anchor="middle" fill="#4a5568">{100 * v:.0f}%</text>')
+    if fair is not None:
+        out.append(f'<line x1="{x(fair):.1f}" y1="{PAD}" x2="{x(fair):.1f}" y2="{height - 20}" stroke="#718096" '
+                   f'stroke-dasharray="4 3"><title>{line}</title></line>')
+    for i, (label, marks) in enumerate(rows):
+        y = PAD + ROW * i + ROW / 2
+        out.append(f'<text x="{LABEL}" y="{y + 4:.1f}" text-anchor="end">{html.escape(label)}</text>')
+        for k, (rate, ci) in enumerate(marks):
+            if rate is None:
+                continue
+            dy = (k - (len(marks) - 1) / 2) * 6
+            colour = COLOURS[k % len(COLOURS)]
+            tip = f"{label}: {100 * rate:.1f}% (95% interval {100 * ci[0]:.1f}-{100 * ci[1]:.1f}%)"
+            out.append(f'<g><title>{html.escape(tip)}</title>'
+                       f'<line x1="{x(ci[0]):.1f}" y1="{y + dy:.1f}" x2="{x(ci[1]):.1f}" y2="{y + dy:.1f}" '
+                       f'stroke="{colour}" stroke-width="3" stroke-opacity="0.5"/>'
+                       f'<circle cx="{x(rate):.1f}" cy="{y + dy:.1f}" r="4" fill="{colour}"/></g>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def html_page(r: dict) -> str:
+    """The report as a page: the seats' and the cards' win rates with their intervals (and the other deck's)."""
+    other = r.get("against", {}).get("report")
+    reports = [r] + ([other] if other else [])
+    fair = 1 / r["players"]
+    seat_rows = [(f"{s['seat']} {s['id']} ({s['bot']})", [(rep["seats"][i]["win_rate"], rep["seats"][i]["ci95"])
+                                                        for rep in reports])
+                 for i, s in enumerate(r["seats"])]
+    ids = sorted({c["id"] for rep in reports for c in rep["cards"]})
+    by = [{c["id"]: c for c in rep["cards"]} for rep in reports]
+    names = {c["id"]: c["name"] for rep in reports for c in rep["cards"]}
+    card_rows = [(f"{names[i]} ({sum(b[i]['played'] for b in by if i in b):,})",
+                  [(b[i]["win_rate_when_played"], b[i]["ci95"]) if i in b else (None, None) for b in by])
+                 for i in ids]
+    card_rows.sort(key=lambda row: -max(m[0] for m in row[1] if m[0] is not None))
+    legend = differences = ""
+    if other:
+        diff = r["against"]["differences"]
+        rows = [(f"seat {d['seat']}", [(d["difference"], d["ci95"])]) for d in diff["seats"]]
+        rows += [(d["name"], [(d["difference"], d["ci95"])]) for d in diff["cards"] if d["difference"] is not None]
+        differences = (f"<h2>Differences: {html.escape(other['deck'])} minus {html.escape(r['deck'])}</h2>"
+                       "<p class=\"note\">Each win rate's difference with its 95% interval (Newcombe): an interval "
+                       "clear of the dashed line at 0 is a difference beyond chance.</p>"
+                       + _chart(rows, 0.0, "differences of the win rates", "no difference"))
+        legend = (f'<p><span style="color:{COLOURS[0]}">&#9679; {html.escape(r["deck"])}</span> &nbsp; '
+                  f'<span style="color:{COLOURS[1]}">&#9679; {html.escape(other["deck"])}</span> '
+                  "(the same seeds)</p>")
+    engine = "".join(f"<li>{html.escape(name)}: {_pct(flag['rate'])} of {flag['events']:,} events</li>"
+                     for name, flag in r["engine"].items())
+    length = r["length"]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title(r))}</title>
+<style>body{{font-family:sans-serif;margin:2em;color:#1a202c}} h2{{margin-top:1.5em}} p.note{{color:#4a5568}}</style>
+</head><body>
+<h1>{html.escape(title(r))}</h1>
+{legend}
+<p class="note">A dot is a win rate, its bar the 95% Wilson interval: the rate lies there in 95 runs of 100 of
+this many games. Two bars that do not overlap differ for sure; the dashed line is a fair share (1 in
+{r['players']}). A tie gives each of its k winners 1/k of a win. What each figure means: docs/playtest.md.</p>
+<h2>Win rate by seat</h2>
+{_chart(seat_rows, fair, "win rate by seat")}
+<h2>Win rate when played, by card (pairs of game and player that played it)</h2>
+{_chart(card_rows, fair, "win rate when played, by card") if card_rows else "<p>No card was played by id.</p>"}
+{differences}
+<h2>Length</h2>
+<p>Mean {length['mean']:g} moves; 10% of the games end by {length['p10']:g} moves, 90% by {length['p90']:g}.</p>
+{f"<h2>The engine's own figures</h2><ul>{engine}</ul>" if engine else ""}
+</body></html>
+"""
+
+
+def write_page(out: Path, run: Run, document: dict) -> Path:
+    """Write the page into out/<deck>/playtest/ and list it in the build's manifest.json (which it starts when
+    the deck is not built yet), so that a build counts it as deckpress's own file."""
+    folder = out / run.deck
+    manifest_path = folder / "manifest.json"
+    manifest: dict = {}
+    if manifest_path.is_file():
+        try:
+            manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        except ValueError:
+            manifest = {}
+    elif folder.exists():
+        raise PlaytestError(f"{folder}: not a folder deckpress built; move it away or pick another --out")
+    if manifest and (manifest.get("deck") != run.deck or not isinstance(manifest.get("artifacts"), dict)):
+        raise PlaytestError(f"{folder}: its manifest.json is not deckpress's; move the folder away or pick another "
+                            "--out")
+    manifest = manifest or {"deckpress": __version__, "deck": run.deck, "artifacts": {}}
+    relative = f"playtest/{page_name(document)}"
+    page = folder / relative
+    page.parent.mkdir(parents=True, exist_ok=True)
+    body = html_page(document).encode("utf-8")
+    page.write_bytes(body)
+    manifest["artifacts"][relative] = {"sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body)}
+    manifest_path.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return page
