@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,9 @@ def built(tmp_path_factory) -> Path:
     result = run_cli("build", "score", "--out", str(out), "--quiet")
     assert result.exit_code == 0, result.stderr
     return out / "score"
+
+
+def heeds_ctrl_c() -> None:
+    """In a command started by a test (`preexec_fn`): Ctrl-C as in a terminal, even where the tests run with
+    it ignored (a shell's background job), which the command would inherit and rightly keep."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

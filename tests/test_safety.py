@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import heeds_ctrl_c, run_cli
 from deckpress.processes import available
 
 
@@ -336,11 +336,6 @@ def many_faces(project: Path) -> None:
     text = deck.read_text().replace("each: {n: [1, 2, 3, 4, 5, 6]}", f"each: {{n: [{numbers}]}}")
     deck.write_text(text.replace("card_size: poker", "card_size: tarot"), encoding="utf-8")
 
-
-def heeds_ctrl_c() -> None:
-    """In a command started by a test: Ctrl-C as in a terminal, even where the test runs with it ignored
-    (a shell's background job), which the command would inherit and rightly keep."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def start_build(project: Path) -> subprocess.Popen:

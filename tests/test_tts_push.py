@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import heeds_ctrl_c, run_cli
 from deckpress.tts import editor, push
 from deckpress.tts.push import Talkback, map_error
 from fake_tts_editor import FakeTTS
@@ -200,7 +200,7 @@ def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_p
     with open(log, "w") as err:
         run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet",
                                 "--tts-port", str(tts_port), "--editor-port", str(editor_port)],
-                               cwd=root, stdout=subprocess.DEVNULL, stderr=err, text=True)
+                               cwd=root, stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
     tts = None
     try:
         wait_for(lambda: "watching" in log.read_text(), log)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import run_cli
+from conftest import heeds_ctrl_c, run_cli
 from deckpress.render import face_pixels
 from deckpress.schema import CARD_SIZES
 
@@ -22,10 +22,6 @@ def wait_for(condition, seconds: float = 60, log: Path | None = None) -> None:
         assert time.monotonic() < deadline, f"timed out; the watcher said: {log.read_text() if log else ''}"
         time.sleep(0.05)
 
-
-def heeds_ctrl_c() -> None:
-    """Ctrl-C as in a terminal, even where the test runs with it ignored (a shell's background job)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def start_watch(root: Path, log: Path) -> subprocess.Popen:
