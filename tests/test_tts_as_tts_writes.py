@@ -67,4 +67,10 @@ def test_full_save_lists_every_tag_and_names_a_tts_version(scout):
                       for t in ["zone:hand", "hand:White", "stars", "role:play", "type:token", "Inner:Tag"]]
     assert labels[-1]["normalized"] == "inner:tag"
     assert data["VersionNumber"] == "v13.2.2"
+    grey = {"r": 0.5, "g": 0.5, "b": 0.5}
+    assert list(data)[list(data).index("Grid") + 1] == "Lighting"  # where TTS writes it
+    assert data["Lighting"] == {"LightIntensity": 0.54, "LightColor": {"r": 1.0, "g": 0.9804, "b": 0.8902},
+                                "AmbientIntensity": 1.3, "AmbientType": 0, "AmbientSkyColor": grey,
+                                "AmbientEquatorColor": grey, "AmbientGroundColor": grey, "ReflectionIntensity": 1.0,
+                                "LutIndex": 0, "LutContribution": 1.0}
     assert parsed(tts_save.saved_object_envelope(objects))["VersionNumber"] == ""  # as TTS writes saved objects

@@ -36,6 +36,11 @@ SEAT_HEX = {"White": "#ffffff", "Brown": "#c06a2b", "Red": "#da1a18", "Orange": 
 # What TTS itself writes (docs/tts.md, "As TTS writes them", names the source of each).
 NOTEBOOK_COLOR = {"r": 0.5, "g": 0.5, "b": 0.5}  # the Notebook's "Grey" tab (0.25 is its "Black")
 TTS_VERSION = "v13.2.2"  # VersionNumber of a full save
+GREY = {"r": 0.5, "g": 0.5, "b": 0.5}
+# TTS's default lighting, as a save TTS wrote holds it (docs/tts.md says which).
+LIGHTING = {"LightIntensity": 0.54, "LightColor": {"r": 1.0, "g": 0.9804, "b": 0.8902}, "AmbientIntensity": 1.3,
+            "AmbientType": 0, "AmbientSkyColor": GREY, "AmbientEquatorColor": GREY, "AmbientGroundColor": GREY,
+            "ReflectionIntensity": 1.0, "LutIndex": 0, "LutContribution": 1.0}
 
 
 class Guids:
@@ -373,6 +378,7 @@ def save_envelope(deck: Deck, objects: list[dict], lua: str, xml: str, tabs: dic
         "Grid": {"Type": 0, "Lines": False, "Color": {"r": 0.0, "g": 0.0, "b": 0.0}, "Opacity": 0.75,
                  "ThickLines": False, "Snapping": False, "Offset": False, "BothSnapping": False,
                  "xSize": 2.0, "ySize": 2.0, "PosOffset": {"x": 0.0, "y": 1.0, "z": 0.0}},
+        "Lighting": LIGHTING,
         "Hands": {"Enable": True, "DisableUnused": False, "Hiding": 0},
         "ComponentTags": component_tag_list(objects),
         "Turns": {"Enable": False, "Type": 0, "TurnOrder": [], "Reverse": False, "SkipEmpty": False,
