@@ -12,7 +12,7 @@ import pytest
 from PIL import ImageFont
 
 from conftest import run_cli
-from deckpress.cli import _offset
+from deckpress.cli import _options, build
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError, Where
 from deckpress.paths import OutsideProject, confine
@@ -120,9 +120,12 @@ def test_a_back_offset_that_is_not_two_finite_numbers_within_range_is_refused(tm
     assert not (tmp_path / "build").exists()
 
 
-def test_a_back_offset_up_to_its_limit_is_taken_as_written():
-    assert _offset(f"{MAX_BACK_OFFSET},-{MAX_BACK_OFFSET}") == (MAX_BACK_OFFSET, -MAX_BACK_OFFSET)
-    assert _offset(" -0.5, 1.25") == (-0.5, 1.25)
+@pytest.mark.parametrize("offset, taken", [(f"{MAX_BACK_OFFSET},-{MAX_BACK_OFFSET}",
+                                            [MAX_BACK_OFFSET, -MAX_BACK_OFFSET]), (" -0.5, 1.25", [-0.5, 1.25])])
+def test_a_back_offset_up_to_its_limit_is_taken_as_written(offset, taken):
+    """The offset `deckpress build --back-offset X,Y` hands the PDF builder."""
+    with build.make_context("build", ["--back-offset", offset]) as ctx:
+        assert _options(**ctx.params).builders["pdf"].back_offset == taken
 
 
 # --- numbers TTS's Lua holds exactly, and texts ------------------------------------------------------
