@@ -317,6 +317,26 @@ def test_tokens_sheet(mini):
     assert ops.count(b"c") >= 30 * 4 * 2  # a circular clip and a circular cut outline per token
 
 
+def test_token_sets_sharing_a_sheet_have_their_backs_shifted_by_the_offset(project, tmp_path):
+    """Two token sets on one duplex sheet: the back offset moves their backs as it moves a card's, here
+    1.5 mm right and 0.5 mm down of where the long-edge flip puts them (A4 portrait: mirrored left to
+    right)."""
+    stars = ('  - {name: "1", count: 10}\n  - id: stars\n    name: Звёзды\n    type: tokens\n    shape: circle\n'
+             '    size: {width: 15, height: 15}\n    template: plain\n    cards:\n      - {name: "5", count: 4}\n')
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    deck = root / "decks" / "mini.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('  - {name: "1", count: 30}\n', stars),
+                    encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out", offset=(1.5, -0.5)) / "mini-a4.pdf")
+    width = A4[0]
+    fronts, backs = (placements(reader, reader.pages[i]) for i in (4, 5))  # after 5 tarot cards on 2 sheets
+    assert sorted(round(p["w"] / MM - 2 * BLEED) for p in fronts) == [15] * 4 + [20] * 10  # both sets, one sheet
+    assert len(backs) == len(fronts)
+    for front in fronts:  # the tokens lie 15 mm or more apart: a back within 0.05 pt is this front's
+        x, y = width - front["cx"] + 1.5 * MM, front["cy"] - 0.5 * MM
+        assert any(abs(b["cx"] - x) < 0.05 and abs(b["cy"] - y) < 0.05 for b in backs), (front, x, y)
+
+
 def test_russian_rules_and_fonts(mini):
     reader = PdfReader(mini / "mini-a4.pdf")
     text = reader.pages[-1].extract_text()
