@@ -144,13 +144,7 @@ end
 -- Move card `guid` (loose, or in a deck) to position, rotation; j counts the moves that take frames.
 local function move_card(guid, position, rotation, j)
   local holder = holder_of(guid)
-  if holder == nil then return end
-  if holder.type == "Deck" then
-    Table.take(holder, guid, position, rotation, j.add())
-  else
-    holder.setPosition(position)
-    holder.setRotation(rotation)
-  end
+  if holder ~= nil then Table.move_card(holder, guid, position, rotation, j) end
 end
 
 -- The pile {player = colour, pile} of the game whose area the card `guid` lies on, or nil.

@@ -217,17 +217,6 @@ local function home_of(state, id)
   return M.prison_place(seat, place, slot, state.players[seat][place][slot].face_up)
 end
 
--- Move card `guid` (loose, or in the deck `holder`) to position, rotation; j counts the moves that
--- take frames.
-local function move_card(guid, holder, position, rotation, j)
-  if holder.type == "Deck" then
-    take(holder, guid, position, rotation, j.add())
-  else
-    holder.setPosition(position)
-    holder.setRotation(rotation)
-  end
-end
-
 -- The card `guid` wherever it lies loose or in a deck of the main component: its object (card or deck).
 local function holder_of(guid)
   return Table.holder_of(guid, game_objects())
@@ -280,7 +269,7 @@ local function put_back(game, new, found, done)
   for _, id in ipairs(new) do
     if where(game, id) ~= nil then
       local position, rotation = home_of(game, id)
-      move_card(id, found[id], position, rotation, j)
+      Table.move_card(found[id], id, position, rotation, j)
     end
   end
   -- a Face-off's card turned up in its slot goes face down again
@@ -310,10 +299,10 @@ local function carry_out(before, after, found, done)
   local burn = {pile_at[1], pile_at[2], pile_at[3] + M.BURNED_DZ}
   for guid, holder in pairs(found) do  -- the pile: burned, picked up, or face up where it is
     if in_list(after.burned, guid) and not in_list(before.burned, guid) then
-      move_card(guid, holder, burn, {0, 180, 180}, j)
+      Table.move_card(holder, guid, burn, {0, 180, 180}, j)
     elseif where(after, guid) ~= nil then
       local position, rotation = home_of(after, guid)
-      move_card(guid, holder, position, rotation, j)
+      Table.move_card(holder, guid, position, rotation, j)
     elseif holder.type == "Card" then
       holder.setRotation({0, 180, 0})
     end
@@ -324,7 +313,7 @@ local function carry_out(before, after, found, done)
       local holder = holder_of(id)
       if holder ~= nil then
         local position, rotation = home_of(after, id)
-        move_card(id, holder, position, rotation, j)
+        Table.move_card(holder, id, position, rotation, j)
       end
     end
   end

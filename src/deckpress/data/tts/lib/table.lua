@@ -226,6 +226,17 @@ function M.holder_of(guid, decks)
   return nil
 end
 
+-- Move the card `guid` to `position` and `rotation`: out of `holder` when that is a deck (frames later;
+-- `j.add()` gives the callback that counts the move), else `holder` is the loose card and moves at once.
+function M.move_card(holder, guid, position, rotation, j)
+  if holder.type == "Deck" then
+    M.take(holder, guid, position, rotation, j.add())
+  else
+    holder.setPosition(position)
+    holder.setRotation(rotation)
+  end
+end
+
 -- The y rotation at which a card reads upright to the holder of `color`'s hand.
 function M.upright(color)
   return (Player[color].getHandTransform().rotation.y + 180) % 360

@@ -42,13 +42,7 @@ end
 local function move_card(guid, position, color, j)
   local rotation = {0, color and Table.upright(color) or 180, 0}
   local holder = Table.holder_of(guid, Table.tagged(Api.data().main))
-  if holder == nil then return end
-  if holder.type == "Deck" then
-    Table.take(holder, guid, position, rotation, j.add())
-  else
-    holder.setPosition(position)
-    holder.setRotation(rotation)
-  end
+  if holder ~= nil then Table.move_card(holder, guid, position, rotation, j) end
 end
 
 -- Lay `color`'s hand out as the engine holds it; j counts the moves that take frames.
