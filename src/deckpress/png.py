@@ -3,9 +3,12 @@
 Pillow's PNG encoder, even at zlib level 1, spends most of its time choosing a filter for each row
 (PNG's adaptive filtering). Card faces are mostly flat colour, which deflate compresses as well
 unfiltered: every row filtered with None gives files about as small as Pillow's level 1 (0.85 to 1.15
-times). The deflate is ISA-L's (isal) at its level 1, many times as fast as zlib's level 1 with files as
-small: a poker face takes 1.3 ms in all instead of 4.5 (zlib itself 4 of them), and is read back in
-0.45 ms of inflating instead of 1.4, as `read` does for files of ours. Photographs and smooth gradients are
+times). The deflate is libdeflate's (`compress`), at its level 3: a poker face deflates in about 4 ms
+instead of zlib level 1's 10, to files a third smaller. ISA-L's deflate was ten times as fast again, but
+its output for the same bytes differed now and then from one process to another (seen in 2 of 15 clean
+builds under load: valid streams, another match at a 64 KB boundary), and a build must give the same bytes
+for the same inputs; libdeflate's output depends on the input and the level alone. ISA-L still inflates:
+a face of ours is read back in 0.45 ms of inflating instead of 1.4, as `read` does. Photographs and smooth gradients are
 the exception: their rows need the filters (unfiltered, a face covered by a photo is about 1.5 times
 larger, a smooth gradient many times). So a sample of the rows is compressed first, and a face whose
 sample does not shrink below POOR_RATIO of its size is handed to Pillow's encoder (level 1).
@@ -24,6 +27,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import deflate as libdeflate
 from isal import isal_zlib
 
 if TYPE_CHECKING:  # no Pillow to import: the image brings its own
@@ -31,7 +35,7 @@ if TYPE_CHECKING:  # no Pillow to import: the image brings its own
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_LEVEL = 1  # Pillow's, for the faces it encodes
-ISAL_LEVEL = 1  # ISA-L's levels are 0 to 3; 0 gives files a third larger for no gain in time
+LEVEL = 3  # libdeflate's levels are 1 to 12; on card faces 3 is the fastest, with files as small as at 6
 SAMPLE_ROWS = 16  # rows in each strip of the sample: deflate's 32 KB window spans about 13 rows of a face
 SAMPLE_EVERY = 16  # one strip in this many is sampled: 1/16 of the rows
 # Unfiltered, the shipped decks' sampled faces compress to 1-6 % of their size; a photo across the sampled
@@ -62,11 +66,14 @@ def encode(image: "Image.Image", dpi: int) -> bytes:
     ])
 
 
+def compress(data: bytes) -> bytes:
+    """`data` as a zlib stream: the same bytes for the same data, in every process."""
+    return bytes(libdeflate.zlib_compress(data, LEVEL))  # libdeflate gives a bytearray
+
+
 def deflate(rows: list[memoryview]) -> bytes:
-    """The rows, each after its filter type byte (0, None), deflated at ISAL_LEVEL into a zlib stream. They
-    are joined first: ISA-L deflates a poker face in 0.3 ms at once, but takes four times that fed a row at a
-    time."""
-    return isal_zlib.compress(b"".join([b"\0" + row for row in rows]), ISAL_LEVEL)
+    """The rows, each after its filter type byte (0, None), as one zlib stream."""
+    return compress(b"".join([b"\0" + row for row in rows]))
 
 
 def compresses_poorly(rows: list[memoryview]) -> bool:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from isal import isal_zlib
 from PIL import Image, ImageCms, ImageMath
 from reportlab.pdfbase import pdfdoc
 
+from .. import png
 from ..paths import PACKAGE_DATA
 from ..processes import holding_stops
 
@@ -149,7 +149,7 @@ class CmykXObject(pdfdoc.PDFImageXObject):
 
     def format(self, document):
         with Image.open(self.path) as image:
-            content = isal_zlib.compress(self.cmyk.convert(image).tobytes(), 1)
+            content = png.compress(self.cmyk.convert(image).tobytes())
         stream = pdfdoc.PDFStream(content=content)
         stream.dictionary.dict.update({
             "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
