@@ -145,12 +145,13 @@ def _check_markup(model, problems: Problems) -> None:
     """A warning for each `:name:` in the rules' texts and the cards' TTS descriptions that stays text but
     is close to one of the deck's icons (the texts drawn on faces are checked as they are drawn)."""
     def check(text, where: Where, label: str = "") -> None:
+        undeclared: list[str] = []
         try:
-            parse(str(text), model.icons)
+            parse(str(text), model.icons, undeclared)
         except MarkupError as err:
             problems.add(where, f"{label}{err}")
             return
-        for typo in icon_typos(str(text), model.icons):
+        for typo in icon_typos(undeclared, model.icons):
             problems.warn(where, f"{label}{typo}")
 
     def blocks(items) -> None:

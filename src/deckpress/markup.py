@@ -180,11 +180,9 @@ def _pair(tokens: list[str | _Delim | IconRef]) -> None:
                 stacks[kind].append((seq, tok))
 
 
-def icon_typos(text: str, icons: Collection[str]) -> list[str]:
-    """What to warn of in `text`: each `:name:` that stays text but is close to a declared icon, as
-    `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
-    undeclared: list[str] = []
-    _tokens(text, icons, undeclared)
+def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
+    """What to warn of among the `:name:`s that stayed text (`parse`'s `undeclared`): each one close to a
+    declared icon, as `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
     out = []
     for name in dict.fromkeys(undeclared):
         close = difflib.get_close_matches(name, [str(k) for k in icons], n=1, cutoff=0.75)
@@ -194,9 +192,10 @@ def icon_typos(text: str, icons: Collection[str]) -> list[str]:
     return out
 
 
-def parse(text: str, icons: Collection[str] = ()) -> list[Span]:
-    """The spans of `text`, `:name:` an icon where `icons` holds the name."""
-    tokens = _tokens(text, icons)
+def parse(text: str, icons: Collection[str] = (), undeclared: list[str] | None = None) -> list[Span]:
+    """The spans of `text`, `:name:` an icon where `icons` holds the name (and its name added to
+    `undeclared`, when given, where it does not)."""
+    tokens = _tokens(text, icons, undeclared)
     _pair(tokens)
     spans: list[Span] = []
     depth = {"b": 0, "i": 0}

@@ -75,12 +75,12 @@ class TextPainter(Painter):
         text = render_text(self.e.text, self.ctx).strip("\n")
         if not text.strip():
             return
-        icons = self.r.deck.model.icons
+        icons, undeclared = self.r.deck.model.icons, []
         try:
-            spans = parse(text, icons)
+            spans = parse(text, icons, undeclared)
         except MarkupError as err:
             raise Invalid(str(err)) from None
-        self.r.warnings += icon_typos(text, icons)
+        self.r.warnings += icon_typos(undeclared, icons)
         if not is_plain(spans) or self.num(self.e.letter_spacing):
             rich = _RichText(self, spans)
             put(self, draw, layer, box, *rich.layout(box), rich.draw_icon)
