@@ -2,8 +2,11 @@
 Tabletop-Simulator-API, docs/externaleditorapi.md): it listens on a port of its own for the editor's
 messages, one JSON object per connection, and sends its own to the editor's port the same way.
 
-Save & play replaces the Global script and UI, reloads for `reload_seconds` (a message that arrives
-meanwhile is lost, kept in `lost`) and then answers "game loaded". Execute Lua runs the script under Lua
+TTS runs with a game loaded (`objects`, or a whole `save`) or without one (neither: a message then is
+lost, kept in `lost`); `load` loads a save as the player does, and announces it to the editor's port with
+"game loaded", as TTS does. Get Lua scripts is answered with "game loaded" and the Global script. Save &
+play replaces the Global script and UI, reloads for `reload_seconds` (a message that arrives meanwhile is
+lost too) and then answers "game loaded". Execute Lua runs the script under Lua
 5.2 against a table of objects (getObjectFromGUID, spawnObjectJSON, destruct, Wait.frames, print) as one
 frame: destruct takes effect at the frame's end, Wait.frames callbacks run on later frames, and an object
 spawned with a GUID still in use gets a new one (as TTS reassigns it). It answers with the return value,
@@ -24,15 +27,19 @@ from deckpress.tts import editor
 
 class FakeTTS:
     def __init__(self, editor_port: int, objects: list[dict] | None = None, port: int = 0,
-                 reload_seconds: float = 0.3):
+                 reload_seconds: float = 0.3, save: dict | None = None):
         self.editor_port, self.reload_seconds = editor_port, reload_seconds
         self.received: list[dict] = []
         self.lost: list[dict] = []
+        self.unheard: list[dict] = []
         self.reloading_until = 0.0
         self.reloaded: threading.Timer | None = None
         self.script, self.ui = "", ""
+        self.game = objects is not None or save is not None  # whether a game is loaded
         self.objects = {o["GUID"]: dict(o, position=[1.0, 2.0, 3.0], rotation=[0.0, 90.0, 180.0])
                         for o in objects or []}
+        if save is not None:
+            self._load(save)
         self.server = socket.create_server((editor.HOST, port))
         self.port = self.server.getsockname()[1]
         self.done = threading.Condition()
@@ -42,8 +49,27 @@ class FakeTTS:
     # --- what TTS sends ----------------------------------------------------------------------------
 
     def tell(self, message: dict) -> None:
-        with socket.create_connection((editor.HOST, self.editor_port), timeout=5) as connection:
-            connection.sendall(json.dumps(message).encode("utf-8"))
+        """Send `message` to the editor; with no editor listening it is kept in `unheard`."""
+        try:
+            with socket.create_connection((editor.HOST, self.editor_port), timeout=5) as connection:
+                connection.sendall(json.dumps(message).encode("utf-8"))
+        except ConnectionRefusedError:
+            self.unheard.append(message)
+
+    def load(self, save: dict) -> None:
+        """The player loads `save` (a whole save's JSON); TTS announces the game to the editor."""
+        self._load(save)
+        self.tell(self._game_loaded())
+
+    def _load(self, save: dict) -> None:
+        self.game = True
+        self.script, self.ui = save["LuaScript"], save["XmlUI"]
+        self.objects = {o["GUID"]: dict(o, position=[1.0, 2.0, 3.0], rotation=[0.0, 90.0, 180.0])
+                        for o in save["ObjectStates"]}
+
+    def _game_loaded(self) -> dict:
+        return {"messageID": editor.GAME_LOADED,
+                "scriptStates": [{"name": "Global", "guid": "-1", "script": self.script, "ui": self.ui}]}
 
     def print(self, text: str) -> None:
         self.tell({"messageID": editor.PRINT, "message": text})
@@ -70,16 +96,16 @@ class FakeTTS:
                 self.done.notify_all()
 
     def _handle(self, message: dict) -> None:
-        if time.monotonic() < self.reloading_until:
+        if not self.game or time.monotonic() < self.reloading_until:
             self.lost.append(message)
+        elif message["messageID"] == editor.GET_SCRIPTS:
+            self.tell(self._game_loaded())
         elif message["messageID"] == editor.SAVE_AND_PLAY:
             [state] = message["scriptStates"]
             assert state["guid"] == "-1"
             self.script, self.ui = state["script"], state["ui"]
             self.reloading_until = time.monotonic() + self.reload_seconds
-            self.reloaded = threading.Timer(self.reload_seconds, self.tell, [{
-                "messageID": editor.GAME_LOADED,
-                "scriptStates": [{"name": "Global", "guid": "-1", "script": self.script, "ui": self.ui}]}])
+            self.reloaded = threading.Timer(self.reload_seconds, lambda: self.tell(self._game_loaded()))
             self.reloaded.start()
         elif message["messageID"] == editor.EXECUTE_LUA:
             self._execute(message["script"])

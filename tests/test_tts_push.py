@@ -192,39 +192,135 @@ def wait_for(condition, log: Path, seconds: float = 60) -> None:
         time.sleep(0.05)
 
 
-def test_watch_tts_pushes_once_tts_appears_and_shows_what_it_says(project, tmp_path):
-    root = tmp_path / "tiny"
-    shutil.copytree(project, root, ignore=shutil.ignore_patterns("build"))
-    tts_port, editor_port = free_port(), free_port()
-    log = tmp_path / "watch.log"
-    with open(log, "w") as err:
-        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet",
-                                "--tts-port", str(tts_port), "--editor-port", str(editor_port)],
-                               cwd=root, stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
+class Watching:
+    """`deckpress watch tiny --tts` in a process of its own, on a copy of the project, with its output in a
+    log; TTS's and the editor's ports are free ones the system picked."""
+
+    def __init__(self, project: Path, tmp_path: Path, editor_port: int | None = None):
+        self.root = tmp_path / "tiny"
+        shutil.copytree(project, self.root, ignore=shutil.ignore_patterns("build"))
+        self.tts_port, self.editor_port = free_port(), editor_port or free_port()
+        self.log = tmp_path / "watch.log"
+        with open(self.log, "w") as err:
+            self.run = subprocess.Popen(
+                [sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet", "--tts-port",
+                 str(self.tts_port), "--editor-port", str(self.editor_port)],
+                cwd=self.root, stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
+        self.wait_until("watching")
+
+    def text(self) -> str:
+        return self.log.read_text()
+
+    def wait_until(self, said: str) -> None:
+        wait_for(lambda: said in self.text(), self.log)
+
+    def save(self) -> dict:
+        return json.loads((self.root / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
+
+    def stop(self) -> None:
+        self.run.send_signal(signal.SIGINT)
+        self.run.wait(timeout=30)
+        assert "Traceback" not in self.text()
+        assert self.text().splitlines()[-1] == "interrupted; stopped watching"
+
+
+def test_watch_tts_pushes_as_soon_as_tts_appears_and_shows_what_it_says(project, tmp_path):
+    """TTS starts, its game already loaded, after watch said it was not there: deckpress finds it on its
+    own and pushes the current build, with no file saved."""
+    watching = Watching(project, tmp_path)
     tts = None
     try:
-        wait_for(lambda: "watching" in log.read_text(), log)
-        assert "tiny: not pushed: Tabletop Simulator is not listening" in log.read_text()
-        save = json.loads((root / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
-        tts = FakeTTS(editor_port, save["ObjectStates"], port=tts_port)  # TTS starts, the game loaded
-        deck = root / "decks" / "tiny.yaml"
-        deck.write_text(DECK.replace("CHIP", "Chip"), encoding="utf-8")
-        received = tts.wait_for(len(save["ObjectStates"]) + 1, timeout=60)
-        assert received[0]["messageID"] == editor.SAVE_AND_PLAY and tts.lost == []
-        lines = json.loads((root / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
+        assert "tiny: not pushed: Tabletop Simulator is not listening" in watching.text()
+        save = watching.save()
+        tts = FakeTTS(watching.editor_port, port=watching.tts_port, save=save)
+        received = tts.wait_for(1 + len(save["ObjectStates"]), timeout=60)
+        # it asked for the game's scripts, saw the build's own Global script, and replaced every object
+        assert [m["messageID"] for m in received] == [editor.GET_SCRIPTS] + [editor.EXECUTE_LUA] * len(
+            save["ObjectStates"])
+        assert tts.lost == [] and set(tts.objects) == {o["GUID"] for o in save["ObjectStates"]}
+        watching.wait_until("tiny: replaced")
+        assert watching.text().count("tiny: TTS loaded the game; pushing the current build") == 1
+        lines = json.loads((watching.root / "build/tiny/tts/global-lines.json").read_text(encoding="utf-8"))
         [entry] = [e for e in lines if e["path"] == "tts/tiny/engine.lua"]
         tts.error(f"chunk_0:({entry['first'] + 2},10-22): boom")
         tts.print("hello from the table")
-        wait_for(lambda: "tts: hello from the table" in log.read_text(), log)
-        assert "tts: Error in Global Script: tts/tiny/engine.lua:3:10: boom" in log.read_text()
-        assert run.poll() is None
+        watching.wait_until("tts: hello from the table")
+        assert "tts: Error in Global Script: tts/tiny/engine.lua:3:10: boom" in watching.text()
+        assert not [line for line in watching.text().splitlines() if line.startswith("changed:")]
+        assert watching.run.poll() is None
     finally:
-        run.send_signal(signal.SIGINT)
-        run.wait(timeout=30)
+        watching.stop()
         if tts is not None:
             tts.stop()
-    assert "Traceback" not in log.read_text()
-    assert log.read_text().splitlines()[-1] == "interrupted; stopped watching"
+
+
+def test_watch_tts_pushes_when_tts_loads_the_decks_game_and_never_into_another(project, tmp_path):
+    """TTS runs with no game; the player loads another game (nothing pushed), then an older build of this
+    deck's (announced by TTS): the current build goes at once, the script by save & play first."""
+    watching = Watching(project, tmp_path)
+    tts = FakeTTS(watching.editor_port, port=watching.tts_port)  # TTS at its menu: no game loaded
+    try:
+        wait_for(lambda: tts.lost, watching.log)  # it knocked: asked for the scripts of a game TTS lacks
+        save = watching.save()
+        other = {"LuaScript": "-- another game's Global script\n", "XmlUI": "", "ObjectStates": []}
+        tts.load(other)
+        watching.wait_until("tiny: not pushed: the game TTS has loaded is not tiny's")
+        older = dict(save, LuaScript=save["LuaScript"] + "\n-- as an older build had it\n")
+        before = len(tts.received)
+        tts.load(older)
+        received = tts.wait_for(before + 1 + len(save["ObjectStates"]), timeout=60)[before:]
+        assert [m["messageID"] for m in received] == [editor.SAVE_AND_PLAY] + [editor.EXECUTE_LUA] * len(
+            save["ObjectStates"])
+        assert tts.script == save["LuaScript"]
+        assert [m["messageID"] for m in tts.lost] == [editor.GET_SCRIPTS] * len(tts.lost)  # none lost reloading
+        watching.wait_until("tiny: replaced")
+        # the reload that followed its own save & play is no new game to push into
+        assert watching.text().count("TTS loaded the game; pushing") == 1
+        assert "TTS loaded the game" not in watching.text().split("tiny: not pushed: the game TTS has loaded")[0]
+    finally:
+        watching.stop()
+        tts.stop()
+
+
+def test_watch_tts_takes_the_editor_port_once_another_editor_lets_it_go(project, tmp_path):
+    holder = socket.create_server((editor.HOST, 0))  # another editor listening for TTS
+    watching = Watching(project, tmp_path, editor_port=holder.getsockname()[1])
+    tts = None
+    try:
+        assert watching.text().startswith(f"{editor.HOST}:{watching.editor_port} is taken")
+        holder.close()
+        watching.wait_until(f"tts: {editor.HOST}:{watching.editor_port} is free again; listening there")
+        save = watching.save()
+        tts = FakeTTS(watching.editor_port, port=watching.tts_port, save=save)
+        tts.wait_for(1 + len(save["ObjectStates"]), timeout=60)
+        tts.print("heard")
+        watching.wait_until("tts: heard")
+        assert watching.text().count("is taken") == 1
+    finally:
+        holder.close()
+        watching.stop()
+        if tts is not None:
+            tts.stop()
+
+
+def test_watch_tts_pushes_blind_when_tts_appears_while_another_editor_holds_its_port(project, tmp_path):
+    """Deaf to TTS, deckpress knocks by pushing, and pauses before the objects while TTS reloads."""
+    with socket.create_server((editor.HOST, 0)) as holder:
+        watching = Watching(project, tmp_path, editor_port=holder.getsockname()[1])
+        tts = None
+        try:
+            save = watching.save()
+            tts = FakeTTS(watching.editor_port, port=watching.tts_port, save=save)
+            received = tts.wait_for(1 + len(save["ObjectStates"]), timeout=60)
+            assert [m["messageID"] for m in received] == [editor.SAVE_AND_PLAY] + [editor.EXECUTE_LUA] * len(
+                save["ObjectStates"])
+            assert tts.lost == [] and tts.script == save["LuaScript"]
+            watching.wait_until("tiny: replaced")
+            assert watching.text().count("not pushed") == 1  # the knocks before TTS came said nothing
+        finally:
+            watching.stop()
+            if tts is not None:
+                tts.stop()
 
 
 def test_watch_tts_takes_one_deck(project):

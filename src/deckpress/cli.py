@@ -309,7 +309,7 @@ def watch(decks: tuple[str, ...], **values) -> None:
     paths = resolve_decks(decks)  # a usage error now; once watching, the same problem is said and watching goes on
     if tts and len(paths) != 1:
         raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")
-    live = _Live(options.out, tts_port, editor_port) if tts else None
+    live = _live(options.out, tts_port, editor_port, paths[0].stem) if tts else None
 
     def found() -> list[Path]:
         try:
@@ -321,9 +321,12 @@ def watch(decks: tuple[str, ...], **values) -> None:
     def build(path: Path) -> bool:
         """Build the deck, and with --tts push it after a successful build (a push that fails says why
         itself: the build still stands)."""
-        built = _build_one(path, options)
-        if built and live is not None:
-            live.push(path.stem)
+        if live is None:
+            return _build_one(path, options)
+        with live.busy:  # a push TTS's loading a game sets off waits until the build is in place
+            built = _build_one(path, options)
+            if built:
+                live.push(path.stem)
         return built
 
     try:
@@ -334,42 +337,11 @@ def watch(decks: tuple[str, ...], **values) -> None:
             live.stop()
 
 
-class _Live:
-    """Pushes to a running TTS and prints what it says back; when port 39998 is taken, says so once and
-    tries again at each push."""
+def _live(out: Path, tts_port: int, editor_port: int, deck: str | None = None):
+    """The connection to TTS of `push` and (with `deck`) `watch --tts`: tts/live.py."""
+    from .tts.live import Live
 
-    def __init__(self, out: Path, tts_port: int, editor_port: int):
-        from .tts.push import Pusher, Talkback
-
-        self.talkback = Talkback(self.echo)
-        self.pusher = Pusher(out, self.echo, self.talkback, port=tts_port)
-        self.editor_port, self.listener, self.told = editor_port, None, False
-        self.listen()
-
-    def listen(self) -> None:
-        from .tts.editor import Listener, PortTaken
-
-        if self.listener is not None:
-            return
-        try:
-            self.listener = Listener(self.talkback, self.echo, port=self.editor_port)
-            self.talkback.listening = True
-        except PortTaken as err:
-            if not self.told:
-                click.echo(f"{err}; pushing goes on", err=True)
-                self.told = True
-
-    @staticmethod
-    def echo(line: str) -> None:
-        click.echo(line, err=True)
-
-    def push(self, deck: str) -> bool:
-        self.listen()
-        return self.pusher.push(deck)
-
-    def stop(self) -> None:
-        if self.listener is not None:
-            self.listener.stop()
+    return Live(out, lambda line: click.echo(line, err=True), tts_port, editor_port, deck)
 
 
 @main.command()
@@ -389,7 +361,7 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
     if not (out / name / "tts" / f"{name}.json").is_file():
         raise click.UsageError(f"{out / name / 'tts' / (name + '.json')} does not exist; run `deckpress build {name}` "
                                "first")
-    live = _Live(out, tts_port, editor_port)
+    live = _live(out, tts_port, editor_port)
     try:
         ok = live.push(name)
         if ok and live.listener is not None:

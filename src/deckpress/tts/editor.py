@@ -42,6 +42,11 @@ def send(message: dict, port: int = TTS_PORT, timeout: float = TIMEOUT) -> None:
         raise NotRunning(f"cannot reach Tabletop Simulator on {HOST}:{port}: {err.strerror or err}") from None
 
 
+def get_scripts(port: int = TTS_PORT) -> None:
+    """Ask for the loaded game's scripts; TTS answers on the editor's port with a GAME_LOADED message."""
+    send({"messageID": GET_SCRIPTS}, port)
+
+
 def save_and_play(script: str, ui: str, port: int = TTS_PORT) -> None:
     """Replace the Global script and XmlUI; TTS then reloads the whole game."""
     send({"messageID": SAVE_AND_PLAY, "scriptStates": [{"guid": GLOBAL, "script": script, "ui": ui}]}, port)

@@ -44,18 +44,24 @@ def map_error(text: str, lines: list[dict]) -> str:
 
 class Talkback:
     """Turns TTS's messages into lines for the terminal, errors in the Global script through the line map
-    of the deck pushed last."""
+    of the deck pushed last. A game TTS loads of its own accord (the player loaded a save, or TTS answered
+    "get Lua scripts") goes to `on_game` with the Global script's state, when set; the reload that follows
+    deckpress's own save & play sets `loaded` instead."""
 
     def __init__(self, echo: Callable[[str], None]):
         self.echo = echo
         self.lines: list[dict] = []
         self.listening = False  # whether a Listener passes TTS's messages here
-        self.loaded = threading.Event()  # set when TTS says a game (re)loaded
+        self.loaded = threading.Event()  # set when TTS says the game reloaded after our save & play
+        self.expecting = 0.0  # until when (time.monotonic) a game loaded is the reload of our save & play
+        self.on_game: Callable[[dict], None] | None = None
+
+    def expect_reload(self) -> None:
+        self.loaded.clear()
+        self.expecting = time.monotonic() + LOAD_WAIT
 
     def __call__(self, message: dict) -> None:
         kind = message["messageID"]
-        if kind == editor.GAME_LOADED:
-            self.loaded.set()
         if kind == editor.PRINT:
             self.echo(f"tts: {message.get('message', '')}")
         elif kind == editor.ERROR:
@@ -67,6 +73,24 @@ class Talkback:
             self.echo(f"tts: {message.get('returnValue')}")
         elif kind == editor.GAME_LOADED:
             self.echo("tts: game loaded")
+            if time.monotonic() < self.expecting:
+                self.expecting = 0.0
+                self.loaded.set()
+            elif self.on_game is not None:
+                self.on_game(global_state(message))
+
+
+def global_state(message: dict) -> dict:
+    """The Global script's entry `{script, ui}` of a game-loaded message ({} when it has none)."""
+    states = message.get("scriptStates")
+    for state in states if isinstance(states, list) else []:
+        if isinstance(state, dict) and state.get("guid") == editor.GLOBAL:
+            return state
+    return {}
+
+
+def _first_line(script) -> str:
+    return str(script).split("\n", 1)[0].rstrip("\r")
 
 
 class Pusher:
@@ -75,11 +99,21 @@ class Pusher:
     def __init__(self, out: Path, echo: Callable[[str], None], talkback: Talkback | None = None,
                  port: int = editor.TTS_PORT):
         self.out, self.echo, self.talkback, self.port = out, echo, talkback, port
+        self.unreachable = False  # whether the last push found nothing listening on TTS's port
+        self.foreign: str | None = None  # why not to push: TTS said it loaded another game
 
-    def push(self, deck: str) -> bool:
+    def push(self, deck: str, table: dict | None = None, quiet: bool = False) -> bool:
         """Send what changed in `deck`'s build since the last push; False (after one line) when TTS is not
-        there, and then nothing is recorded, so the next push sends it again."""
+        there (then `unreachable` is set), and then nothing is recorded, so the next push sends it again.
+        `table` is the Global script state of a game TTS has just loaded: when its Global script is not one
+        deckpress wrote for this deck, nothing is pushed, now or later, until TTS loads one that is; when it
+        is not the one pushed last, TTS holds an older build, and every object is replaced. `quiet`: no line
+        when TTS is still absent (a retry)."""
+        self.unreachable = False
         built = self.out / deck / "tts"
+        if not (built / f"{deck}.json").is_file():
+            self.echo(f"{deck}: not pushed: it is not built yet")
+            return False
         save = json.loads((built / f"{deck}.json").read_text(encoding="utf-8"))
         record_path = self.out / RECORDS / f"{deck}.json"
         try:
@@ -88,6 +122,20 @@ class Pusher:
             before = {}
         now = {"global": _digest([save["LuaScript"], save["XmlUI"]]),
                "objects": {o["GUID"]: _digest(o) for o in save["ObjectStates"]}}
+        if table is not None:
+            if _first_line(table.get("script", "")) != _first_line(save["LuaScript"]):
+                self.foreign = (f"the game TTS has loaded is not {deck}'s (its Global script is not one deckpress "
+                                f"wrote for it); load {deck}'s save in TTS")
+                self.echo(f"{deck}: not pushed: {self.foreign}")
+                return False
+            self.foreign = None
+            loaded = _digest([table.get("script", ""), table.get("ui", "")])
+            if before.get("global") != loaded:
+                before = {"global": loaded}
+            self.echo(f"{deck}: TTS loaded the game; pushing the current build")
+        elif self.foreign is not None:
+            self.echo(f"{deck}: not pushed: {self.foreign}")
+            return False
         if self.talkback is not None and (built / LINE_MAP).is_file():
             self.talkback.lines = json.loads((built / LINE_MAP).read_text(encoding="utf-8"))
         pushed = before.get("objects", {})
@@ -98,7 +146,9 @@ class Pusher:
             for state in changed:
                 editor.execute_lua(editor.replace_object_lua(state["GUID"], state), port=self.port)
         except editor.NotRunning as err:
-            self.echo(f"{deck}: not pushed: {err}")
+            if not quiet:
+                self.echo(f"{deck}: not pushed: {err}")
+            self.unreachable = True
             return False
         if changed:
             self.echo(f"{deck}: replaced {len(changed)} object{'s' if len(changed) != 1 else ''} in place")
@@ -113,8 +163,13 @@ class Pusher:
         message sent while it reloads would be lost)."""
         waiting = self.talkback is not None and self.talkback.listening
         if waiting:
-            self.talkback.loaded.clear()
-        editor.save_and_play(save["LuaScript"], save["XmlUI"], port=self.port)
+            self.talkback.expect_reload()
+        try:
+            editor.save_and_play(save["LuaScript"], save["XmlUI"], port=self.port)
+        except editor.NotRunning:
+            if waiting:
+                self.talkback.expecting = 0.0
+            raise
         self.echo(f"{deck}: pushed the Global script and UI (TTS reloads the game)")
         if not then_objects:
             return
