@@ -53,6 +53,14 @@ def pile_spot(table, color, pile, k=1):
     return table.globals.use("scoop.piles").place(data.seats, data.layout.seat_radius, color, pile, 1.0 + 0.5 * k)
 
 
+def face_up_to(table, card, color) -> bool:
+    """Whether `card` lies face up and reads upright to `color`'s player: turned as their hand zone, half a
+    turn round (TTS's own seat, whatever yaw the table script computed)."""
+    r = inner(card).rotation
+    upright = to_py(table.player(color).getHandTransform())["rotation"]["y"] + 180
+    return (r.x, r.z) == (0, 0) and abs((r.y - upright + 180) % 360 - 180) < 0.01
+
+
 def drop(table, guid, color, pile, k=1):
     holder(table, guid).setPosition(pile_spot(table, color, pile, k))
 
@@ -129,6 +137,7 @@ def check_piles(table, s):
         for pile in ("go", "game"):
             for card in s["players"][color][pile]:
                 assert lies_on(table, card["id"]) == (color, pile), (color, pile)
+                assert face_up_to(table, holder(table, card["id"]), color), (color, pile)
 
 
 @pytest.mark.parametrize("seed, reload_every", [(1, 0), (2, 3)])
@@ -145,6 +154,8 @@ def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save,
         turn = state(table)["turn"]
         table.click("uiScoopDraw", turn, None, "scoop_draw")
         s = state(table)
+        drawn = holder(table, s["drawn"]["id"])  # taken out of the deck: face up, upright to who drew it
+        assert drawn.type == "Card" and face_up_to(table, drawn, turn), to_py(drawn.getRotation())
         if reload_every and s["turns"] % reload_every == 0:
             shown = table.ui_value("scoop_turn")
             table.reload()

@@ -231,15 +231,24 @@ def every_card(s) -> list[dict]:
     return out
 
 
+def turned_to(table, card, color) -> bool:
+    """Whether `card` lies turned to `color`'s player (upright to them, face up or down): as their hand
+    zone, half a turn round (TTS's own seat, whatever yaw the table script computed)."""
+    upright = to_py(table.player(color).getHandTransform())["rotation"]["y"] + 180
+    return abs((inner(card).rotation.y - upright + 180) % 360 - 180) < 0.01
+
+
 def check_table_matches_the_engine(table, s):
     for color in s["order"]:
         player = s["players"][color]
         assert hand_guids(table, color) == {c["id"] for c in player["hand"]}, color
+        for card in table.hand_objects(color):  # dealt, drawn from the deck, picked up or given back
+            assert inner(card).rotation.z == 0 and turned_to(table, card, color), (color, card.getGUID())
         for row in ("front", "back"):
             for slot, c in enumerate(player[row], 1):
                 if c:
                     card = obj(table, c["id"])
-                    assert inner(card).hand is None
+                    assert inner(card).hand is None and turned_to(table, card, color), (color, row, slot)
                     assert inner(card).rotation.z == (0 if c["face_up"] else 180), (color, row, slot)
     assert on_pile(table) == {c["id"] for c in s["pile"]}
 

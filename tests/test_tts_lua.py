@@ -18,7 +18,7 @@ from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
 from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, check_script, find_modules, lua_literal, lua_string,
                                sandbox_problems)
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
@@ -398,3 +398,44 @@ def test_a_flow_tts_never_finishes_gives_up_says_so_and_frees_the_button(save):
     assert "did not finish in time" in table.broadcasts[-1]
     table.click("uiGetReady", "Red", settle=False)  # refused no more
     assert not any("still under way" in b for b in table.broadcasts)
+
+
+def test_move_card_lays_each_card_out_of_a_deck_at_the_rotation_it_is_given(save):
+    """lib.table.move_card takes cards out of a deck lying face down and turned (takeObject while the deck
+    lasts, then its last card, the remainder), all in one frame, and moves a loose card: each lands where
+    and as it was told, face up or down, turned to its yaw (read back in [0, 360) as TTS does)."""
+    main = next(o for o in save["ObjectStates"] if o["Name"] == "DeckCustom" and "deck" in o["Tags"])
+    small = dict(main, ContainedObjects=main["ContainedObjects"][:3], DeckIDs=main["DeckIDs"][:3],
+                 Transform=dict(main["Transform"], posX=0.0, posZ=0.0, rotY=30.0, rotZ=180.0))
+    table = FakeTTS(dict(save, ObjectStates=[small]), seated=["White"], script="")
+    modules("score", table.lua)
+    turns = [[0, 90, 0], [0, 200, 180], [0, -90, 0]]  # face up, face down, face up at yaw 270
+    table.lua.execute("""
+      local Table = use("lib.table")
+      local deck = getObjectsWithTag("deck")[1]
+      GUIDS = {}
+      for i, card in ipairs(deck.getObjects()) do GUIDS[i] = card.guid end
+      -- each card by the holder it had when the moves began (the deck for all three), as the tables do
+      function move_all(turns)
+        DONE = false
+        local j = Table.join(function() DONE = true end)
+        local holders = {}
+        for i = 1, 3 do holders[i] = getObjectFromGUID(GUIDS[i]) or deck end
+        for i = 1, 3 do Table.move_card(holders[i], GUIDS[i], {3 * i, 1, 5}, turns[i], j) end
+        j.start()
+      end
+    """)
+    guids = to_py(table.globals.GUIDS)
+    table.globals.move_all(to_lua(table.lua, turns))
+    table.settle()
+    assert table.globals.DONE
+    for i, (guid, turn) in enumerate(zip(guids, [[0, 90, 0], [0, 200, 180], [0, 270, 0]]), 1):
+        card = table.globals.getObjectFromGUID(guid)
+        assert card is not None and card.type == "Card", guid
+        r, p = inner(card).rotation, inner(card).position
+        assert [r.x, r.y, r.z] == turn and (p.x, p.z) == (3 * i, 5) and card.is_face_down == (turn[2] == 180), i
+    assert [o for o in table.objects() if o.type == "Deck"] == []
+    table.globals.move_all(to_lua(table.lua, [[0, 0, 180], [0, 45, 0], [0, 180, 0]]))  # now all loose
+    table.settle()
+    assert [[inner(table.globals.getObjectFromGUID(g)).rotation[a] for a in "xyz"] for g in guids] == [
+        [0, 0, 180], [0, 45, 0], [0, 180, 0]]

@@ -225,6 +225,13 @@ local function vector(v)
   return {x = v.x or v[1] or 0, y = v.y or v[2] or 0, z = v.z or v[3] or 0}
 end
 
+-- A rotation as TTS reads it back: getRotation is Unity's eulerAngles, each angle in [0, 360) (for the
+-- rotations scripts set here, x = 0: Unity keeps y and z, turned into that range).
+local function angles(v)
+  local r = vector(v)
+  return {x = r.x % 360, y = r.y % 360, z = r.z % 360}
+end
+
 local function in_world(rec)
   for _, other in ipairs(Fake.world) do if other == rec then return true end end
   return false
@@ -299,8 +306,8 @@ local function functions(rec)
   end
   f.isSmoothMoving = function() return (rec.moving or 0) > 0 end
   f.getRotation = function() return {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z} end
-  f.setRotation = function(r) rec.rotation = vector(r) return true end
-  f.setRotationSmooth = function(r) rec.rotation = vector(r) return true end
+  f.setRotation = function(r) rec.rotation = angles(r) return true end
+  f.setRotationSmooth = function(r) rec.rotation = angles(r) return true end
   f.flip = function() rec.rotation.z = (rec.rotation.z + 180) % 360 return true end
   f.destruct = function() destroy(rec) return true end
   f.setLock = function(v) rec.locked = v return true end
@@ -325,7 +332,7 @@ local function functions(rec)
       rec.number = rec.number - 1
       local taken = new_object(tile(), {spawning = true,
                                         position = params.position or {x = rec.position.x, y = rec.position.y + 2, z = rec.position.z}})
-      if params.rotation then taken.rotation = vector(params.rotation) end
+      if params.rotation then taken.rotation = angles(params.rotation) end
       if rec.number == 1 then  -- the stack turns into its last tile
         local last = new_object(tile(), {position = rec.position})
         last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
@@ -396,7 +403,7 @@ local function functions(rec)
     -- TTS defaults: above the container, the container's rotation (flip turns it over)
     local where = params.position and vector(params.position)
       or {x = rec.position.x, y = rec.position.y + 2, z = rec.position.z}
-    local turn = params.rotation and vector(params.rotation)
+    local turn = params.rotation and angles(params.rotation)
       or {x = rec.rotation.x, y = rec.rotation.y, z = (rec.rotation.z + (params.flip and 180 or 0)) % 360}
     local taken = take(at)
     taken.position, taken.rotation = where, turn
@@ -767,7 +774,7 @@ function spawnObjectData(params)
   if type(params) ~= "table" or type(params.data) ~= "table" then error("spawnObjectData: data table expected", 2) end
   local data = deep_copy(params.data)
   local rec = new_object(data, {spawning = true, position = params.position})
-  if params.rotation then rec.rotation = vector(params.rotation) end
+  if params.rotation then rec.rotation = angles(params.rotation) end
   record("spawn " .. tostring(data.Name))
   local callback = params.callback_function
   Fake.after(Fake.delay, function()

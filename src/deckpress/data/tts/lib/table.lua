@@ -228,8 +228,10 @@ end
 
 -- Move the card `guid` to `position` and `rotation`: out of `holder` when that is a deck (frames later;
 -- `j.add()` gives the callback that counts the move), else `holder` is the loose card and moves at once.
+-- A deck that earlier moves of the same frame left with one card is gone but for its remainder: only
+-- `remainder` may be asked of it, so that is asked first.
 function M.move_card(holder, guid, position, rotation, j)
-  if holder.type == "Deck" then
+  if holder.remainder ~= nil or holder.type == "Deck" then
     M.take(holder, guid, position, rotation, j.add())
   else
     holder.setPosition(position)
