@@ -126,16 +126,23 @@ def test_play_with_nothing_on_the_pile_says_what_to_do(save):
     assert "put the cards you play on the discard pile first" in table.broadcasts[-1]
 
 
-def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_not(save):
+@pytest.mark.parametrize("as_deck", [False, True], ids=["loose", "as_deck"])
+def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_not(save, as_deck):
+    """...also when the cards on the pile have formed a deck, as cards dropped on each other do in TTS:
+    the deck is taken apart card by card in one frame, its last card as the remainder."""
     for seed in range(1, 80):
         table = dealt(save, seed)
         s = state(table)
         engine = table.globals.use("skorch.engine")
         if not engine.can_play(table.globals.GAME.state(), s["turn"]):
+            if as_deck:  # a pile of one card: no deck to form
+                continue
             break
         table.click("uiSkorchPickUp", s["turn"], None, "skorch_pick_up")
         assert "Clause 19 (picking up)" in table.broadcasts[-1]
         assert state(table) == s
+        if as_deck:
+            break
     # play on until someone cannot beat the pile, then pick up
     for _ in range(200):
         s = state(table)
@@ -153,12 +160,18 @@ def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_no
     else:
         pytest.fail("everyone could always play")
     pile = [c["id"] for c in s["pile"]]
+    if as_deck:
+        assert len(pile) >= 2
+        [deck] = table.globals.group(table.lua.table_from([obj(table, guid) for guid in pile])).values()
+        table.settle()
+        assert deck.type == "Deck" and on_pile(table) == set(pile)
     before = hand_guids(table, turn)
     table.click("uiSkorchPickUp", turn, None, "skorch_pick_up")
     after = state(table)
     assert after["pile"] == [] and after["turn"] != turn
     assert hand_guids(table, turn) == before | set(pile)
     assert not on_pile(table)
+    check_table_matches_the_engine(table, after)
 
 
 def test_a_skorch_burns_the_pile_out_of_the_game(save):
