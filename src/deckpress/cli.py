@@ -301,7 +301,7 @@ def watch(decks: tuple[str, ...], **values) -> None:
     """Build DECKs, then build them again each time a deck, template, image, font, tts/ or print/ file is
     saved, redrawing only what changed. A mistake is reported and watching goes on; Ctrl-C ends it (exit
     status 130). With --tts, each successful build of the one DECK is pushed into the game TTS has loaded
-    (see `push`)."""
+    (see `push`), and the current build as soon as TTS loads the deck's game: TTS may start later."""
     from .watch import watch as watch_files
 
     tts, tts_port, editor_port = values.pop("tts"), values.pop("tts_port"), values.pop("editor_port")
