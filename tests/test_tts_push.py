@@ -206,7 +206,12 @@ class Watching:
                 [sys.executable, "-m", "deckpress", "watch", "tiny", "--tts", "--quiet", "--tts-port",
                  str(self.tts_port), "--editor-port", str(self.editor_port)],
                 cwd=self.root, stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=heeds_ctrl_c)
-        self.wait_until("watching")
+        try:
+            self.wait_until("watching")
+        except BaseException:
+            self.run.kill()
+            self.run.wait(timeout=30)
+            raise
 
     def text(self) -> str:
         return self.log.read_text()
@@ -284,7 +289,11 @@ def test_watch_tts_pushes_when_tts_loads_the_decks_game_and_never_into_another(p
 
 def test_watch_tts_takes_the_editor_port_once_another_editor_lets_it_go(project, tmp_path):
     holder = socket.create_server((editor.HOST, 0))  # another editor listening for TTS
-    watching = Watching(project, tmp_path, editor_port=holder.getsockname()[1])
+    try:
+        watching = Watching(project, tmp_path, editor_port=holder.getsockname()[1])
+    except BaseException:
+        holder.close()
+        raise
     tts = None
     try:
         assert watching.text().startswith(f"{editor.HOST}:{watching.editor_port} is taken")
