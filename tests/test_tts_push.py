@@ -119,6 +119,28 @@ def test_talkback_shows_global_errors_at_the_projects_line(project):
                     f"tts: Error in Script (x): chunk_0:({entry['first'] + 2},10-22): boom", "tts: hello"]
 
 
+def test_talkback_tells_a_game_tts_loaded_from_the_reload_deckpress_asked_for(monkeypatch):
+    games: list[dict] = []
+    talk = Talkback(lambda line: None)
+    talk.on_game = games.append
+    loaded = {"messageID": editor.GAME_LOADED, "scriptStates": [
+        {"name": "Bag", "guid": "abc123", "script": "x"}, {"name": "Global", "guid": "-1", "script": "a", "ui": "u"}]}
+    talk(loaded)  # the player loaded a game
+    assert games == [{"name": "Global", "guid": "-1", "script": "a", "ui": "u"}] and not talk.loaded.is_set()
+    talk.expect_reload()
+    talk(loaded)  # the reload of deckpress's own save & play
+    assert len(games) == 1 and talk.loaded.is_set()
+    talk(loaded)  # the expectation is used up: the next load is the player's again
+    assert len(games) == 2
+    monkeypatch.setattr(push, "LOAD_WAIT", 0.0)
+    talk.expect_reload()
+    talk(loaded)  # too late to be that reload
+    assert len(games) == 3
+    talk({"messageID": editor.GAME_LOADED, "scriptStates": "not a list"})
+    talk({"messageID": editor.GAME_LOADED})
+    assert games[3:] == [{}, {}]
+
+
 def test_push_sends_the_script_and_every_object_then_only_what_changed(project):
     save = json.loads((project / "build/tiny/tts/tiny.json").read_text(encoding="utf-8"))
     editor_port = free_port()
