@@ -25,6 +25,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..inputs import artifact_key, model_inputs, plain
+from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
@@ -63,7 +64,9 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
             made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang,
                        plain(load_rules_style(deck))]
             ctx.progress(f"print {profile.name}")
-            if profile.output == "cards":
+            if profile.cutter == "cricut":
+                write_cricut(ctx, profile)
+            elif profile.output == "cards":
                 write_card_pdfs(ctx, profile, images, [*made_of, model, faces])
             elif profile.output == "images":
                 write_images(ctx, profile)
@@ -116,6 +119,8 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
     w, h = component.size
     spec = profile.spec
     gap = spec.token_gap if component.type == "tokens" else spec.gap
+    if profile.cutter != "none":
+        return _cutter_sheet(profile, component, gap)
     texts = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)
     for page in (profile.page, profile.page[::-1]):
         best = None
@@ -135,6 +140,27 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
                               "profile with a larger page")
 
 
+def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
+    """A cutting machine's sheet: inside Silhouette's registration marks (the page turned when more fit that
+    way), or Cricut's print area."""
+    w, h = component.size
+    if profile.cutter == "cricut":
+        area = tuple(profile.spec.extra["print_area"])
+        sheet = area_sheet(area, w, h, gap)
+        where_fits = f"Design Space's print area ({area[0]:g} x {area[1]:g} mm)"
+    else:
+        sheets = [marked_sheet(profile.marks(page), w, h, gap, profile.bleed)
+                  for page in (profile.page, profile.page[::-1])]
+        sheet = max((s for s in sheets if s is not None), key=lambda s: s.per_page, default=None)
+        where_fits = (f"a {profile.page[0]:g} x {profile.page[1]:g} mm page inside registration marks "
+                      f"{profile.spec.extra['mark_inset']:g} mm from its edges")
+    if sheet is not None:
+        return sheet
+    where = component.source.at("size") if "size" in component.source else component.where
+    raise DeckError.at(where, f"{component.id}: {w:g} x {h:g} mm cards do not fit {where_fits} (print profile "
+                              f"{profile.name!r}); use a smaller size or another profile")
+
+
 def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
               stories: dict | None = None) -> None:
     deck = ctx.deck
@@ -143,7 +169,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
-    shared = shared_tokens(ctx, profile) if profile.duplex else None
+    shared = shared_tokens(ctx, profile) if profile.duplex and profile.cutter == "none" else None
     for component in deck.model.components:
         items = component_items(ctx, component)
         if not items:
@@ -163,7 +189,8 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
             footer = [f"{game.name} \u00b7 {component.name} \u00b7 {text['sheet']} {number}/{len(pages)}",
                       f"{component.name} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
             if profile.duplex:
-                _front_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
+                marks = profile.marks(sheet.page) if profile.cutter == "silhouette" else None
+                _front_page(canvas, sheet, chunk, shape, component, style, images, text, footer, marks)
                 _back_page(canvas, sheet, chunk, shape, style, images, text, footer)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
@@ -251,11 +278,19 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
-                images: Images, text: dict, footer: list[str]) -> None:
+                images: Images, text: dict, footer: list[str], marks: Marks | None = None) -> None:
+    """A page of fronts: with `marks` (Silhouette), the registration marks and a cut contour at every trim,
+    and no margin texts (the back page has them); else the notices, the scale bar and the cut guides."""
     slots = sheet.front_slots(len(chunk))
     for item, slot in zip(chunk, slots):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     trim, bleed = used_extent(slots)
+    if marks is not None:
+        draw_marks(canvas, marks)
+        outlines(canvas, slots, shape, style)
+        set_boxes(canvas, trim, bleed)
+        canvas.showPage()
+        return
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     if component.type == "tokens":
@@ -389,6 +424,22 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
     save(canvas)
     if cmyk is not None:
         mark_pdfx(target, cmyk)
+
+
+def write_cricut(ctx: BuildContext, profile: Profile) -> None:
+    """print/<deck>-<profile>/<component>-<n>.png: each sheet of fronts as Design Space's Print Then Cut takes
+    it (pdf/cutters.py), the sheets of a component numbered from 1."""
+    deck = ctx.deck
+    for component in deck.model.components:
+        items = component_items(ctx, component)
+        if not items:
+            continue
+        sheet = sheet_for(profile, component)
+        pages = [items[i:i + sheet.per_page] for i in range(0, len(items), sheet.per_page)]
+        for number, chunk in enumerate(pages, 1):
+            target = ctx.path(f"print/{deck.name}-{profile.name}/{component.id}-{number}.png")
+            cricut_image(sheet, [ctx.out / item.front for item in chunk], deck.model.bleed,
+                         component_shape(component), target)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:
