@@ -52,7 +52,8 @@ def _project(root: Path, deck: str = DECK) -> Path:
     (root / "templates").mkdir()
     (root / "templates" / "plain.yaml").write_text(textwrap.dedent("""\
         elements:
-          - {type: rect, box: bleed, fill: "#336699"}
+          - {type: rect, box: bleed, fill: "#ffcc00"}
+          - {type: rect, box: trim, fill: "#336699"}
         """), encoding="utf-8")
     (root / "templates" / "plain-back.yaml").write_text(textwrap.dedent("""\
         elements:
@@ -184,6 +185,28 @@ def test_silhouette_token_sheets_carry_marks_and_outlines(built, tmp_path):
     assert square == pytest.approx((INSET, INSET, INSET + SQUARE, INSET + SQUARE), abs=0.1)
 
 
+def test_silhouette_cards_keep_clear_of_longer_marks(tmp_path):
+    """With Studio's own 20 mm arms the corner marks reach past the cards' corners: fewer cards fit, all
+    clear of the marks."""
+    root = _project(tmp_path / "p", DECK.replace("[silhouette-letter, silhouette-a4, cricut-letter]", "[long]"))
+    (root / "print").mkdir()
+    (root / "print" / "long.yaml").write_text("page: letter\norientation: landscape\ncutter: silhouette\n"
+                                              "mark_length: 20\ngap: 1\nbleed: 1\n", encoding="utf-8")
+    deck = load_deck(root / "decks" / "cut.yaml")
+    profile = deck_profiles(deck)[0]
+    sheet = pdf_builder.sheet_for(profile, deck.model.components[0])
+    assert 0 < sheet.per_page < 8
+    w, h = sheet.page
+    k, t = KEEPOUT, LINE / 2
+    keepouts = [(INSET - k, h - INSET - SQUARE - k, INSET + SQUARE + k, h - INSET + k),
+                (w - INSET - 20 - k, h - INSET - 20 - k, w - INSET + t + k, h - INSET + t + k),
+                (INSET - t - k, INSET - t - k, INSET + 20 + k, INSET + 20 + k)]
+    for slot in sheet.front_slots(sheet.per_page):
+        c = slot.clip
+        for kx0, ky0, kx1, ky1 in keepouts:
+            assert c.x1 <= kx0 or kx1 <= c.x or c.y1 <= ky0 or ky1 <= c.y
+
+
 def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
     """Runs of True, as (start, end) index pairs."""
     edges = np.flatnonzero(np.diff(np.concatenate([[0], mask.astype(int), [0]])))
@@ -205,6 +228,10 @@ def test_cricut_sheets_fit_design_spaces_print_area_and_cut_at_the_trim(built):
         assert [b - a for a, b in cols] == [750, 750]  # 63.5 mm at 300 DPI: the trim, no bleed
         assert [b - a for a, b in rows] == [1050] * len(rows)
         assert cols[1][0] - cols[0][1] == round(4 * DPI / 25.4)  # the 4 mm gap stays transparent
+        with Image.open(path) as image:
+            rgb = np.asarray(image.convert("RGB")).astype(int)
+        for x in (cols[0][0] + 1, cols[0][1] - 2):  # the card's own edge, not its bleed (yellow)
+            assert abs(rgb[rows[0][0] + 500, x] - (0x33, 0x66, 0x99)).max() < 12
     with Image.open(sheets[-1]) as image:
         alpha = np.asarray(image)[:, :, 3]
     assert len(_runs((alpha > 0).any(axis=1))) == 1  # the last sheet's 2 cards

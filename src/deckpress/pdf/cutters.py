@@ -117,9 +117,13 @@ def cricut_image(sheet: Sheet, faces: list[Path], face_bleed: float, shape: str,
         box = (px(trim.x), size[1] - px(trim.y1), px(trim.x1), size[1] - px(trim.y))
         cw, ch = box[2] - box[0], box[3] - box[1]
         with Image.open(face) as image:
-            b = image.width * face_bleed / (trim.w + 2 * face_bleed)  # the bleed in the face's own pixels
-            card = image.convert("RGB").resize((cw, ch), Image.Resampling.LANCZOS,
-                                               box=(b, b, image.width - b, image.height - b))
+            # The trim in the face's own pixels, cut at whole pixels (the face is drawn at 300 DPI too).
+            fw = round(image.width * trim.w / (trim.w + 2 * face_bleed))
+            fh = round(image.height * trim.h / (trim.h + 2 * face_bleed))
+            left, top = (image.width - fw) // 2, (image.height - fh) // 2
+            card = image.convert("RGB").crop((left, top, left + fw, top + fh))
+        if card.size != (cw, ch):
+            card = card.resize((cw, ch), Image.Resampling.LANCZOS)
         mask = Image.new("L", (cw, ch), 0)
         draw = ImageDraw.Draw(mask)
         if shape == "circle":
