@@ -337,6 +337,35 @@ def test_token_sets_sharing_a_sheet_have_their_backs_shifted_by_the_offset(proje
         assert any(abs(b["cx"] - x) < 0.05 and abs(b["cy"] - y) < 0.05 for b in backs), (front, x, y)
 
 
+def test_token_sets_share_gutterfold_sheets_and_fold_onto_their_backs(project, tmp_path):
+    """Two token sets on a gutterfold profile share one page instead of taking two: both sets' fronts above
+    the fold, each token's back mirrored about the fold line and turned, so that it folds onto its front."""
+    stars = ('  - {name: "1", count: 10}\n  - id: stars\n    name: Звёзды\n    type: tokens\n    shape: circle\n'
+             '    size: {width: 24, height: 24}\n    template: plain\n    back: plain-back\n    cards:\n'
+             '      - {name: "5", count: 4}\n')
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[gutterfold-a4]"))
+    deck = root / "decks" / "mini.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('  - {name: "1", count: 30}\n', stars),
+                    encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-gutterfold-a4.pdf")
+    tarot = [i for i, page in enumerate(reader.pages) if any(p["w"] > 60 * MM for p in placements(reader, page))]
+    tokens = [i for i, page in enumerate(reader.pages)
+              if (found := placements(reader, page)) and all(p["w"] < 45 * MM for p in found)]
+    assert len(tokens) == 1 and tokens[0] == tarot[-1] + 1  # one page for both sets, after the cards
+    page = reader.pages[tokens[0]]
+    height = float(page.mediabox.height)
+    drawn = placements(reader, page)
+    fronts = [p for p in drawn if p["cy"] > height / 2]
+    backs = [p for p in drawn if p["cy"] < height / 2]
+    assert sorted(round(p["w"] / MM - 2 * BLEED) for p in fronts) == [20] * 10 + [24] * 4  # both sets
+    assert not any(p["turned"] for p in fronts) and all(p["turned"] for p in backs)
+    for front in fronts:  # the back folds onto its front, and it is that token's back face
+        twin = [b for b in backs if abs(b["cx"] - front["cx"]) < 0.05 and abs(b["cy"] - (height - front["cy"])) < 0.05]
+        assert len(twin) == 1 and twin[0]["w"] == pytest.approx(front["w"])
+    stars = {p["id"] for p in fronts if p["w"] > 28 * MM}
+    assert stars and not stars & {p["id"] for p in backs if p["w"] > 28 * MM}  # the stars' backs are their own
+
+
 def test_russian_rules_and_fonts(mini):
     reader = PdfReader(mini / "mini-a4.pdf")
     text = reader.pages[-1].extract_text()

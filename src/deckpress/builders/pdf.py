@@ -169,7 +169,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
-    shared = shared_tokens(ctx, profile) if profile.duplex and profile.cutter == "none" else None
+    shared = shared_tokens(ctx, profile) if profile.cutter == "none" else None
     for component in deck.model.components:
         items = component_items(ctx, component)
         if not items:
@@ -212,27 +212,34 @@ def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Compo
     """The deck's token components (those that fit the profile's page as it is turned) and their shared
     pages, when there are two or more such components: each component's tokens in bands of whole rows,
     the components one after the other, so that the pages are as few as the tokens' sizes allow; and the
-    area they are laid out in (the margin texts go around it)."""
+    area they are laid out in (the margin texts go around it): the page within its margins, or on a
+    gutterfold page the part of it above the gutter, the backs going below (Band.sheet)."""
     sets = [(c, component_items(ctx, c)) for c in ctx.deck.model.components if c.type == "tokens"]
     spec = profile.spec
-    margin = (spec.margin, max(spec.margin, profile.border + TEXT_BAND + profile.bleed))  # texts above, below
-    sets = [(c, items) for c, items in sets
-            if items and token_pages(profile.page, margin, [(*c.size, 1)], spec.token_gap, profile.bleed)]
+    (width, height), mx = profile.page, spec.margin
+    my = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)  # texts above, below
+    area = Rect(mx, my, width - 2 * mx, height - 2 * my)
+    if not profile.duplex:
+        bottom = height / 2 + spec.gutter / 2
+        area = Rect(mx, bottom, width - 2 * mx, height - my - bottom)
+    sets = [(c, items) for c, items in sets if items and token_pages(area, [(*c.size, 1)], spec.token_gap,
+                                                                     profile.bleed)]
     if len(sets) < 2:
         return None
-    pages = token_pages(profile.page, margin, [(*c.size, len(items)) for c, items in sets], spec.token_gap,
-                        profile.bleed)
+    pages = token_pages(area, [(*c.size, len(items)) for c, items in sets], spec.token_gap, profile.bleed)
     assert pages is not None  # each set fits on its own
-    return sets, pages, Rect(margin[0], margin[1], profile.page[0] - 2 * margin[0], profile.page[1] - 2 * margin[1])
+    return sets, pages, area
 
 
 def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, text: dict, game: str,
                         sets: list[tuple[Component, list[Item]]], pages: list[list[Band]], area: Rect) -> None:
-    """Pages of several token components, each page of fronts followed by its page of backs; every band
-    keeps its component's shape and cut outlines, and its backs land behind its fronts."""
+    """Pages of several token components, each page of fronts followed by its page of backs (on a
+    gutterfold page, the backs below the fold); every band keeps its component's shape and cut outlines,
+    and its backs land behind its fronts."""
     page = profile.page
     canvas.setPageSize((page[0] * mm, page[1] * mm))
     flip = view_flip(style.duplex, page)
+    fold = None if profile.duplex else page[1] / 2
     marked: set[int] = set()
     for number, bands in enumerate(pages, 1):
         for band in bands:
@@ -245,14 +252,18 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
         footer = [f"{game} \u00b7 {names} \u00b7 {text['sheet']} {number}/{len(pages)}",
                   f"{text['tokens']} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
         extent = area.grow(*(profile.bleed,) * 4)
+        sheets = [band.sheet(page, profile.bleed, flip, fold, profile.spec.gutter) for band in bands]
+        if fold is not None:
+            extent = extent.union(Rect(area.x, 2 * fold - area.y1, area.w, area.h).grow(*(profile.bleed,) * 4))
+            _shared_gutterfold_page(canvas, bands, sheets, sets, style, images, text, footer, extent)
+            continue
         for back in (False, True):
             all_slots = []
             if back:
                 canvas.saveState()
                 canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
-            for band in bands:
+            for band, sheet in zip(bands, sheets):
                 component, items = sets[band.component]
-                sheet = band.sheet(page, profile.bleed, flip)
                 chunk = items[band.first:band.first + band.count]
                 slots = sheet.back_slots(len(chunk), flip) if back else sheet.front_slots(len(chunk))
                 shape = component_shape(component)
@@ -275,6 +286,30 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
                 margin_labels(canvas, page, extent, style.border, first, footer, unit=text["mm"])
             set_boxes(canvas, trim, bleed)
             canvas.showPage()
+
+
+def _shared_gutterfold_page(canvas, bands: list[Band], sheets: list[Sheet], sets: list[tuple[Component, list[Item]]],
+                            style: Style, images: Images, text: dict, footer: list[str], extent: Rect) -> None:
+    """One gutterfold page of shared tokens: each band's fronts above the fold, their backs mirrored below
+    it and turned, every token with its cut outline on both halves; the notices and the fold line."""
+    all_slots = []
+    for band, sheet in zip(bands, sheets):
+        component, items = sets[band.component]
+        chunk = items[band.first:band.first + band.count]
+        shape = component_shape(component)
+        fronts, backs = sheet.front_slots(len(chunk)), sheet.back_slots(len(chunk))
+        for item, front, back in zip(chunk, fronts, backs):
+            draw_face(canvas, images, item.front, front, style.bleed_face, shape)
+            if item.back:
+                draw_face(canvas, images, item.back, back, style.bleed_face, shape)
+        outlines(canvas, fronts + backs, shape, style)
+        all_slots += fronts + backs
+    page = sheets[0].page
+    first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
+    margin_labels(canvas, page, extent, style.border, first, footer, unit=text["mm"])
+    _fold_line(canvas, sheets[0], text, style.border)
+    set_boxes(canvas, *used_extent(all_slots))
+    canvas.showPage()
 
 
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
