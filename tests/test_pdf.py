@@ -471,6 +471,36 @@ def test_a_projects_rules_style_sets_columns_sizes_and_colours(project, tmp_path
     assert b"1 0 0 rg" in content
 
 
+def test_the_rules_style_sets_the_rules_fonts(project, tmp_path):
+    """`font` and `bold_font` (and the italic ones) of print/rules-style.yaml are the faces the rules pages
+    are set in, every text of them: here DejaVu Serif, where the default is DejaVu Sans."""
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text(
+        "font: serif\nbold_font: serif-bold\nitalic_font: serif-italic\nbold_italic_font: serif-bold\n",
+        encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-a4.pdf")
+    rules = [p for p in reader.pages if "/XObject" not in p["/Resources"]]
+
+    def faces(pages) -> set[str]:
+        out: set[str] = set()
+        for page in pages:
+            page.extract_text(visitor_text=lambda text, cm, tm, font, size: text.strip() and font and out.add(
+                str(font["/BaseFont"]).split("+")[-1]))
+        return out
+
+    assert faces(rules) == {"DejaVuSerif", "DejaVuSerif-Bold"}
+    assert faces(reader.pages[:1]) == {"DejaVuSans"}  # the sheets' own notices keep theirs
+
+
+def test_an_unknown_rules_font_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text("columns: 2\nbold_font: no-such-face-xyz\n", encoding="utf-8")
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    message = str(err.value)
+    assert "rules-style.yaml:2:12: bold_font: unknown font 'no-such-face-xyz'" in message and "serif" in message
+
+
 def test_the_shipped_project_keeps_its_rules_style_in_its_print_folder():
     from deckpress.pdf.rules_style import load_rules_style
 
