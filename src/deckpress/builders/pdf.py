@@ -24,13 +24,14 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
+from ..faces import FaceCheck
 from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
-from ..pdf.pdfx import Cmyk, mark_pdfx
-from ..pdf.profiles import Profile, deck_profiles
+from ..pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
+from ..pdf.profiles import Profile, deck_profiles, tier_warnings
 from ..pdf.rules import draw_rules, has_rules
 from ..pdf.rules_style import load_rules_style
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
@@ -87,13 +88,36 @@ def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Pat
         ctx.records.keep(target, key, target, since)
 
 
-def check(deck: LoadedDeck) -> None:
+def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     """The deck's print profiles load and validate, and every component fits on their pages (a DeckError
-    otherwise)."""
-    for profile in deck_profiles(deck):
+    otherwise). With `deckpress check`'s `faces`: the print shops' warnings, card counts between a shop's
+    deck sizes, and, for each profile that prints CMYK (pdfx), each face it prints whose colours move far
+    when printed (more than GAMUT_SHARE of its pixels by more than GAMUT_DELTA_E, docs/print.md), measured
+    on the faces as the check draws them."""
+    profiles = deck_profiles(deck)
+    for profile in profiles:
         for component in deck.model.components:
             sheet_for(profile, component)
     load_rules_style(deck)
+    if faces is None:
+        return
+    faces.warnings.extend(tier_warnings(deck))
+    cmyks = [(p.name, Cmyk(p.cmyk_profile, p.spec.extra["ink_limit"])) for p in profiles if p.cmyk_profile]
+    if not cmyks:
+        return
+
+    def look(face, image) -> None:
+        for name, cmyk in cmyks:
+            share = gamut_shift(image, cmyk.proof(image))
+            if share > GAMUT_SHARE:
+                faces.warnings.append(
+                    f"{face.component.where}: warning: {face.path.rsplit('/', 1)[-1]} of {face.component.id}: "
+                    f"{share:.0%} of the face changes colour by more than \u0394E {GAMUT_DELTA_E} in CMYK "
+                    f"({name}): colours outside what inks print come out duller; see them with "
+                    f"`deckpress preview {deck.name} --profile {name}`")
+
+    # what an `output: cards` PDF prints: the cards of card components, and their backs
+    faces.see([f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)], look)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
