@@ -140,6 +140,7 @@ def test_silhouette_cards_lie_inside_the_marks_and_clear_of_them(built, name):
     fronts = sorted((round(p["cx"], 1), round(p["cy"], 1)) for p in placements(reader, front))
     backs = sorted((round(p["cx"], 1), round(p["cy"], 1)) for p in placements(reader, back))
     assert fronts == backs
+    assert "100%" in back.extract_text() and not front.extract_text().strip()  # the notice on the back only
 
 
 def _stroked_rects(reader: PdfReader, page) -> list[tuple[float, ...]]:

@@ -215,7 +215,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
             if profile.duplex:
                 marks = profile.marks(sheet.page) if profile.cutter == "silhouette" else None
                 _front_page(canvas, sheet, chunk, shape, component, style, images, text, footer, marks)
-                _back_page(canvas, sheet, chunk, shape, style, images, text, footer)
+                _back_page(canvas, sheet, chunk, shape, style, images, text, footer, marks is not None)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
     if profile.spec.rules and has_rules(deck):
@@ -362,7 +362,9 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
 
 
 def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style, images: Images, text: dict,
-               footer: list[str]) -> None:
+               footer: list[str], notice: bool = False) -> None:
+    """A page of backs; with `notice` (a Silhouette sheet, whose fronts carry no texts) it says to print at
+    actual size too."""
     flip = view_flip(style.duplex, sheet.page)
     slots = sheet.back_slots(len(chunk), flip)
     canvas.saveState()
@@ -374,7 +376,10 @@ def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style
     trim, bleed = used_extent(slots)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
     first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
-    margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
+    if notice:
+        first = [f"{text['actual_size']} \u00b7 {first[0]}", text["actual_size"]]
+    margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=notice,
+                  unit=text["mm"])
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+from reportlab.lib.units import mm
 
 from ..render import DPI
 from .layout import Grid, Rect, Sheet, centred_grid, fit
@@ -94,7 +95,6 @@ def area_sheet(area: tuple[float, float], w: float, h: float, gap: float) -> She
 
 def draw_marks(canvas, marks: Marks) -> None:
     """The three registration marks, solid black."""
-    from reportlab.lib.units import mm
     canvas.saveState()
     canvas.setFillColorRGB(0, 0, 0)
     for r in [marks.square, *marks.arms()]:
@@ -102,7 +102,7 @@ def draw_marks(canvas, marks: Marks) -> None:
     canvas.restoreState()
 
 
-def px(v: float) -> int:
+def _px(v: float) -> int:
     return round(v * DPI / 25.4)
 
 
@@ -110,11 +110,11 @@ def cricut_image(sheet: Sheet, faces: list[Path], face_bleed: float, shape: str,
     """One Cricut sheet: the faces (image files with `face_bleed` mm of bleed) at their trims, on a
     transparent ground, as an RGBA PNG of the sheet's size at 300 DPI; round and hexagonal tokens are cut to
     their shape."""
-    size = (px(sheet.page[0]), px(sheet.page[1]))
+    size = (_px(sheet.page[0]), _px(sheet.page[1]))
     out = Image.new("RGBA", size, (0, 0, 0, 0))
     for index, face in enumerate(faces):
         trim = sheet.front_slot(index).trim
-        box = (px(trim.x), size[1] - px(trim.y1), px(trim.x1), size[1] - px(trim.y))
+        box = (_px(trim.x), size[1] - _px(trim.y1), _px(trim.x1), size[1] - _px(trim.y))
         cw, ch = box[2] - box[0], box[3] - box[1]
         with Image.open(face) as image:
             # The trim in the face's own pixels, cut at whole pixels (the face is drawn at 300 DPI too).
