@@ -256,3 +256,13 @@ def test_a_card_too_large_for_the_machine_is_one_located_line(tmp_path, name, sa
     message = str(err.value)
     assert message.count("\n") == 0
     assert "cut.yaml:14:" in message and "chips: 200 x 260 mm cards do not fit" in message and says in message
+
+
+def test_silhouette_marks_need_duplex_sheets(tmp_path):
+    root = _project(tmp_path / "p", DECK.replace("[silhouette-letter, silhouette-a4, cricut-letter]", "[mine]"))
+    (root / "print").mkdir()
+    (root / "print" / "mine.yaml").write_text("page: a4\ncutter: silhouette\nlayout: gutterfold\n", encoding="utf-8")
+    with pytest.raises(DeckError) as err:
+        pdf_builder.check(load_deck(root / "decks" / "cut.yaml"))
+    assert str(err.value).startswith(f"{root / 'print' / 'mine.yaml'}:3:9: cutter: silhouette prints its "
+                                      "registration marks on duplex sheets")

@@ -26,8 +26,8 @@ from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..faces import FaceCheck
 from ..inputs import artifact_key, model_inputs, plain
-from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
+from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
 from ..pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx

@@ -148,6 +148,11 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         problems.add(raw.at(key) if key in raw else raw.where,
                      f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
                      f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
+    if spec.extra["cutter"] == "silhouette" and (spec.layout != "duplex" or spec.extra["output"] != "sheets"):
+        key = "layout" if spec.layout != "duplex" else "output"
+        problems.add(raw.at(key) if key in raw else raw.at("cutter"),
+                     "cutter: silhouette prints its registration marks on duplex sheets; write `layout: duplex` "
+                     "and `output: sheets`, or remove the cutter")
     cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.extra["pdfx"] else None
     problems.raise_if_any()
     width, height = spec.page
