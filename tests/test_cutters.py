@@ -187,7 +187,7 @@ def test_silhouette_token_sheets_carry_marks_and_outlines(built, tmp_path):
 
 
 def test_silhouette_cards_keep_clear_of_longer_marks(tmp_path):
-    """With Studio's own 20 mm arms the corner marks reach past the cards' corners: fewer cards fit, all
+    """With 20 mm arms (inkscape-silhouette's) the corner marks reach past the cards' corners: fewer cards fit, all
     clear of the marks."""
     root = _project(tmp_path / "p", DECK.replace("[silhouette-letter, silhouette-a4, cricut-letter]", "[long]"))
     (root / "print").mkdir()
