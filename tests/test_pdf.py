@@ -337,6 +337,35 @@ def test_token_sets_sharing_a_sheet_have_their_backs_shifted_by_the_offset(proje
         assert any(abs(b["cx"] - x) < 0.05 and abs(b["cy"] - y) < 0.05 for b in backs), (front, x, y)
 
 
+def test_token_sets_share_gutterfold_sheets_and_fold_onto_their_backs(project, tmp_path):
+    """Two token sets on a gutterfold profile share one page instead of taking two: both sets' fronts above
+    the fold, each token's back mirrored about the fold line and turned, so that it folds onto its front."""
+    stars = ('  - {name: "1", count: 10}\n  - id: stars\n    name: Звёзды\n    type: tokens\n    shape: circle\n'
+             '    size: {width: 24, height: 24}\n    template: plain\n    back: plain-back\n    cards:\n'
+             '      - {name: "5", count: 4}\n')
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[gutterfold-a4]"))
+    deck = root / "decks" / "mini.yaml"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('  - {name: "1", count: 30}\n', stars),
+                    encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-gutterfold-a4.pdf")
+    tarot = [i for i, page in enumerate(reader.pages) if any(p["w"] > 60 * MM for p in placements(reader, page))]
+    tokens = [i for i, page in enumerate(reader.pages)
+              if (found := placements(reader, page)) and all(p["w"] < 45 * MM for p in found)]
+    assert len(tokens) == 1 and tokens[0] == tarot[-1] + 1  # one page for both sets, after the cards
+    page = reader.pages[tokens[0]]
+    height = float(page.mediabox.height)
+    drawn = placements(reader, page)
+    fronts = [p for p in drawn if p["cy"] > height / 2]
+    backs = [p for p in drawn if p["cy"] < height / 2]
+    assert sorted(round(p["w"] / MM - 2 * BLEED) for p in fronts) == [20] * 10 + [24] * 4  # both sets
+    assert not any(p["turned"] for p in fronts) and all(p["turned"] for p in backs)
+    for front in fronts:  # the back folds onto its front, and it is that token's back face
+        twin = [b for b in backs if abs(b["cx"] - front["cx"]) < 0.05 and abs(b["cy"] - (height - front["cy"])) < 0.05]
+        assert len(twin) == 1 and twin[0]["w"] == pytest.approx(front["w"])
+    stars = {p["id"] for p in fronts if p["w"] > 28 * MM}
+    assert stars and not stars & {p["id"] for p in backs if p["w"] > 28 * MM}  # the stars' backs are their own
+
+
 def test_russian_rules_and_fonts(mini):
     reader = PdfReader(mini / "mini-a4.pdf")
     text = reader.pages[-1].extract_text()
@@ -440,6 +469,36 @@ def test_a_projects_rules_style_sets_columns_sizes_and_colours(project, tmp_path
     assert not any(abs(x - 108 * MM) < 1 for x in lefts)  # where two columns would put the second
     content = b"".join(page.get_contents().get_data() for page in rules)
     assert b"1 0 0 rg" in content
+
+
+def test_the_rules_style_sets_the_rules_fonts(project, tmp_path):
+    """`font` and `bold_font` (and the italic ones) of print/rules-style.yaml are the faces the rules pages
+    are set in, every text of them: here DejaVu Serif, where the default is DejaVu Sans."""
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text(
+        "font: serif\nbold_font: serif-bold\nitalic_font: serif-italic\nbold_italic_font: serif-bold\n",
+        encoding="utf-8")
+    reader = PdfReader(build_pdfs(root, "mini", tmp_path / "out") / "mini-a4.pdf")
+    rules = [p for p in reader.pages if "/XObject" not in p["/Resources"]]
+
+    def faces(pages) -> set[str]:
+        out: set[str] = set()
+        for page in pages:
+            page.extract_text(visitor_text=lambda text, cm, tm, font, size: text.strip() and font and out.add(
+                str(font["/BaseFont"]).split("+")[-1]))
+        return out
+
+    assert faces(rules) == {"DejaVuSerif", "DejaVuSerif-Bold"}
+    assert faces(reader.pages[:1]) == {"DejaVuSans"}  # the sheets' own notices keep theirs
+
+
+def test_an_unknown_rules_font_is_a_located_error(project, tmp_path):
+    root = _deck_with(project, tmp_path, ("[a4, gutterfold-a4, mine]", "[a4]"))
+    (root / "print" / "rules-style.yaml").write_text("columns: 2\nbold_font: no-such-face-xyz\n", encoding="utf-8")
+    with pytest.raises(DeckError) as err:
+        build_pdfs(root, "mini", tmp_path / "out")
+    message = str(err.value)
+    assert "rules-style.yaml:2:12: bold_font: unknown font 'no-such-face-xyz'" in message and "serif" in message
 
 
 def test_the_shipped_project_keeps_its_rules_style_in_its_print_folder():

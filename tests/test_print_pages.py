@@ -387,11 +387,13 @@ def test_more_space_above_a_sub_heading_than_between_paragraphs(rulebook):
 def test_no_widows_or_orphans():
     """A paragraph split across columns keeps at least two lines on each side."""
     from deckpress.pdf.canvas import register_fonts
-    from deckpress.pdf.rules import Styles, _Para
+    from deckpress.pdf.rules import Faces, Styles, _Para
     from deckpress.pdf.rules_style import load_rules_style
 
     register_fonts()
-    styles = Styles(BODY, load_rules_style(load_deck(ROOT / "decks" / "score.yaml")))
+    deck = load_deck(ROOT / "decks" / "score.yaml")
+    look = load_rules_style(deck)
+    styles = Styles(BODY, look, Faces(deck, look))
     text = " ".join(["word"] * 200)
     whole = _Para(text, styles.body)
     whole.wrap(200, 10_000)

@@ -233,6 +233,28 @@ def test_check_warns_of_faces_that_leave_the_cmyk_gamut(project, tmp_path):
     assert "\u0394E" not in run_cli("check", "shop", cwd=root).stderr
 
 
+def test_check_draws_each_face_once_for_the_gamut_warning_too(project, tmp_path, monkeypatch):
+    """The gamut warning is measured on the faces `check` draws anyway: every face is drawn once (the deck
+    is small enough to be drawn in this process), and the warnings are there."""
+    from collections import Counter
+
+    from deckpress.faces import FaceStage
+
+    root = tmp_path / "p"
+    shutil.copytree(project, root)
+    drawn, work = Counter(), FaceStage.work
+
+    def counting(self, job):
+        drawn[job.face.path] += job.draw
+        return work(self, job)
+
+    monkeypatch.setattr(FaceStage, "work", counting)
+    result = run_cli("check", "shop", cwd=root)
+    assert result.exit_code == 0, result.stderr
+    assert len([line for line in result.stderr.splitlines() if "\u0394E 10" in line]) == 2
+    assert drawn and set(drawn.values()) == {1}, drawn
+
+
 def test_check_warns_of_a_deck_between_makeplayingcards_tiers(project, tmp_path):
     """3 cards are priced as MakePlayingCards' smallest deck, 18; at 18 exactly nothing warns."""
     root = tmp_path / "p"

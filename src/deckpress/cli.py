@@ -377,18 +377,18 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
 def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
-    from .faces import check_faces
-    from .preview import print_warnings
+    from .faces import FaceCheck
 
     failed = False
     for path in resolve_decks(decks):
         try:
             deck = load_deck(path, lang)
-            for warning in deck.warnings + check_faces(deck):
+            for warning in deck.warnings:
                 click.echo(warning, err=True)
+            faces = FaceCheck(deck)  # every face drawn once, for the deck's checks and the builders'
             for builder in BUILDER_CLASSES:
-                builder().check(deck)
-            for warning in print_warnings(deck, Path("build")):
+                builder().check(deck, faces)
+            for warning in faces.run():
                 click.echo(warning, err=True)
         except DeckError as err:
             _report(err)

@@ -98,7 +98,7 @@ def _check_icons(deck: LoadedDeck, problems: Problems) -> None:
                     problems.add(icon.source.at("image"), f"icon {name!r}: {err}")
         if icon is None or icon.glyph is None:
             continue
-        if icon.font not in deck.fonts and not _system_font(deck, icon.font):
+        if icon.font not in deck.fonts and not system_font(deck, icon.font):
             problems.add(icon.source.at("font") if "font" in icon.source else icon.where,
                          f"icon {name!r}: {unknown_font(deck, icon.font)}")
             continue
@@ -118,7 +118,7 @@ def _check_svg(file: Path, name: str, where: Where, label: str, problems: Proble
         problems.add(where, f"{label}{err}")
 
 
-def _system_font(deck: LoadedDeck, name: str) -> bool:
+def system_font(deck: LoadedDeck, name: str) -> bool:
     """Whether `name` is a font installed on the machine (see system_fonts.py); if so it is the deck's
     `name`, with the bold and italic faces of its family the machine has (for the text's markup)."""
     from .system_fonts import FACES, find, split
@@ -233,5 +233,5 @@ def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
         deck.template_paths[name] = file
         for element in template.elements or []:
             if (isinstance(element, TextOptions) and element.font not in deck.fonts and "{{" not in element.font
-                    and not _system_font(deck, element.font)):
+                    and not system_font(deck, element.font)):
                 problems.add(element.source.at("font"), unknown_font(deck, element.font))

@@ -98,15 +98,33 @@ class _Done:
     record: dict | None = None
 
 
-def check_faces(deck: LoadedDeck) -> list[str]:
-    """Draw every face in memory: raises DeckError for text that does not fit, missing images..., and for
-    all the text outside the safe zone; returns the warnings, each once."""
-    stage = FaceStage(deck, out=None, previous=None, previous_faces={})
-    faces = plan_faces(deck).all()
-    jobs = [_Job(face, output=None) for face in faces]
-    records = {f.path: done.record for f, done in zip(faces, _run(stage, jobs))}
-    FaceStage.check_safe_zone(records)
-    return FaceStage.recorded_warnings(records, shrinking=True)
+class FaceCheck:
+    """`deckpress check`'s drawing of every face, once, in memory: the builders' checks ask here to see some
+    of the faces as they are drawn (`see`) and add their warnings (`warnings`); `run` draws."""
+
+    def __init__(self, deck: LoadedDeck):
+        self.deck = deck
+        self.planned = plan_faces(deck).all()
+        self.warnings: list[str] = []
+        self._looks: dict[str, list[Callable[[Face, object], None]]] = {}
+
+    def see(self, faces: list[Face], look: Callable[[Face, object], None]) -> None:
+        """Call `look(face, image)` with each of `faces` (RGB) when it is drawn; the image is not kept."""
+        for face in faces:
+            self._looks.setdefault(face.path, []).append(look)
+
+    def run(self) -> list[str]:
+        """Draw every face: raises DeckError for text that does not fit, missing images..., and for all the
+        text outside the safe zone; returns the faces' warnings, each once, then the builders'."""
+        stage = FaceStage(self.deck, out=None, previous=None, previous_faces={})
+        jobs = [_Job(face, output="image" if face.path in self._looks else None) for face in self.planned]
+        records = {}
+        for face, done in zip(self.planned, _run(stage, jobs)):
+            records[face.path] = done.record
+            for look in self._looks.get(face.path, ()):
+                look(face, done.image)
+        FaceStage.check_safe_zone(records)
+        return FaceStage.recorded_warnings(records, shrinking=True) + self.warnings
 
 
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:

@@ -18,7 +18,7 @@ from .build import MANIFEST, _read_manifest
 from .deck import LoadedDeck
 from .faces import Face, FaceStage, face_images as drawn_images, plan_faces
 from .fonts import builtin_fonts, truetype
-from .pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift
+from .pdf.pdfx import Cmyk
 
 MARK = ("Software", "deckpress preview")
 THUMB_W = 240  # px, one face on the contact sheet
@@ -55,33 +55,6 @@ def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
         raise PreviewError(f"print profile {name!r} does not print in CMYK; name one with `pdfx: true`, e.g. "
                            "drivethrucards")
     return Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
-
-
-def print_warnings(deck: LoadedDeck, out_root: Path) -> list[str]:
-    """What the deck's print-shop profiles warn of: card counts between a shop's deck sizes, and, for each
-    profile that prints CMYK (pdfx), each face whose colours move far when printed: more than GAMUT_SHARE
-    of its pixels by more than GAMUT_DELTA_E (docs/print.md)."""
-    from .pdf.profiles import deck_profiles, tier_warnings
-
-    out = tier_warnings(deck)
-    # what an `output: cards` PDF prints: the cards of card components, and their backs
-    faces = [f for f in plan_faces(deck).all() if f.component.type != "tokens" and (f.card is None or f.card.count)]
-    for profile in deck_profiles(deck):
-        if profile.cmyk_profile is None:
-            continue
-        cmyk = Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
-        for start in range(0, len(faces), CHUNK):
-            chunk = faces[start:start + CHUNK]
-            images = face_images(deck, out_root, chunk)
-            for face in chunk:
-                share = gamut_shift(images[face.path], cmyk.proof(images[face.path]))
-                if share > GAMUT_SHARE:
-                    out.append(f"{face.component.where}: warning: {face.path.rsplit('/', 1)[-1]} of "
-                               f"{face.component.id}: {share:.0%} of the face changes colour by more than "
-                               f"\u0394E {GAMUT_DELTA_E} in CMYK ({profile.name}): colours outside what inks "
-                               f"print come out duller; see them with `deckpress preview {deck.name} --profile "
-                               f"{profile.name}`")
-    return out
 
 
 def _writable(target: Path) -> None:

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..faces import Faces, Size
+from ..faces import FaceCheck, Faces, Size
 from ..options import Choice, Context, ListOf, Number, Record
 from ..schema import MAX_BACK_OFFSET
 from ..source import Map
@@ -66,8 +66,10 @@ class Builder:
         """Import what the builder's steps need (a long-running `deckpress watch` does it once, so the builders
         it forks at every rebuild have their libraries already)."""
 
-    def check(self, deck: LoadedDeck) -> None:
-        """Raise a DeckError when what the builder reads besides the deck does not fit it."""
+    def check(self, deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
+        """Raise a DeckError when what the builder reads besides the deck does not fit it. `deckpress check`
+        gives `faces`, its one drawing of every face: ask it to see faces as they are drawn, and add warnings
+        to its `warnings`."""
 
     def tiles(self, deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
         """The tiles the builder cuts from faces: face path -> sizes."""
@@ -93,7 +95,7 @@ class TTSBuilder(Builder):
     def load(cls):
         _module("tts")
 
-    def check(self, deck):
+    def check(self, deck, faces=None):
         _module("tts").check(deck)
 
     def tiles(self, deck, faces):
@@ -127,8 +129,8 @@ class PDFBuilder(Builder):
     def load(cls):
         _module("pdf")
 
-    def check(self, deck):
-        _module("pdf").check(deck)
+    def check(self, deck, faces=None):
+        _module("pdf").check(deck, faces)
 
     def prepare(self, ctx):
         _module("pdf").prepare(ctx)

@@ -24,12 +24,14 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
+from ..faces import FaceCheck
 from ..inputs import artifact_key, model_inputs, plain
 from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
+from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
-from ..pdf.pdfx import Cmyk, mark_pdfx
-from ..pdf.profiles import Profile, deck_profiles
+from ..pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
+from ..pdf.profiles import Profile, deck_profiles, tier_warnings
 from ..pdf.rules import draw_rules, has_rules
 from ..pdf.rules_style import load_rules_style
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
@@ -63,7 +65,9 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
             made_of = [plain(profile.spec), profile.name, profile.page, profile.bleed, duplex, offset, deck.lang,
                        plain(load_rules_style(deck))]
             ctx.progress(f"print {profile.name}")
-            if profile.output == "cards":
+            if profile.cutter == "cricut":
+                write_cricut(ctx, profile)
+            elif profile.output == "cards":
                 write_card_pdfs(ctx, profile, images, [*made_of, model, faces])
             elif profile.output == "images":
                 write_images(ctx, profile)
@@ -84,13 +88,36 @@ def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Pat
         ctx.records.keep(target, key, target, since)
 
 
-def check(deck: LoadedDeck) -> None:
+def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     """The deck's print profiles load and validate, and every component fits on their pages (a DeckError
-    otherwise)."""
-    for profile in deck_profiles(deck):
+    otherwise). With `deckpress check`'s `faces`: the print shops' warnings, card counts between a shop's
+    deck sizes, and, for each profile that prints CMYK (pdfx), each face it prints whose colours move far
+    when printed (more than GAMUT_SHARE of its pixels by more than GAMUT_DELTA_E, docs/print.md), measured
+    on the faces as the check draws them."""
+    profiles = deck_profiles(deck)
+    for profile in profiles:
         for component in deck.model.components:
             sheet_for(profile, component)
     load_rules_style(deck)
+    if faces is None:
+        return
+    faces.warnings.extend(tier_warnings(deck))
+    cmyks = [(p.name, Cmyk(p.cmyk_profile, p.spec.extra["ink_limit"])) for p in profiles if p.cmyk_profile]
+    if not cmyks:
+        return
+
+    def look(face, image) -> None:
+        for name, cmyk in cmyks:
+            share = gamut_shift(image, cmyk.proof(image))
+            if share > GAMUT_SHARE:
+                faces.warnings.append(
+                    f"{face.component.where}: warning: {face.path.rsplit('/', 1)[-1]} of {face.component.id}: "
+                    f"{share:.0%} of the face changes colour by more than \u0394E {GAMUT_DELTA_E} in CMYK "
+                    f"({name}): colours outside what inks print come out duller; see them with "
+                    f"`deckpress preview {deck.name} --profile {name}`")
+
+    # what an `output: cards` PDF prints: the cards of card components, and their backs
+    faces.see([f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)], look)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
@@ -116,6 +143,8 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
     w, h = component.size
     spec = profile.spec
     gap = spec.token_gap if component.type == "tokens" else spec.gap
+    if profile.cutter != "none":
+        return _cutter_sheet(profile, component, gap)
     texts = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)
     for page in (profile.page, profile.page[::-1]):
         best = None
@@ -135,6 +164,27 @@ def sheet_for(profile: Profile, component: Component) -> Sheet:
                               "profile with a larger page")
 
 
+def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
+    """A cutting machine's sheet: inside Silhouette's registration marks (the page turned when more fit that
+    way), or Cricut's print area."""
+    w, h = component.size
+    if profile.cutter == "cricut":
+        area = tuple(profile.spec.extra["print_area"])
+        sheet = area_sheet(area, w, h, gap)
+        where_fits = f"Design Space's print area ({area[0]:g} x {area[1]:g} mm)"
+    else:
+        sheets = [marked_sheet(profile.marks(page), w, h, gap, profile.bleed)
+                  for page in (profile.page, profile.page[::-1])]
+        sheet = max((s for s in sheets if s is not None), key=lambda s: s.per_page, default=None)
+        where_fits = (f"a {profile.page[0]:g} x {profile.page[1]:g} mm page inside registration marks "
+                      f"{profile.spec.extra['mark_inset']:g} mm from its edges")
+    if sheet is not None:
+        return sheet
+    where = component.source.at("size") if "size" in component.source else component.where
+    raise DeckError.at(where, f"{component.id}: {w:g} x {h:g} mm cards do not fit {where_fits} (print profile "
+                              f"{profile.name!r}); use a smaller size or another profile")
+
+
 def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
               stories: dict | None = None) -> None:
     deck = ctx.deck
@@ -143,7 +193,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
-    shared = shared_tokens(ctx, profile) if profile.duplex else None
+    shared = shared_tokens(ctx, profile) if profile.cutter == "none" else None
     for component in deck.model.components:
         items = component_items(ctx, component)
         if not items:
@@ -163,8 +213,9 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
             footer = [f"{game.name} \u00b7 {component.name} \u00b7 {text['sheet']} {number}/{len(pages)}",
                       f"{component.name} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
             if profile.duplex:
-                _front_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
-                _back_page(canvas, sheet, chunk, shape, style, images, text, footer)
+                marks = profile.marks(sheet.page) if profile.cutter == "silhouette" else None
+                _front_page(canvas, sheet, chunk, shape, component, style, images, text, footer, marks)
+                _back_page(canvas, sheet, chunk, shape, style, images, text, footer, marks is not None)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
     if profile.spec.rules and has_rules(deck):
@@ -185,27 +236,34 @@ def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Compo
     """The deck's token components (those that fit the profile's page as it is turned) and their shared
     pages, when there are two or more such components: each component's tokens in bands of whole rows,
     the components one after the other, so that the pages are as few as the tokens' sizes allow; and the
-    area they are laid out in (the margin texts go around it)."""
+    area they are laid out in (the margin texts go around it): the page within its margins, or on a
+    gutterfold page the part of it above the gutter, the backs going below (Band.sheet)."""
     sets = [(c, component_items(ctx, c)) for c in ctx.deck.model.components if c.type == "tokens"]
     spec = profile.spec
-    margin = (spec.margin, max(spec.margin, profile.border + TEXT_BAND + profile.bleed))  # texts above, below
-    sets = [(c, items) for c, items in sets
-            if items and token_pages(profile.page, margin, [(*c.size, 1)], spec.token_gap, profile.bleed)]
+    (width, height), mx = profile.page, spec.margin
+    my = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)  # texts above, below
+    area = Rect(mx, my, width - 2 * mx, height - 2 * my)
+    if not profile.duplex:
+        bottom = height / 2 + spec.gutter / 2
+        area = Rect(mx, bottom, width - 2 * mx, height - my - bottom)
+    sets = [(c, items) for c, items in sets if items and token_pages(area, [(*c.size, 1)], spec.token_gap,
+                                                                     profile.bleed)]
     if len(sets) < 2:
         return None
-    pages = token_pages(profile.page, margin, [(*c.size, len(items)) for c, items in sets], spec.token_gap,
-                        profile.bleed)
+    pages = token_pages(area, [(*c.size, len(items)) for c, items in sets], spec.token_gap, profile.bleed)
     assert pages is not None  # each set fits on its own
-    return sets, pages, Rect(margin[0], margin[1], profile.page[0] - 2 * margin[0], profile.page[1] - 2 * margin[1])
+    return sets, pages, area
 
 
 def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, text: dict, game: str,
                         sets: list[tuple[Component, list[Item]]], pages: list[list[Band]], area: Rect) -> None:
-    """Pages of several token components, each page of fronts followed by its page of backs; every band
-    keeps its component's shape and cut outlines, and its backs land behind its fronts."""
+    """Pages of several token components, each page of fronts followed by its page of backs (on a
+    gutterfold page, the backs below the fold); every band keeps its component's shape and cut outlines,
+    and its backs land behind its fronts."""
     page = profile.page
     canvas.setPageSize((page[0] * mm, page[1] * mm))
     flip = view_flip(style.duplex, page)
+    fold = None if profile.duplex else page[1] / 2
     marked: set[int] = set()
     for number, bands in enumerate(pages, 1):
         for band in bands:
@@ -218,14 +276,18 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
         footer = [f"{game} \u00b7 {names} \u00b7 {text['sheet']} {number}/{len(pages)}",
                   f"{text['tokens']} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
         extent = area.grow(*(profile.bleed,) * 4)
+        sheets = [band.sheet(page, profile.bleed, flip, fold, profile.spec.gutter) for band in bands]
+        if fold is not None:
+            extent = extent.union(Rect(area.x, 2 * fold - area.y1, area.w, area.h).grow(*(profile.bleed,) * 4))
+            _shared_gutterfold_page(canvas, bands, sheets, sets, style, images, text, footer, extent)
+            continue
         for back in (False, True):
             all_slots = []
             if back:
                 canvas.saveState()
                 canvas.translate(style.offset[0] * mm, style.offset[1] * mm)
-            for band in bands:
+            for band, sheet in zip(bands, sheets):
                 component, items = sets[band.component]
-                sheet = band.sheet(page, profile.bleed, flip)
                 chunk = items[band.first:band.first + band.count]
                 slots = sheet.back_slots(len(chunk), flip) if back else sheet.front_slots(len(chunk))
                 shape = component_shape(component)
@@ -250,12 +312,44 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
             canvas.showPage()
 
 
+def _shared_gutterfold_page(canvas, bands: list[Band], sheets: list[Sheet], sets: list[tuple[Component, list[Item]]],
+                            style: Style, images: Images, text: dict, footer: list[str], extent: Rect) -> None:
+    """One gutterfold page of shared tokens: each band's fronts above the fold, their backs mirrored below
+    it and turned, every token with its cut outline on both halves; the notices and the fold line."""
+    all_slots = []
+    for band, sheet in zip(bands, sheets):
+        component, items = sets[band.component]
+        chunk = items[band.first:band.first + band.count]
+        shape = component_shape(component)
+        fronts, backs = sheet.front_slots(len(chunk)), sheet.back_slots(len(chunk))
+        for item, front, back in zip(chunk, fronts, backs):
+            draw_face(canvas, images, item.front, front, style.bleed_face, shape)
+            if item.back:
+                draw_face(canvas, images, item.back, back, style.bleed_face, shape)
+        outlines(canvas, fronts + backs, shape, style)
+        all_slots += fronts + backs
+    page = sheets[0].page
+    first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
+    margin_labels(canvas, page, extent, style.border, first, footer, unit=text["mm"])
+    _fold_line(canvas, sheets[0], text, style.border)
+    set_boxes(canvas, *used_extent(all_slots))
+    canvas.showPage()
+
+
 def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: Component, style: Style,
-                images: Images, text: dict, footer: list[str]) -> None:
+                images: Images, text: dict, footer: list[str], marks: Marks | None = None) -> None:
+    """A page of fronts: with `marks` (Silhouette), the registration marks and a cut contour at every trim,
+    and no margin texts (the back page has them); else the notices, the scale bar and the cut guides."""
     slots = sheet.front_slots(len(chunk))
     for item, slot in zip(chunk, slots):
         draw_face(canvas, images, item.front, slot, style.bleed_face, shape)
     trim, bleed = used_extent(slots)
+    if marks is not None:
+        draw_marks(canvas, marks)
+        outlines(canvas, slots, shape, style)
+        set_boxes(canvas, trim, bleed)
+        canvas.showPage()
+        return
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     if component.type == "tokens":
@@ -268,7 +362,9 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
 
 
 def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style, images: Images, text: dict,
-               footer: list[str]) -> None:
+               footer: list[str], notice: bool = False) -> None:
+    """A page of backs; with `notice` (a Silhouette sheet, whose fronts carry no texts) it says to print at
+    actual size too."""
     flip = view_flip(style.duplex, sheet.page)
     slots = sheet.back_slots(len(chunk), flip)
     canvas.saveState()
@@ -280,7 +376,10 @@ def _back_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, style: Style
     trim, bleed = used_extent(slots)
     trim, bleed = trim.moved(*style.offset), bleed.moved(*style.offset)
     first = [f"{text['backs']} ({text[style.duplex]})", text["backs"]]
-    margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=False)
+    if notice:
+        first = [f"{text['actual_size']} \u00b7 {first[0]}", text["actual_size"]]
+    margin_labels(canvas, sheet.page, sheet.extent.moved(*style.offset), style.border, first, footer, bar=notice,
+                  unit=text["mm"])
     set_boxes(canvas, trim, bleed)
     canvas.showPage()
 
@@ -389,6 +488,22 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
     save(canvas)
     if cmyk is not None:
         mark_pdfx(target, cmyk)
+
+
+def write_cricut(ctx: BuildContext, profile: Profile) -> None:
+    """print/<deck>-<profile>/<component>-<n>.png: each sheet of fronts as Design Space's Print Then Cut takes
+    it (pdf/cutters.py), the sheets of a component numbered from 1."""
+    deck = ctx.deck
+    for component in deck.model.components:
+        items = component_items(ctx, component)
+        if not items:
+            continue
+        sheet = sheet_for(profile, component)
+        pages = [items[i:i + sheet.per_page] for i in range(0, len(items), sheet.per_page)]
+        for number, chunk in enumerate(pages, 1):
+            target = ctx.path(f"print/{deck.name}-{profile.name}/{component.id}-{number}.png")
+            cricut_image(sheet, [ctx.out / item.front for item in chunk], deck.model.bleed,
+                         component_shape(component), target)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:

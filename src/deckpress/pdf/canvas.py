@@ -52,17 +52,6 @@ def register_fonts() -> dict[str, str]:
     return dict(FONTS)
 
 
-def missing_glyphs(text: str, key: str = "sans") -> str:
-    """The characters of `text` the DejaVu face `key` lacks (whitespace aside), each once, in order; the
-    face is registered, to set the text in."""
-    have = pdfmetrics.getFont(pdf_font(key)).face.charToGlyph
-    out = []
-    for ch in text:
-        if ord(ch) not in have and not ch.isspace() and ch not in out:
-            out.append(ch)
-    return "".join(out)
-
-
 @contextmanager
 def plain_streams() -> Iterator[None]:
     """Compressed streams without ASCII85 (~25% smaller), restoring reportlab's setting afterwards."""

@@ -4,7 +4,8 @@ A sheet is a grid of equal slots (cards or tokens) centred on the page. Duplex b
 same grid with the columns mirrored (long edge) or the rows mirrored and every back turned 180
 degrees (short edge). A gutterfold page holds a grid of fronts above the fold line and, mirrored
 about that line and turned 180 degrees, the grid of their backs below it. Token pages shared by
-several token sets hold a band of rows per set (token_pages), each mirrored for the backs on its own.
+several token sets hold a band of rows per set (token_pages), each mirrored for the backs on its own: on
+the duplex back page, or below the fold of a gutterfold page.
 """
 
 from __future__ import annotations
@@ -260,12 +261,17 @@ class Band:
     first: int
     count: int
 
-    def sheet(self, page: tuple[float, float], bleed: float, flip: str = "long-edge") -> Sheet:
+    def sheet(self, page: tuple[float, float], bleed: float, flip: str = "long-edge", fold: float | None = None,
+              gutter: float = 0) -> Sheet:
         """The band as a Sheet whose backs mirror its fronts for `flip` as seen on screen: about the
         page's vertical middle (long-edge: the columns) or its horizontal middle (short-edge: the rows),
-        so that each back lands behind its front wherever the band lies on the page."""
+        so that each back lands behind its front wherever the band lies on the page. With `fold` (the
+        fold line's y on a gutterfold page), the backs mirror about the fold line instead, turned."""
         g = self.grid
         gw, gh = g.rect.w, g.rect.h
+        if fold is not None:
+            backs = Grid(g.cols, g.rows, g.w, g.h, g.gap, g.x, 2 * fold - g.y - gh)
+            return Sheet(page, g, backs, bleed, fold_y=fold, gutter=gutter)
         if flip == "short-edge":
             backs = Grid(g.cols, g.rows, g.w, g.h, g.gap, g.x, page[1] - g.y - gh)
         else:
@@ -273,14 +279,12 @@ class Band:
         return Sheet(page, g, backs, bleed)
 
 
-def token_pages(page: tuple[float, float], margin: Margin, kinds: list[tuple[float, float, int]], gap: float,
-                bleed: float) -> list[list[Band]] | None:
-    """Tokens of several kinds (w, h, how many) packed onto shared pages: each kind in bands of whole
-    rows, centred across the page, the bands stacked from the top, `gap` apart within a band and at
+def token_pages(area: Rect, kinds: list[tuple[float, float, int]], gap: float, bleed: float
+                ) -> list[list[Band]] | None:
+    """Tokens of several kinds (w, h, how many) packed into `area` on shared pages: each kind in bands of
+    whole rows, centred across the area, the bands stacked from its top, `gap` apart within a band and at
     least twice the bleed apart between bands (each band's outer bleed is its own). None when a kind
-    does not fit the page at all."""
-    mx, my = _margins(margin)
-    area = Rect(mx, my, page[0] - 2 * mx, page[1] - 2 * my)
+    does not fit the area at all."""
     pages: list[list[Band]] = [[]]
     top = area.y1
     for kind, (w, h, n) in enumerate(kinds):

@@ -11,6 +11,7 @@ from ..options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
 from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 from ..schema import PrintProfile
 from ..source import Map, load_yaml
+from .cutters import Marks
 from .pdfx import SHIPPED_PROFILE, NotCmyk, read_profile
 from .rules_style import STYLE_FILE
 
@@ -41,6 +42,19 @@ OPTIONS: dict[str, Option] = {
                          "paid as the larger).", default=None),
     "tokens": Bool("`output: images`: write the token components' images too (false where the shop makes tokens "
                    "only at product sizes of its own).", default=True),
+    "cutter": Choice("A cutting machine the sheets are for: `silhouette` (print & cut registration marks on the "
+                     "front pages, a cut contour at each trim) or `cricut` (a PNG per sheet of fronts for Design "
+                     "Space's Print Then Cut, at most `print_area`); `none`: cut by hand.",
+                     ["none", "silhouette", "cricut"], default="none"),
+    "mark_inset": Number("`cutter: silhouette`: mm from the paper's edges to the registration marks (Silhouette "
+                         "Studio's Inset).", default=10, min=5, max=30),
+    "mark_length": Number("`cutter: silhouette`: length in mm of the corner marks' arms (Silhouette Studio's "
+                          "Length).", default=20, min=5, max=40),
+    "mark_thickness": Number("`cutter: silhouette`: width in mm of the corner marks' lines (Silhouette Studio's "
+                             "Thickness).", default=0.5, min=0.1, max=2),
+    "print_area": ListOf(Number("Millimetres.", min=20, max=1000), "`cutter: cricut`: `[width, height]` in mm of "
+                         "the largest image Design Space prints and cuts (6.75 x 9.25 in on Letter).",
+                         default=lambda: [171.45, 234.95], min_items=2, max_items=2),
 }
 
 
@@ -87,6 +101,15 @@ class Profile:
     def border(self) -> float:
         return self.spec.extra["border"]
 
+    @property
+    def cutter(self) -> str:
+        return self.spec.extra["cutter"]
+
+    def marks(self, page: tuple[float, float]) -> Marks:
+        """`cutter: silhouette`: the registration marks on a page of size `page`."""
+        x = self.spec.extra
+        return Marks(page, x["mark_inset"], x["mark_length"], x["mark_thickness"])
+
 
 def profile_dirs(deck: LoadedDeck) -> list[Path]:
     """Where profiles are looked up: the project's print/, then deckpress's own."""
@@ -125,6 +148,11 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         problems.add(raw.at(key) if key in raw else raw.where,
                      f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
                      f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
+    if spec.extra["cutter"] == "silhouette" and (spec.layout != "duplex" or spec.extra["output"] != "sheets"):
+        key = "layout" if spec.layout != "duplex" else "output"
+        problems.add(raw.at(key) if key in raw else raw.at("cutter"),
+                     "cutter: silhouette prints its registration marks on duplex sheets; write `layout: duplex` "
+                     "and `output: sheets`, or remove the cutter")
     cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.extra["pdfx"] else None
     problems.raise_if_any()
     width, height = spec.page

@@ -32,32 +32,49 @@ from ..markup import Run, parse, to_reportlab
 from ..draw import glyph_ink
 from ..schema import Block
 from ..svg import is_svg, png_file, png_files
-from .canvas import BOLD, FONTS, SANS, missing_glyphs, pdf_font
+from .canvas import FONTS, SANS, pdf_font
 from .labels import labels
 from .rules_style import RulesStyle
 
 
 
+class Faces:
+    """The reportlab fonts of a rules style's four faces (registered, and made a family so that <b> and <i>
+    in a paragraph take the style's bold and italic), and their files, for checking glyphs."""
+
+    def __init__(self, deck: LoadedDeck, look: RulesStyle):
+        self.files = {(False, False): deck.fonts[look.font], (True, False): deck.fonts[look.bold_font],
+                      (False, True): deck.fonts[look.italic_font], (True, True): deck.fonts[look.bold_italic_font]}
+        self.regular, self.bold = _pdf_font(deck, look.font), _pdf_font(deck, look.bold_font)
+        self.names = {(False, False): look.font, (True, False): look.bold_font, (False, True): look.italic_font,
+                      (True, True): look.bold_italic_font}
+        pdfmetrics.registerFontFamily(self.regular, normal=self.regular, bold=self.bold,
+                                      italic=_pdf_font(deck, look.italic_font),
+                                      boldItalic=_pdf_font(deck, look.bold_italic_font))
+
+
 class Styles:
-    def __init__(self, size: float, look: RulesStyle):
+    def __init__(self, size: float, look: RulesStyle, faces: Faces):
+        self.faces = faces
+        regular, bold = faces.regular, faces.bold
         lead = size * 1.28
         self.ink, self.heading = colors.HexColor(look.ink[:7]), colors.HexColor(look.heading_color[:7])
         self.rule, self.shade = colors.HexColor(look.rule_color[:7]), colors.HexColor(look.shade_color[:7])
         # allowWidows=0: a paragraph never leaves its last line alone at the top of a column (reportlab
         # already keeps a first line from being left alone at the bottom, allowOrphans=0)
-        self.body = ParagraphStyle("body", fontName=SANS, bulletFontName=SANS, fontSize=size, leading=lead,
+        self.body = ParagraphStyle("body", fontName=regular, bulletFontName=regular, fontSize=size, leading=lead,
                                    textColor=self.ink, spaceAfter=size * look.paragraph_space, allowWidows=0,
                                    allowOrphans=0)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=size * 1.5, bulletIndent=size * 0.3,
-                                   bulletFontName=SANS, bulletFontSize=size, spaceAfter=size * 0.2)
+                                   bulletFontName=regular, bulletFontSize=size, spaceAfter=size * 0.2)
         h1, h2 = size * look.heading_scale, size * look.subheading_scale
-        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=BOLD, fontSize=h1, textColor=self.heading,
+        self.h1 = ParagraphStyle("h1", parent=self.body, fontName=bold, fontSize=h1, textColor=self.heading,
                                  leading=h1 * 1.23, spaceBefore=size * 0.9, spaceAfter=size * 0.35)
-        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=BOLD, fontSize=h2, textColor=self.heading,
+        self.h2 = ParagraphStyle("h2", parent=self.body, fontName=bold, fontSize=h2, textColor=self.heading,
                                  leading=h2 * 1.25, spaceBefore=size * look.subheading_space, spaceAfter=size * 0.2)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=size * 0.94, leading=size * 1.18,
                                    spaceAfter=0)
-        self.head = ParagraphStyle("head", parent=self.cell, fontName=BOLD)
+        self.head = ParagraphStyle("head", parent=self.cell, fontName=bold)
         self.number = ParagraphStyle("number", parent=self.cell, alignment=TA_RIGHT)
         self.head_number = ParagraphStyle("head_number", parent=self.head, alignment=TA_RIGHT)
 
@@ -95,17 +112,14 @@ def _markup(text: str) -> str:
     return escape(str(text), quote=False).replace("\n", "<br/>")
 
 
-_FACES = {(False, False): "sans", (True, False): "sans-bold", (False, True): "sans-oblique",
-          (True, True): "sans-bold-oblique"}
-
-
 class _Checker:
     """Turns rules text (with its markup, see markup.py; the deck's loading checked its icons) into
     Paragraph markup, collecting the characters the embedded font cannot print, with where they are."""
 
-    def __init__(self, deck: LoadedDeck) -> None:
+    def __init__(self, deck: LoadedDeck, faces: Faces) -> None:
         self.problems = Problems()
         self.deck = deck
+        self.faces = faces
         self.icons = deck.model.icons
 
     def spans(self, text: str, where: Where, bold: bool = False):
@@ -113,7 +127,8 @@ class _Checker:
         spans = parse(str(text), self.icons)
         for span in (s for s in spans if isinstance(s, Run)):
             if span.font is None:
-                lacking, font = missing_glyphs(span.text, _FACES[(span.bold or bold, span.italic)]), "DejaVu Sans"
+                face = (span.bold or bold, span.italic)
+                lacking, font = glyphs_lacking(span.text, str(self.faces.files[face])), self.faces.names[face]
             elif span.font not in self.deck.fonts:
                 self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
                                          f"{', '.join(sorted(self.deck.fonts))}")
@@ -133,7 +148,7 @@ class _Checker:
     def __call__(self, text: str, where: Where, style: ParagraphStyle) -> str:
         """The text as Paragraph markup for a paragraph of `style`: <b>, <i>, icons as a glyph in its font
         and colour or an <img> an em tall."""
-        return to_reportlab(self.spans(text, where, style.fontName == BOLD),
+        return to_reportlab(self.spans(text, where, style.fontName == self.faces.bold),
                             lambda name: self.icon(name, style.fontSize), style.fontSize,
                             lambda name: _pdf_font(self.deck, name))
 
@@ -167,7 +182,7 @@ def _pdf_font(deck: LoadedDeck, name: str) -> str:
     return face
 
 
-def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool) -> list[float]:
+def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool, faces: Faces) -> list[float]:
     """Column widths: narrow columns keep their natural width, wide ones share what is left (`rows`: the
     cells' text as it reads)."""
     n = max(len(r) for r in rows)
@@ -175,7 +190,7 @@ def _col_widths(rows: list[list[str]], avail: float, size: float, header: bool) 
     natural = [0.0] * n
     longest_word = [0.0] * n
     for r, row in enumerate(rows):
-        font = BOLD if header and r == 0 else SANS
+        font = faces.bold if header and r == 0 else faces.regular
         for i, cell in enumerate(row):
             natural[i] = max(natural[i], stringWidth(str(cell), font, size) + pad)
             for word in str(cell).split():
@@ -209,7 +224,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             bullets = [f"{i}." if kind == "numbered" else "\u2022" for i in range(1, len(content) + 1)]
             # a hanging indent past the widest bullet (reportlab moves a first line to 0.6 em after its
             # bullet), so that every line of every item starts at the same x
-            widest = max(stringWidth(b, SANS, styles.item.bulletFontSize) for b in bullets)
+            widest = max(stringWidth(b, styles.faces.regular, styles.item.bulletFontSize) for b in bullets)
             style = ParagraphStyle(f"item{len(bullets)}{kind}", parent=styles.item,
                                    leftIndent=max(styles.item.leftIndent,
                                                   styles.item.bulletIndent + widest + styles.item.fontSize * 0.75))
@@ -223,14 +238,14 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
             grid = ([header] if header else []) + rows
             grid = [r + [""] * (ncols - len(r)) for r in grid]
             widths = _col_widths([[check.plain(c) for c in row] for row in grid], width,
-                                 styles.cell.fontSize, bool(header))
+                                 styles.cell.fontSize, bool(header), styles.faces)
             body = grid[1:] if header else grid
             numeric = [all(NUMBER.fullmatch(check.plain(row[i]).strip()) for row in body if str(row[i]).strip())
                        and any(str(row[i]).strip() for row in body) for i in range(ncols)]
             cells = [[_Para(check(c, where, kind), kind) for c, kind in
                       zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
             table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
-            style = [("FONT", (0, 0), (-1, -1), SANS, styles.cell.fontSize),
+            style = [("FONT", (0, 0), (-1, -1), styles.faces.regular, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, styles.rule), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                      ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
                      ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]
@@ -283,9 +298,10 @@ def rules_story(deck: LoadedDeck, size: float, width: float, look: RulesStyle) -
     Raises DeckError when the text holds characters the embedded font cannot print.
     """
     model = deck.model
-    styles = Styles(size, look)
+    faces = Faces(deck, look)
+    styles = Styles(size, look, faces)
     text = labels(deck.lang)
-    check = _Checker(deck)
+    check = _Checker(deck, faces)
     sections: list[list[Flowable]] = []
     for section in model.rules or []:
         if section is None or not section.reminder:
@@ -464,6 +480,7 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
     out again as it is, its paragraphs' lines already broken (drawing changes no flowable)."""
     margin = max(margin, 12.0)
     gutter = 6.0
+    faces = Faces(deck, look)
     width = (page[0] - 2 * margin - (columns - 1) * gutter) / columns
     stories = {} if stories is None else stories
     if (size, width) not in stories:
@@ -481,13 +498,13 @@ def draw_rules(canvas: Canvas, deck: LoadedDeck, page: tuple[float, float], marg
 
     def furniture(number: int) -> None:
         canvas.setFillColor(colors.HexColor(look.heading_color[:7]))
-        canvas.setFont(BOLD, look.title_size)
+        canvas.setFont(faces.bold, look.title_size)
         canvas.drawString(margin * mm, (page[1] - margin - 5) * mm, title)
         canvas.setFillColor(colors.HexColor(look.ink[:7]))
         canvas.setStrokeColor(colors.HexColor(look.rule_color[:7]))
         canvas.setLineWidth(0.5)
         canvas.line(margin * mm, (top + 2) * mm, (page[0] - margin) * mm, (top + 2) * mm)
-        canvas.setFont(SANS, 7)
+        canvas.setFont(faces.regular, 7)
         canvas.drawCentredString(page[0] / 2 * mm, (margin - 2) * mm, f"{footer} \u00b7 {text['page']} {number}")
 
     icons = {name: [plain(icon), sha256_file(icon.image_file) if icon.image_file else None]

@@ -4,9 +4,9 @@ and `font_size`, where it sets them, win over the style's for that profile's PDF
 
 from __future__ import annotations
 
-from ..deck import LoadedDeck
+from ..deck import LoadedDeck, system_font, unknown_font
 from ..errors import DeckError, Problems, Where
-from ..options import Color, Context, Int, Number, Record
+from ..options import Color, Context, Int, Number, Record, Str
 from ..paths import OutsideProject, find_in, lookup_dirs
 from ..source import Map, load_yaml
 
@@ -14,7 +14,14 @@ STYLE_FILE = "rules-style.yaml"
 
 
 class RulesStyle(Record):
-    """Sizes, colours and columns of the rules reminder pages."""
+    """Fonts, sizes, colours and columns of the rules reminder pages."""
+
+    font = Str("Font of the body text: one of deckpress's (sans, serif, mono, ...), the deck's `fonts:`, or a "
+               "font installed on the machine.", default="sans")
+    bold_font = Str("Font of the headings, the title, the tables' header rows and **bold** text.",
+                    default="sans-bold")
+    italic_font = Str("Font of *italic* text.", default="sans-oblique")
+    bold_italic_font = Str("Font of bold italic text.", default="sans-bold-oblique")
 
     font_size = Number("Size in points of the body text.", default=8.5, min=5, max=16)
     columns = Int("Columns of a page.", default=2, min=1, max=4)
@@ -46,5 +53,12 @@ def load_rules_style(deck: LoadedDeck) -> RulesStyle:
                                                    "see docs/print.md")
     problems = Problems()
     style = RulesStyle.load(raw, raw.where, Context(problems, lang=deck.lang, fallback_lang=deck.model.game.language))
+    for key in FONT_KEYS:
+        name = getattr(style, key)
+        if name is not None and name not in deck.fonts and not system_font(deck, name):
+            problems.add(raw.at(key) if key in raw else raw.where, f"{key}: {unknown_font(deck, name)}")
     problems.raise_if_any()
     return style
+
+
+FONT_KEYS = ("font", "bold_font", "italic_font", "bold_italic_font")
