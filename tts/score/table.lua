@@ -254,7 +254,7 @@ end
 -- Scorlitaire!/Scorliroad!: every card of `deck`, face down, on the layout in front of `color`;
 -- done() once they all lie there.
 function T.lay_out(deck, color, done)
-  local spots = Referee.solo_layout(DATA, color, deck.getQuantity())
+  local spots = Referee.solo_layout(DATA, color, deck.getQuantity(), state)
   local rotation = {0, Referee.rotation_y(DATA, color), 180}
   Table.take_all(deck, function(k) return spots[k], rotation end, done)
 end
