@@ -1738,4 +1738,70 @@ function ScoreEngine.all_ids(state)
   return out
 end
 
+-- determinize(state, seat, seed) -> a copy of `state` as `seat` may know it: every card it cannot see dealt
+-- again with `seed`, each to a place where such a card lies unseen, so that the counts of every hand, roster,
+-- deck and layout, and all_ids, stay as they are. Unseen by `seat`: the shared deck's order, the others' hands
+-- and laid rosters (all from one pool); in Decking!, each other player's own deck, draw and kept or laid cards
+-- (a pool per player: decks are not mixed) and the order of its own deck; in Score Against!, its deck and its
+-- virtual roster; in Scorlitaire!/Scorliroad!, the face-down layout (Deny!-covered cards included). Every
+-- graveyard, discard pile and Deny! lies face up. The game's generator is reseeded too: the deals and dice
+-- to come are unknown.
+function ScoreEngine.determinize(state, seat, seed)
+  local out = copy(state)
+  local rng = Random.seed(seed)
+  -- Deal the ids lying in `places` (lists; false entries stay) again among those places.
+  local function redeal(places)
+    local ids, add = Util.appender()
+    for _, list in ipairs(places) do
+      for _, id in ipairs(list) do
+        if id then add(id) end
+      end
+    end
+    rng = Random.shuffle_in_place(ids, rng)
+    local k = 0
+    for _, list in ipairs(places) do
+      for i, id in ipairs(list) do
+        if id then
+          k = k + 1
+          list[i] = ids[k]
+        end
+      end
+    end
+  end
+  if solitaire(out.opts) then
+    redeal({ out.layout })
+  elseif out.opts.deck_per_player then
+    for _, other in ipairs(out.players) do
+      local places, n = { out.decks[other] }, 1
+      if other ~= seat then
+        places[2], places[3], n = out.hands[other] or {}, out.kept[other], 3
+        if out.chosen[other] then
+          n = n + 1
+          places[n] = out.chosen[other].roster
+        end
+      end
+      for _, column in ipairs(out.virtual and out.virtual[other] or {}) do
+        n = n + 1
+        places[n] = column
+      end
+      redeal(places)
+    end
+  else
+    local places, n = { out.deck }, 1
+    for _, other in ipairs(out.players) do
+      if other ~= seat then
+        n = n + 1
+        places[n] = out.hands[other] or {}
+        if out.chosen[other] then
+          n = n + 1
+          places[n] = out.chosen[other].roster
+        end
+      end
+    end
+    redeal(places)
+  end
+  out.rng = Random.next(rng)
+  return out
+end
+
 return ScoreEngine
