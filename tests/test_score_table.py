@@ -493,7 +493,7 @@ def test_first_to_fifty_wins(save):
     assert any("White wins with 56 points" in b for b in table.broadcasts)
     assert state(table)["over"] is True
     table.click("scoreScore", "White")
-    assert table.broadcasts[-1].startswith("the game is over")
+    assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
 def test_a_tie_plays_one_more_round_between_the_tied(save):
@@ -1000,7 +1000,7 @@ def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
     assert pad(table, "White") == 50 and state(table)["over"] is True
     assert any("You win Score Against! with 50 points in 2 rounds" in b for b in table.broadcasts)
     table.click("scoreScore", "White")
-    assert table.broadcasts[-1].startswith("the game is over")
+    assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
 def test_score_against_is_lost_after_eight_rounds(save):

@@ -757,4 +757,48 @@ function R.against_score(data, state, color, roster, grid, total)
   return out
 end
 
+-- --- The presses as lib.turns plays them ----------------------------------------------------------------
+
+-- The table's game flow for lib.turns (tts/score/table.lua): each press of SCORE! or Keep is one move of
+-- the seat that pressed, made of what the table read: {score = {seated, rosters, pad}} (one action turn),
+-- {keep = roster} (Decking!, Score Against!), {solitaire = {cards, total, count}} (Scorlitaire!,
+-- Scorliroad!), {against = {roster, grid, total}} (Score Against!). play(state, color, move) -> a new state
+-- (the one given is never changed) and events: {what = "said", seat, text} for each message, then
+-- {what = "done", seat, out} (no text: what the table carries out, the result of R.score, R.keep,
+-- R.solo_score or R.against_score); or nil and a refusal {text, back = the guids to turn face down again}.
+function R.flow(data)
+  local F = {}
+
+  function F.to_act(state)
+    if state.over then return {}, "over" end
+    return copy(state.players), "simultaneous"
+  end
+
+  function F.play(state, color, move)
+    local s = copy(state)
+    local out, message, back
+    if move.score then
+      out, message = R.score(data, s, move.score.seated, move.score.rosters, move.score.pad)
+    elseif move.keep then
+      out, message = R.keep(data, s, color, move.keep)
+    elseif move.solitaire then
+      local m = move.solitaire
+      out, message, back = R.solo_score(data, s, color, m.cards, m.total, m.count)
+    else
+      local m = move.against
+      out, message = R.against_score(data, s, color, m.roster, m.grid, m.total)
+    end
+    if out == nil then return nil, {text = message, back = back or {}} end
+    local events, n = {}, 0
+    for _, line in ipairs(out.messages or {out.message}) do
+      n = n + 1
+      events[n] = {what = "said", seat = color, text = line}
+    end
+    events[n + 1] = {what = "done", seat = color, out = out}
+    return s, events
+  end
+
+  return F
+end
+
 return R
