@@ -610,6 +610,22 @@ def test_state_survives_save_and_load(save):
     assert (pad(again, "White"), pad(again, "Red")) == (12, 10)
 
 
+def test_a_press_is_played_on_a_copy_and_a_refused_one_changes_nothing(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Score! 6", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Score! 2", "Score! 4", "Score! 4"])
+    game, before = table.globals.GAME.state(), state(table)
+    table.click("scoreScore", "White")
+    assert to_py(game) == before and state(table)["round"]["turn"] == 1      # the state pressed on is kept
+    for o in table.objects():
+        if o.type == "Card":
+            o.setPosition(table.lua.table_from([0.0, 1.0, 0.0]))               # every roster emptied
+    table.click("scoreScore", "Red")
+    after = state(table)
+    table.click("scoreScore", "Red")
+    assert state(table) == after and table.broadcasts[-1].startswith("Red: no card lies in a roster slot")
+
+
 def test_damaged_state_starts_a_fresh_game(save):
     table = FakeTTS(dict(save, LuaScriptState="White=3\n--game state--\n{S4:mode"), seated=["White", "Red"])
     assert table.ui_value("score_mode") == "Classic!" and pad(table, "White") == 3
