@@ -187,8 +187,6 @@ def test_wilson_intervals_match_the_published_values():
     (["score", "--mode", "speedy"], "--mode speedy: score has no such mode"),
     (["score", "--mode", "duel", "--players", "3"], "--players 3: mode duel is for 2 to 2 players"),
     (["scoop", "--players", "1"], "--players 1: scoop is for 2 to 6 players"),
-    (["score", "--mode", "scorlitaire"], "mode scorlitaire with 1 player is refused by the game: clause 1: "
-                                         "Scorlitaire! is played at the table only"),
     (["score", "--budget", "0"], "--budget 0"),
     (["score", "--against", "scoop"], "--against decks/scoop.yaml: it plays 'scoop', score plays 'score'; compare two "
                                       "decks of one game"),
@@ -266,6 +264,30 @@ def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_p
     assert result.exit_code == 1 and len(lines) == 1, result.stderr
     line = 1 + engine.read_text(encoding="utf-8").splitlines().index('  if s.turn == 2 then error("no more cards") end')
     assert re.fullmatch(rf"decks/rigged\.yaml: game [123]: {re.escape(str(engine))}:{line}: no more cards", lines[0])
+
+
+def test_a_game_that_its_engine_refuses_to_set_up_is_one_line(rigged, tmp_path):
+    root = tmp_path / "crowded"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    engine.write_text(engine.read_text(encoding="utf-8").replace("function E.setup(data, seats, opts)\n", """\
+function E.setup(data, seats, opts)
+  if #seats == 3 then return nil, {clause = 4, rule = "seats", text = "three is a crowd"} end
+"""), encoding="utf-8")
+    result = run_cli("playtest", "rigged", "--players", "3", "--out", str(tmp_path / "build"), cwd=root)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1, result.stderr
+    assert lines[0].endswith("rigged with 3 players is refused by the game: clause 4: three is a crowd"), lines[0]
+
+
+@pytest.mark.parametrize("mode", ["scorlitaire", "scorliroad", "score-against"])
+def test_score_solo_modes_play_under_playtest(mode, tmp_path):
+    result = run_cli("playtest", "score", "--mode", mode, "--games", "20", "--json", str(tmp_path / "r.json"),
+                     "--out", str(tmp_path / "build"))
+    assert result.exit_code == 0, result.stderr
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert report["players"] == 1 and report["games"] == 20 and report["cards"]
+    assert 0 <= report["seats"][0]["wins"] <= 20
 
 
 def test_search_plays_out_from_the_engines_determinize_when_it_has_one(rigged, tmp_path):

@@ -493,7 +493,7 @@ def test_first_to_fifty_wins(save):
     assert any("White wins with 56 points" in b for b in table.broadcasts)
     assert state(table)["over"] is True
     table.click("scoreScore", "White")
-    assert table.broadcasts[-1].startswith("the game is over")
+    assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
 def test_a_tie_plays_one_more_round_between_the_tied(save):
@@ -608,6 +608,22 @@ def test_state_survives_save_and_load(save):
     again.click("scoreScore", "White")
     again.click("scoreScore", "White")
     assert (pad(again, "White"), pad(again, "Red")) == (12, 10)
+
+
+def test_a_press_is_played_on_a_copy_and_a_refused_one_changes_nothing(save):
+    table = FakeTTS(save, seated=["White", "Red"])
+    place(table, "White", ["Score! 6", "Score! 3", "Score! 3"])
+    place(table, "Red", ["Score! 2", "Score! 4", "Score! 4"])
+    game, before = table.globals.GAME.state(), state(table)
+    table.click("scoreScore", "White")
+    assert to_py(game) == before and state(table)["round"]["turn"] == 1      # the state pressed on is kept
+    for o in table.objects():
+        if o.type == "Card":
+            o.setPosition(table.lua.table_from([0.0, 1.0, 0.0]))               # every roster emptied
+    table.click("scoreScore", "Red")
+    after = state(table)
+    table.click("scoreScore", "Red")
+    assert state(table) == after and table.broadcasts[-1].startswith("Red: no card lies in a roster slot")
 
 
 def test_damaged_state_starts_a_fresh_game(save):
@@ -1000,7 +1016,7 @@ def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
     assert pad(table, "White") == 50 and state(table)["over"] is True
     assert any("You win Score Against! with 50 points in 2 rounds" in b for b in table.broadcasts)
     table.click("scoreScore", "White")
-    assert table.broadcasts[-1].startswith("the game is over")
+    assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
 def test_score_against_is_lost_after_eight_rounds(save):

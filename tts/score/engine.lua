@@ -1259,8 +1259,7 @@ end
 -- "simultaneous"); once the last roster is in, its SCORE! phase resolves (action_turn until the round
 -- is over), the totals move on, and the next round is dealt from the whole deck again, shuffled with
 -- the game's own generator (state.rng). In Decking! (C29) each player builds the roster from a deck of
--- their own instead, keeping one card of each draw, right to left. The solo modes are played at the
--- table only (tts/score/referee.lua).
+-- their own instead, keeping one card of each draw, right to left. The solo modes (below) have one seat.
 
 local function refuse(clause, rule, text)
   return nil, { clause = clause, rule = rule, text = text }
@@ -1290,25 +1289,56 @@ local function take_ids(from, to, count)
 end
 
 -- C29: every player's own deck, whole and shuffled (a tie-break's onlookers keep theirs), and each round
--- player's first draw in hand.
+-- player's first draw in hand. Score Against! (C27) first deals each round player's virtual roster face
+-- down from that deck: state.virtual[seat][col] = its rows' ids, row 1 first, column by column.
 local function deal_own_decks(state, players)
   state.hands, state.chosen, state.decks, state.graves, state.kept = {}, {}, {}, {}, {}
-  state.deck = {}
+  state.deck, state.virtual = {}, {}
   for _, seat in ipairs(state.players) do
     state.decks[seat] = shuffled_deck(state)
     state.graves[seat], state.kept[seat] = {}, {}
   end
+  local rows = state.opts.virtual_rows or 0
   for _, seat in ipairs(players) do
+    if rows > 0 then
+      local columns = {}
+      for col = 1, state.opts.roster_size do
+        columns[col] = {}
+        take_ids(state.decks[seat], columns[col], rows)
+      end
+      state.virtual[seat] = columns
+    end
     state.hands[seat] = {}
     take_ids(state.decks[seat], state.hands[seat], state.opts.draw_per_slot)
   end
   return state
 end
 
+-- Scorlitaire!/Scorliroad! (C26): true when the mode lays the whole deck out face down.
+local function solitaire(opts)
+  return opts.solo == "scorlitaire" or opts.solo == "scorliroad"
+end
+
+-- Lay `ids` out face down on spots 1 to #ids of the layout (every other spot empty, no Deny! on any).
+local function lay_out(state, ids)
+  for spot = 1, state.spots do
+    state.layout[spot] = ids[spot] or false
+    state.covered[spot] = false
+  end
+end
+
 -- Deal the next round into `state` (a copy): hands of the round players from the shuffled deck.
 local function deal_round(state)
   local players = ScoreEngine.round_players(state, state.opts)
   if state.opts.deck_per_player then return deal_own_decks(state, players) end
+  if solitaire(state.opts) then
+    local ids = shuffled_deck(state)
+    state.hands, state.chosen, state.deck, state.discard = {}, {}, {}, {}
+    state.spots, state.layout, state.covered = #ids, {}, {}
+    state.last, state.spot, state.deny = 0, false, false
+    lay_out(state, ids)
+    return state
+  end
   local ids = shuffled_deck(state)
   local each = ScoreEngine.hand_size(state.opts, #players, state.deal)
   if each * #players > #ids then
@@ -1326,6 +1356,186 @@ local function deal_round(state)
   return state
 end
 
+-- ---------------------------------------------------------------------------
+-- The solo modes through the contract (C26-C28): one seat, to_act's kind "turn".
+--
+-- Scorlitaire!/Scorliroad!: state.layout[spot] is the face-down card id on each spot of the layout (rows of
+-- layout_columns, spot 1 first; false once empty), state.covered[spot] the Deny! lying on it (or false),
+-- state.discard the pile, state.last the last Score! flipped, state.spot the last flip's spot (false after a
+-- shuffle), state.deny a flipped Deny! still to place (or false). Moves: {flip = spot}; after a Deny!,
+-- {cover = spot}. Score Against!: Decking!'s keeps, against the virtual roster dealt before the first draw;
+-- the full roster plays the round's action turns at once (score_against_round).
+
+-- Scorliroad!: spots a and b of a layout in rows of `columns` touch (side by side, one above the other, or
+-- corner to corner).
+function ScoreEngine.next_to(a, b, columns)
+  local ra, ca = math.floor((a - 1) / columns), (a - 1) % columns
+  local rb, cb = math.floor((b - 1) / columns), (b - 1) % columns
+  return a ~= b and math.abs(ra - rb) <= 1 and math.abs(ca - cb) <= 1
+end
+
+-- The spots the player may flip (C26): face down, no Deny! on it, in Scorliroad! next to the last flip.
+local function flips(state)
+  local out, add = Util.appender()
+  local last = state.opts.solo == "scorliroad" and state.spot
+  for spot, id in ipairs(state.layout) do
+    if id and not state.covered[spot] and not (last and not ScoreEngine.next_to(spot, last, state.opts.layout_columns)) then
+      add(spot)
+    end
+  end
+  return out
+end
+
+-- The spots a flipped Deny! may cover: face down, no Deny! on it yet.
+local function coverable(state)
+  local out, add = Util.appender()
+  for spot, id in ipairs(state.layout) do
+    if id and not state.covered[spot] then add(spot) end
+  end
+  return out
+end
+
+-- C28: the solo game ends, won or lost (never tied); the event that says so.
+local function solo_end(state, seat, won, text)
+  state.over = true
+  state.winners = won and { seat } or {}
+  return { what = "game_over", winners = copy(state.winners), text = text }
+end
+
+-- CW!/CCW! (C26): every card of the layout (Deny!-covered ones and the Deny!s on them) and the discard pile
+-- shuffled with the game's generator and laid out again; the pass card `id` alone on the pile.
+local function reshuffle(state, id)
+  local ids, add = Util.appender()
+  for spot = 1, state.spots do
+    if state.layout[spot] then add(state.layout[spot]) end
+    if state.covered[spot] then add(state.covered[spot]) end
+  end
+  for _, other in ipairs(state.discard) do add(other) end
+  state.rng = Random.next(state.rng)
+  lay_out(state, Random.shuffle(ids, state.rng))
+  state.discard, state.spot = { id }, false
+end
+
+-- After a flip or a cover: lost when no legal flip remains (C28).
+local function stuck(state, seat, add)
+  if not state.over and not state.deny and flips(state)[1] == nil then
+    add(solo_end(state, seat, false, "Game over: no legal flip remains; " .. tostring(seat) .. " loses with "
+      .. fmt(state.totals[seat]) .. " points."))
+  end
+end
+
+local function solitaire_flip_move(state, seat, spot)
+  local rule = state.name
+  if state.deny then return refuse(26, rule, "put the Deny! you flipped on a face-down card first: {cover = spot}") end
+  if type(spot) ~= "number" or not state.layout[spot] then
+    return refuse(26, rule, "flip a face-down card of the layout: {flip = spot}")
+  end
+  if state.covered[spot] then
+    return refuse(26, rule, "the card at spot " .. spot .. " lies under a Deny!: it stays out of play until the next shuffle")
+  end
+  local last = state.opts.solo == "scorliroad" and state.spot
+  if last and not ScoreEngine.next_to(spot, last, state.opts.layout_columns) then
+    return refuse(26, rule, "flip a card next to the one you flipped before (spot " .. state.spot .. ")")
+  end
+  state = copy(state)
+  local id = state.layout[spot]
+  local card = state.cards[id]
+  state.layout[spot] = false
+  local result = ScoreEngine.solitaire_flip({ score = state.totals[seat], last_score = state.last }, card, state.opts)
+  state.totals[seat], state.last, state.spot = result.score, result.last_score, spot
+  local events, add = Util.appender()
+  local text = tostring(seat) .. " flips " .. card.name .. ": "
+  if result.outcome == "block" then
+    text = text .. "it covers a face-down card, out of play until the next shuffle."
+    state.deny = id
+  elseif result.outcome == "reshuffle" then
+    text = text .. "the layout and the discard pile are shuffled and laid out again."
+    reshuffle(state, id)
+  else
+    local n = #state.discard
+    state.discard[n + 1] = id
+    if result.outcome == "lost" then
+      text = text .. tostring(seat) .. " loses!"
+    else
+      text = text .. (result.delta >= 0 and "+" or "") .. fmt(result.delta) .. " (score " .. fmt(result.score) .. ")."
+    end
+  end
+  add({ what = "flipped", seat = seat, id = id, spot = spot, outcome = result.outcome, delta = result.delta, text = text })
+  if result.status == "won" then
+    add(solo_end(state, seat, true, "SCORE! " .. tostring(seat) .. " wins with " .. fmt(result.score) .. " points!"))
+  elseif result.status == "lost" then
+    add(solo_end(state, seat, false, "Game over: No! was flipped."))
+  elseif state.deny and coverable(state)[1] == nil then  -- nothing left to cover: the Deny! is discarded
+    local n = #state.discard
+    state.discard[n + 1] = state.deny
+    state.deny = false
+  end
+  stuck(state, seat, add)
+  return state, events
+end
+
+local function solitaire_cover_move(state, seat, spot)
+  local rule = state.name
+  if not state.deny then return refuse(26, rule, "no Deny! waits to be placed: flip a card, {flip = spot}") end
+  if type(spot) ~= "number" or not state.layout[spot] or state.covered[spot] then
+    return refuse(26, rule, "put the Deny! on a face-down card that no Deny! covers: {cover = spot}")
+  end
+  state = copy(state)
+  state.covered[spot], state.deny = state.deny, false
+  local events, add = Util.appender()
+  add({ what = "covered", seat = seat, spot = spot, id = state.covered[spot],
+    text = tostring(seat) .. " puts Deny! on the card at spot " .. spot .. ": it stays out of play until the next shuffle." })
+  stuck(state, seat, add)
+  return state, events
+end
+
+-- Scorlitaire!/Scorliroad!'s play: {flip = spot} or, after a Deny!, {cover = spot}.
+local function solitaire_play(state, seat, move)
+  if seat ~= state.players[1] then return refuse(21, "setup", tostring(seat) .. " is not playing this game") end
+  if type(move) == "table" and move.cover ~= nil then return solitaire_cover_move(state, seat, move.cover) end
+  return solitaire_flip_move(state, seat, type(move) == "table" and move.flip)
+end
+
+-- Score Against!'s round (C27), once `seat`'s roster is full: its cards left to right against the virtual
+-- roster's columns right to left (score_against_round), the round score saved, then the game's status (C28).
+local function against_round(state, seat, events)
+  local roster, columns, virtual = {}, {}, state.virtual[seat]
+  local size = #virtual
+  for k, id in ipairs(state.chosen[seat].roster) do roster[k] = state.cards[id] end
+  for i = 1, size do
+    local column = {}
+    for r, id in ipairs(virtual[size + 1 - i]) do column[r] = state.cards[id] end
+    columns[i] = column
+  end
+  local result = ScoreEngine.score_against_round(state.totals[seat], roster, columns, state.opts)
+  local n = #events
+  for i, turn in ipairs(result.turns) do
+    local names = {}
+    for r, card in ipairs(columns[i]) do names[r] = card.name end
+    local applied = state.cards[turn.applied.card]
+    local whose = turn.applied.source == "roster" and (tostring(seat) .. "'s ") or "the virtual "
+    n = n + 1
+    events[n] = { what = "said", seat = seat, text = "Action turn " .. i .. ": " .. tostring(seat) .. "'s " .. roster[i].name
+      .. " against virtual column " .. (size + 1 - i) .. " (" .. (names[1] and table.concat(names, ", ") or "empty")
+      .. "): " .. whose .. applied.name .. " applies, " .. (turn.delta >= 0 and "+" or "") .. fmt(turn.delta)
+      .. " (round score " .. fmt(turn.score) .. ")." }
+  end
+  state.rounds = state.rounds + 1
+  state.totals[seat] = result.total
+  n = n + 1
+  events[n] = { what = "round_over", totals = copy(state.totals), text = "Round " .. state.rounds .. " is over: "
+    .. tostring(seat) .. " scores " .. fmt(result.round_score) .. "; the score is " .. fmt(result.total) .. "." }
+  local status = ScoreEngine.game_status({ result.total }, state.rounds, state.opts)
+  if status.finished then
+    local text = status.reason == "target"
+      and ("SCORE! " .. tostring(seat) .. " wins Score Against! with " .. fmt(result.total) .. " points in "
+        .. state.rounds .. " round" .. (state.rounds == 1 and "" or "s") .. "!")
+      or ("Game over: " .. fmt(result.total) .. " points after " .. state.rounds .. " rounds; Score Against! is lost ("
+        .. fmt(state.opts.target) .. " needed).")
+    events[n + 1] = solo_end(state, seat, status.reason == "target", text)
+  end
+end
+
 -- setup(data, seats, opts) -> state | nil, refusal. seats: clockwise (TTS colours at the table); opts:
 -- mode (a mode id; default classic), seed (every shuffle and die; default 1), teams ({seat = 0 | 1};
 -- default alternating round the table).
@@ -1334,15 +1544,12 @@ function ScoreEngine.setup(data, seats, opts)
   local mode = opts.mode or (ScoreEngine.mode(data, "classic") and "classic" or data.modes[1].id)
   if ScoreEngine.mode(data, mode) == nil then return refuse(1, "modes", "this deck has no mode " .. tostring(mode)) end
   local options = ScoreEngine.options(data, mode)
-  if options.solo then
-    return refuse(1, "modes", ScoreEngine.mode(data, mode).name .. " is played at the table only")
-  end
   local teams = {}
   for s, seat in ipairs(seats) do teams[seat] = (opts.teams and opts.teams[seat]) or (s - 1) % 2 end
   local team_list = options.teams and ScoreEngine.team_list({ teams = teams }, seats) or nil
   local ok, problem = pcall(ScoreEngine.validate_setup, options, #seats, team_list)
   if not ok then return refuse(21, "setup", tostring(problem)) end
-  local state = { mode = mode, opts = options, cards = ScoreEngine.deck_cards(data), deal = copy(data.setup.deal),
+  local state = { mode = mode, name = ScoreEngine.mode(data, mode).name, opts = options, cards = ScoreEngine.deck_cards(data), deal = copy(data.setup.deal),
     players = copy(seats), teams = teams, targets = {}, rounds = 0, over = false, round = false,
     contenders = false, rng = Random.seed(opts.seed or 1), team_totals = { 0, 0 }, pending = false, totals = {},
     winners = {} }
@@ -1353,9 +1560,10 @@ function ScoreEngine.setup(data, seats, opts)
 end
 
 -- to_act(state) -> seats, "simultaneous": the round players who have not laid their roster yet; or
--- {}, "over".
+-- {}, "over". A solo game: {its seat}, "turn".
 function ScoreEngine.to_act(state)
   if state.over then return {}, "over" end
+  if state.opts.solo then return { state.players[1] }, "turn" end
   local out, add = Util.appender()
   for _, seat in ipairs(ScoreEngine.round_players(state, state.opts)) do
     if state.chosen[seat] == nil then add(seat) end
@@ -1366,9 +1574,19 @@ end
 -- legal_moves(state, seat) -> one move description (too many rosters to list): {roster = {choose = k,
 -- from = the hand's card ids, ordered = true}, target = {one_of = {false, seat, ...}}}: a roster of k
 -- cards of the hand, in slot order, and the seat the targeted cards aim at (false: Auto, as the table's
--- selector). In Decking!: {keep = {one_of = the draw's card ids}}. {} when the seat has nothing to choose.
+-- selector). In Decking! and Score Against!: {keep = {one_of = the draw's card ids}}. In Scorlitaire! and
+-- Scorliroad!: every {flip = spot} the layout allows, or after a Deny! every {cover = spot}. {} when the seat
+-- has nothing to choose.
 function ScoreEngine.legal_moves(state, seat)
-  if state.over or state.hands[seat] == nil or state.chosen[seat] ~= nil then return {} end
+  if state.over or seat ~= state.players[1] and state.opts.solo then return {} end
+  if solitaire(state.opts) then
+    local out, add = Util.appender()
+    local key, spots = "flip", flips(state)
+    if state.deny then key, spots = "cover", coverable(state) end
+    for _, spot in ipairs(spots) do add({ [key] = spot }) end
+    return out
+  end
+  if state.hands[seat] == nil or state.chosen[seat] ~= nil then return {} end
   if state.opts.deck_per_player then return { { keep = { one_of = copy(state.hands[seat]) } } } end
   local targets = { false }
   for i, s in ipairs(state.players) do targets[i + 1] = s end
@@ -1433,6 +1651,11 @@ local function keep(state, seat, move)
   for k = 1, #kept do roster[k] = kept[#kept + 1 - k] end  -- filled from the right: the last kept is slot 1
   state.chosen[seat] = { roster = roster, target = false }
   state.kept[seat] = {}
+  if state.opts.solo then
+    against_round(state, seat, events)
+    if not state.over then deal_round(state) end
+    return state, events
+  end
   if #ScoreEngine.to_act(state) > 0 then return state, events end
   score_round(state, events)
   if not state.over then deal_round(state) end
@@ -1440,10 +1663,12 @@ local function keep(state, seat, move)
 end
 
 -- play(state, seat, move) -> new state, events | nil, refusal. move: {roster = {ids}, target = seat or
--- false}; in Decking!, {keep = card id}. The last roster of a round plays the round's SCORE! phase and deals the next round.
--- events: {what = "roster" | "said" | "round_over" | "game_over", seat, text, ...}.
+-- false}; in Decking! and Score Against!, {keep = card id}; in Scorlitaire! and Scorliroad!, {flip = spot} and
+-- {cover = spot}. The last roster of a round plays the round's SCORE! phase and deals the next round.
+-- events: {what = "roster" | "kept" | "flipped" | "covered" | "said" | "round_over" | "game_over", seat, text, ...}.
 function ScoreEngine.play(state, seat, move)
   if state.over then return refuse(22, "winning", "the game is over") end
+  if solitaire(state.opts) then return solitaire_play(state, seat, move) end
   local hand = state.hands[seat]
   if hand == nil then return refuse(21, "setup", tostring(seat) .. " is not playing this round") end
   if state.chosen[seat] ~= nil then return refuse(3, "action turn", "your roster is laid: wait for the others") end
@@ -1494,13 +1719,88 @@ function ScoreEngine.all_ids(state)
     for _, id in ipairs(list) do add(id) end
   end
   add_all(state.deck)
+  if solitaire(state.opts) then  -- the layout, the Deny!s on it, the pile and a Deny! still to place
+    for spot = 1, state.spots do
+      if state.layout[spot] then add(state.layout[spot]) end
+      if state.covered[spot] then add(state.covered[spot]) end
+    end
+    add_all(state.discard)
+    if state.deny then add(state.deny) end
+  end
   for _, seat in ipairs(state.players) do
     if state.hands[seat] then add_all(state.hands[seat]) end
     if state.chosen[seat] then add_all(state.chosen[seat].roster) end
     for _, own in ipairs({ state.decks, state.graves, state.kept }) do  -- Decking!: a deck of one's own
       if own and own[seat] then add_all(own[seat]) end
     end
+    for _, column in ipairs(state.virtual and state.virtual[seat] or {}) do add_all(column) end  -- Score Against!
   end
+  return out
+end
+
+-- determinize(state, seat, seed) -> a copy of `state` as `seat` may know it: every card it cannot see dealt
+-- again with `seed`, each to a place where such a card lies unseen, so that the counts of every hand, roster,
+-- deck and layout, and all_ids, stay as they are. Unseen by `seat`: the shared deck's order, the others' hands
+-- and laid rosters (all from one pool); in Decking!, each other player's own deck, draw and kept or laid cards
+-- (a pool per player: decks are not mixed) and the order of its own deck; in Score Against!, its deck and its
+-- virtual roster; in Scorlitaire!/Scorliroad!, the face-down layout (Deny!-covered cards included). Every
+-- graveyard, discard pile and Deny! lies face up. The game's generator is reseeded too: the deals and dice
+-- to come are unknown.
+function ScoreEngine.determinize(state, seat, seed)
+  local out = copy(state)
+  local rng = Random.seed(seed)
+  -- Deal the ids lying in `places` (lists; false entries stay) again among those places.
+  local function redeal(places)
+    local ids, add = Util.appender()
+    for _, list in ipairs(places) do
+      for _, id in ipairs(list) do
+        if id then add(id) end
+      end
+    end
+    rng = Random.shuffle_in_place(ids, rng)
+    local k = 0
+    for _, list in ipairs(places) do
+      for i, id in ipairs(list) do
+        if id then
+          k = k + 1
+          list[i] = ids[k]
+        end
+      end
+    end
+  end
+  if solitaire(out.opts) then
+    redeal({ out.layout })
+  elseif out.opts.deck_per_player then
+    for _, other in ipairs(out.players) do
+      local places, n = { out.decks[other] }, 1
+      if other ~= seat then
+        places[2], places[3], n = out.hands[other] or {}, out.kept[other], 3
+        if out.chosen[other] then
+          n = n + 1
+          places[n] = out.chosen[other].roster
+        end
+      end
+      for _, column in ipairs(out.virtual and out.virtual[other] or {}) do
+        n = n + 1
+        places[n] = column
+      end
+      redeal(places)
+    end
+  else
+    local places, n = { out.deck }, 1
+    for _, other in ipairs(out.players) do
+      if other ~= seat then
+        n = n + 1
+        places[n] = out.hands[other] or {}
+        if out.chosen[other] then
+          n = n + 1
+          places[n] = out.chosen[other].roster
+        end
+      end
+    end
+    redeal(places)
+  end
+  out.rng = Random.next(rng)
   return out
 end
 

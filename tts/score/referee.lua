@@ -430,16 +430,20 @@ end
 -- --- Solo modes -----------------------------------------------------------------------------------------------
 
 R.SOLO_DISCARD = {11.0, 1.5, -10.0}  -- the solo discard pile, right of the layout
-R.SOLO_COLUMNS = 7
 
 -- Scorlitaire!/Scorliroad! lay every card face down in front of the player: `count` positions, rows of
--- 7 from the player towards the centre of the table.
-function R.solo_layout(data, color, count)
+-- the mode's layout_columns from the player towards the centre of the table (`state`'s mode; nil: the deck's).
+local function layout_columns(data, state)
+  return state and R.options(data, state.mode).layout_columns or data.setup.options.layout_columns
+end
+
+function R.solo_layout(data, color, count, state)
   local seat = seat_or_first(data, color)
+  local columns = layout_columns(data, state)
   local out = {}
   for c = 0, count - 1 do
-    local row, col = math.floor(c / R.SOLO_COLUMNS), c % R.SOLO_COLUMNS
-    local x = (col - (R.SOLO_COLUMNS - 1) / 2) * 2.5
+    local row, col = math.floor(c / columns), c % columns
+    local x = (col - (columns - 1) / 2) * 2.5
     out[c + 1] = Seating.place(data, seat, x, 5.4 + row * 3.3)
   end
   return out
@@ -452,20 +456,18 @@ function R.solo_kind(data, state)
 end
 
 -- The layout spot (1-based index of solo_layout) a card at (x, z) lies on, or nil (off the layout).
-function R.solo_spot(data, color, x, z, count)
+function R.solo_spot(data, state, color, x, z, count)
   local best, best_d = nil, nil
-  for c, p in ipairs(R.solo_layout(data, color, count)) do
+  for c, p in ipairs(R.solo_layout(data, color, count, state)) do
     local d = (x - p[1]) * (x - p[1]) + (z - p[3]) * (z - p[3])
     if d <= R.SLOT_RADIUS * R.SLOT_RADIUS and (best_d == nil or d < best_d) then best, best_d = c, d end
   end
   return best
 end
 
--- Scorliroad!: spots a and b touch (side by side, one above the other, or corner to corner).
-function R.next_to(a, b)
-  local ra, ca = math.floor((a - 1) / R.SOLO_COLUMNS), (a - 1) % R.SOLO_COLUMNS
-  local rb, cb = math.floor((b - 1) / R.SOLO_COLUMNS), (b - 1) % R.SOLO_COLUMNS
-  return a ~= b and math.abs(ra - rb) <= 1 and math.abs(ca - cb) <= 1
+-- Scorliroad!: spots a and b of the layout touch (the engine's next_to).
+function R.next_to(data, state, a, b)
+  return Engine.next_to(a, b, layout_columns(data, state))
 end
 
 -- The layout as the referee sees it: `cards` = the loose cards {guid, id, x, z, up} not on the discard pile.
@@ -474,7 +476,7 @@ end
 local function solo_board(data, state, color, cards, count)
   local board, spot_of = {}, {}
   for _, card in ipairs(cards) do
-    local spot = R.solo_spot(data, color, card.x, card.z, count)
+    local spot = R.solo_spot(data, state, color, card.x, card.z, count)
     spot_of[card.guid] = spot
     if spot then
       board[spot] = board[spot] or {}
@@ -487,10 +489,10 @@ end
 
 -- The face-down cards the player may flip next: not covered by a Deny!, and in Scorliroad! next to the
 -- previous flip.
-local function legal_flips(state, board, road)
+local function legal_flips(data, state, board, road)
   local out = {}
   for spot, place in pairs(board) do
-    if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(spot, state.solo.spot)) then
+    if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(data, state, spot, state.solo.spot)) then
       out[#out + 1] = spot
     end
   end
@@ -524,7 +526,7 @@ function R.solo_score(data, state, color, cards, total, count)
   end
   table.sort(flipped, function(a, b) return a.guid < b.guid end)
   if #flipped == 0 then
-    if #legal_flips(state, board, road) == 0 then
+    if #legal_flips(data, state, board, road) == 0 then
       state.over = true
       return {discard = {}, messages = {"Game over: no legal flip remains"}, score = total, over = "lost"}
     end
@@ -540,7 +542,7 @@ function R.solo_score(data, state, color, cards, total, count)
   if spot and board[spot].deny then
     return nil, "that card is covered by Deny!: it stays out of play until the next shuffle; flip another", {obj.guid}
   end
-  if road and state.solo.spot and not (spot and R.next_to(spot, state.solo.spot)) then
+  if road and state.solo.spot and not (spot and R.next_to(data, state, spot, state.solo.spot)) then
     return nil, "Scorliroad!: flip a card next to the one you flipped before", {obj.guid}
   end
   local card = known[obj.id or ""]
@@ -571,7 +573,7 @@ function R.solo_score(data, state, color, cards, total, count)
   elseif out.reshuffle then
     state.solo.applied, state.solo.denies, state.solo.spot = {}, {}, nil
   else
-    if #legal_flips(state, board, road) == 0 and result.outcome ~= "block" then  -- C28
+    if #legal_flips(data, state, board, road) == 0 and result.outcome ~= "block" then  -- C28
       state.over, out.over = true, "lost"
       out.messages[#out.messages + 1] = "Game over: no legal flip remains"
     end
@@ -753,6 +755,50 @@ function R.against_score(data, state, color, roster, grid, total)
       .. (opts.max_rounds - state.rounds) .. " rounds)"
   end
   return out
+end
+
+-- --- The presses as lib.turns plays them ----------------------------------------------------------------
+
+-- The table's game flow for lib.turns (tts/score/table.lua): each press of SCORE! or Keep is one move of
+-- the seat that pressed, made of what the table read: {score = {seated, rosters, pad}} (one action turn),
+-- {keep = roster} (Decking!, Score Against!), {solitaire = {cards, total, count}} (Scorlitaire!,
+-- Scorliroad!), {against = {roster, grid, total}} (Score Against!). play(state, color, move) -> a new state
+-- (the one given is never changed) and events: {what = "said", seat, text} for each message, then
+-- {what = "done", seat, out} (no text: what the table carries out, the result of R.score, R.keep,
+-- R.solo_score or R.against_score); or nil and a refusal {text, back = the guids to turn face down again}.
+function R.flow(data)
+  local F = {}
+
+  function F.to_act(state)
+    if state.over then return {}, "over" end
+    return copy(state.players), "simultaneous"
+  end
+
+  function F.play(state, color, move)
+    local s = copy(state)
+    local out, message, back
+    if move.score then
+      out, message = R.score(data, s, move.score.seated, move.score.rosters, move.score.pad)
+    elseif move.keep then
+      out, message = R.keep(data, s, color, move.keep)
+    elseif move.solitaire then
+      local m = move.solitaire
+      out, message, back = R.solo_score(data, s, color, m.cards, m.total, m.count)
+    else
+      local m = move.against
+      out, message = R.against_score(data, s, color, m.roster, m.grid, m.total)
+    end
+    if out == nil then return nil, {text = message, back = back or {}} end
+    local events, n = {}, 0
+    for _, line in ipairs(out.messages or {out.message}) do
+      n = n + 1
+      events[n] = {what = "said", seat = color, text = line}
+    end
+    events[n + 1] = {what = "done", seat = color, out = out}
+    return s, events
+  end
+
+  return F
 end
 
 return R

@@ -1,22 +1,41 @@
 -- SCORE! table script: the thin TTS layer of the referee (every TTS call is here; the decisions are
 -- in tts/score/referee.lua and the rules in tts/score/engine.lua). Loaded by the Global script as
 -- GAME = use("score.table"); its XmlUI is tts/score/ui.xml.j2. See docs/tts-score.md.
+-- The presses of SCORE! and Keep run lib.turns' shape (read the table, play, refusal and put back, events,
+-- the status line, save and load) over the referee's flow (Referee.flow).
 
 local Referee = use("score.referee")
-local Saved = use("lib.saved")
 local Setup = use("lib.setup")
 local Api = use("lib.api")
 local Table = use("lib.table")
+local Turns = use("lib.turns")
 
 local DATA = Api.data()
 local T = {}
-local state = nil
 
 local say, warn = Table.say, Table.warn
 
+-- The status line of the referee panel: the round and action turn, or that the game is over.
+local function status(s)
+  local text
+  if s.over then
+    text = "Game over: New game to play again"
+  elseif s.round then
+    text = "Round " .. (s.rounds + 1) .. ", action turn " .. (s.round.turn + 1)
+  else
+    text = "Round " .. (s.rounds + 1) .. ": Get ready!"
+  end
+  if s.contenders then text = text .. " (tie-break)" end
+  return text
+end
+
+local referee = Turns.referee(Referee.flow(DATA), {turn_id = "score_status", idle = "New game to start",
+                                                   first = "New game first", line = status})
+
+-- The game's state (the referee's), a new game when there is none.
 local function ensure_state()
-  if state == nil then state = Referee.new_state(DATA, math.random(1, 2147483646)) end
-  return state
+  if referee.state() == nil then referee.start(Referee.new_state(DATA, math.random(1, 2147483646))) end
+  return referee.state()
 end
 
 -- Seated colours that have a hand zone, clockwise.
@@ -75,7 +94,7 @@ end
 
 local function read_rosters()
   local cards = table_cards()
-  local rosters, problems = Referee.read_rosters(DATA, Referee.roster_size(DATA, state), cards)
+  local rosters, problems = Referee.read_rosters(DATA, Referee.roster_size(DATA, ensure_state()), cards)
   for _, problem in ipairs(problems) do warn(problem) end
   local owner, objects = {}, {}
   for color, roster in pairs(rosters) do
@@ -128,7 +147,7 @@ function T.draw_slots()
                            thickness = k == 1 and 0.12 or 0.06, loop = true}
     end
   end
-  local rows = Referee.virtual_rows(DATA, state)
+  local rows = Referee.virtual_rows(DATA, ensure_state())
   if rows > 0 then  -- Score Against!: the virtual roster above the roster
     for _, color in ipairs(colors) do
       local ry = Referee.rotation_y(DATA, color)
@@ -171,16 +190,7 @@ function T.refresh()
   local mode = Referee.mode(DATA, s.mode)
   local opts = Referee.options(DATA, s.mode)
   UI.setValue("score_mode", mode.name)
-  local status
-  if s.over then
-    status = "Game over: New game to play again"
-  elseif s.round then
-    status = "Round " .. (s.rounds + 1) .. ", action turn " .. (s.round.turn + 1)
-  else
-    status = "Round " .. (s.rounds + 1) .. ": Get ready!"
-  end
-  if s.contenders then status = status .. " (tie-break)" end
-  UI.setValue("score_status", status)
+  referee.show_turn()
   local playing = {}
   for _, color in ipairs(seated()) do playing[color] = true end
   local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, seated())
@@ -254,7 +264,7 @@ end
 -- Scorlitaire!/Scorliroad!: every card of `deck`, face down, on the layout in front of `color`;
 -- done() once they all lie there.
 function T.lay_out(deck, color, done)
-  local spots = Referee.solo_layout(DATA, color, deck.getQuantity())
+  local spots = Referee.solo_layout(DATA, color, deck.getQuantity(), ensure_state())
   local rotation = {0, Referee.rotation_y(DATA, color), 180}
   Table.take_all(deck, function(k) return spots[k], rotation end, done)
 end
@@ -268,83 +278,112 @@ local function near(p, spot, radius)
   return (p.x - spot[1]) * (p.x - spot[1]) + (p.z - spot[3]) * (p.z - spot[3]) <= radius * radius
 end
 
+-- One press of SCORE! or Keep by `color`, in lib.turns' shape: read() -> the move (Referee.flow's) and the
+-- table's objects by guid; the flow plays it; a refused flip is turned face down again; carry_out(out,
+-- objects, done) lays the table out as the flow's result `out` says.
+local function press(color, finish, read, carry_out)
+  local objects = {}
+  referee.move(color, finish, {
+    read = function()
+      local move
+      move, objects = read()
+      return move
+    end,
+    put_back = function(_, done, refusal)
+      for _, guid in ipairs(refusal.back) do
+        local rotation = objects[guid].getRotation()
+        objects[guid].setRotation({rotation.x, rotation.y, 180})
+      end
+      T.refresh()
+      done()
+      return refusal.back[1] ~= nil
+    end,
+    say = function(event)
+      if event.text then say(event.text) end
+    end,
+    carry_out = function(_, _, events, done) carry_out(events[#events].out, objects, done) end})
+end
+
 -- Scorlitaire!/Scorliroad! SCORE!: apply the cards the player turned face up on the layout.
-local function solo_score(player, finish)
-  local color = seated()[1] or player.color
-  local layout, objects = {}, {}
-  for _, card in ipairs(loose_cards()) do
-    objects[card.guid] = card.obj
-    if not near(card, Referee.SOLO_DISCARD, 2) then
-      layout[#layout + 1] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
+local function solo_score(color, finish)
+  color = seated()[1] or color
+  press(color, finish, function()
+    local layout, objects, n = {}, {}, 0
+    for _, card in ipairs(loose_cards()) do
+      objects[card.guid] = card.obj
+      if not near(card, Referee.SOLO_DISCARD, 2) then
+        n = n + 1
+        layout[n] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
+      end
     end
-  end
-  local out, message, back = Referee.solo_score(DATA, state, color, layout, Api.score(color), main_count())
-  if out == nil then
-    warn(message)
-    for _, guid in ipairs(back or {}) do  -- a refused flip is turned face down again
-      local rotation = objects[guid].getRotation()
-      objects[guid].setRotation({rotation.x, rotation.y, 180})
+    return {solitaire = {cards = layout, total = Api.score(color), count = main_count()}}, objects
+  end, function(out, objects, done)
+    local pile, moved, n = Referee.SOLO_DISCARD, {}, 0
+    local function to_pile(obj, i)
+      obj.setRotation({0, 180, 0})
+      obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
+      n = n + 1
+      moved[n] = obj
     end
-    return finish()
-  end
-  local pile = Referee.SOLO_DISCARD
-  local moved = {}
-  local function to_pile(obj, i)
-    obj.setRotation({0, 180, 0})
-    obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
-    moved[#moved + 1] = obj
-  end
-  for _, line in ipairs(out.messages) do say(line) end
-  Api.set_score(color, out.score)
-  T.refresh()
-  if not out.reshuffle then
-    for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
-    return Table.when_still(moved, finish, "SCORE!")
-  end
-  -- CW!: gather everything but the pass card, shuffle once the deck has formed, lay out again
-  local gather = {}
-  for _, card in ipairs(loose_cards()) do
-    if card.guid ~= out.reshuffle then gather[#gather + 1] = card.obj end
-  end
-  to_pile(objects[out.reshuffle], 1)
-  local grouped = #gather > 1 and group(gather) or {}
-  local deck = grouped[1]
-  if deck == nil then return Table.when_still(moved, finish, "SCORE!") end
-  Table.wait(function() return Table.formed(deck, #gather) end, function()
-    deck.shuffle()
-    T.lay_out(deck, color, function() Table.when_still(moved, finish, "SCORE!") end)
-  end, "The reshuffle")
+    Api.set_score(color, out.score)
+    T.refresh()
+    if not out.reshuffle then
+      for i, guid in ipairs(out.discard) do to_pile(objects[guid], i) end
+      return Table.when_still(moved, done, "SCORE!")
+    end
+    -- CW!: gather everything but the pass card, shuffle once the deck has formed, lay out again
+    local gather, count = {}, 0
+    for _, card in ipairs(loose_cards()) do
+      if card.guid ~= out.reshuffle then
+        count = count + 1
+        gather[count] = card.obj
+      end
+    end
+    to_pile(objects[out.reshuffle], 1)
+    local grouped = count > 1 and group(gather) or {}
+    local deck = grouped[1]
+    if deck == nil then return Table.when_still(moved, done, "SCORE!") end
+    Table.wait(function() return Table.formed(deck, count) end, function()
+      deck.shuffle()
+      T.lay_out(deck, color, function() Table.when_still(moved, done, "SCORE!") end)
+    end, "The reshuffle")
+  end)
+end
+
+-- The objects of `cards` (table_cards()) by guid.
+local function by_guid(cards)
+  local objects = {}
+  for _, card in ipairs(cards) do objects[card.guid] = card.obj end
+  return objects
 end
 
 -- Score Against! SCORE!: your leftmost roster card against the virtual roster's rightmost column.
-local function against_score(player, finish)
-  local color = seated()[1] or player.color
-  local size, rows = Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state)
-  local cards = table_cards()
-  local rosters, problems = Referee.read_rosters(DATA, size, cards)
-  local grid, more = Referee.read_virtual(DATA, color, size, rows, cards)
-  for _, problem in ipairs(problems) do warn(problem) end
-  for _, problem in ipairs(more) do warn(problem) end
-  local objects = {}
-  for _, card in ipairs(cards) do objects[card.guid] = card.obj end
-  local out, message = Referee.against_score(DATA, state, color, rosters[color], grid, Api.score(color))
-  if out == nil then warn(message) T.refresh() return finish() end
-  local owner = {}
-  for _, guid in ipairs(out.flip) do owner[guid] = color end
-  turn_up(objects, owner, out.flip)
-  local moved = discard(objects, out.discard)
-  for _, line in ipairs(out.messages) do say(line) end
-  if out.total ~= nil then
-    Api.set_score(color, out.total)
-  end
-  T.refresh()
-  Table.when_still(moved, finish, "SCORE!")
+local function against_score(color, finish)
+  color = seated()[1] or color
+  press(color, finish, function()
+    local state = ensure_state()
+    local size, rows = Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state)
+    local cards = table_cards()
+    local rosters, problems = Referee.read_rosters(DATA, size, cards)
+    local grid, more = Referee.read_virtual(DATA, color, size, rows, cards)
+    for _, problem in ipairs(problems) do warn(problem) end
+    for _, problem in ipairs(more) do warn(problem) end
+    return {against = {roster = rosters[color], grid = grid, total = Api.score(color)}}, by_guid(cards)
+  end, function(out, objects, done)
+    local owner = {}
+    for _, guid in ipairs(out.flip) do owner[guid] = color end
+    turn_up(objects, owner, out.flip)
+    local moved = discard(objects, out.discard)
+    if out.total ~= nil then Api.set_score(color, out.total) end
+    T.refresh()
+    Table.when_still(moved, done, "SCORE!")
+  end)
 end
 
 -- Score Against!'s Get ready! extras: the virtual roster dealt face down from the player's deck, then the
 -- first draw into the hand; done() once they are there.
 local function deal_against(deck, color, plan, done)
-  local size, rows = plan.roster_size, Referee.virtual_rows(DATA, state)
+  local size, rows = plan.roster_size, Referee.virtual_rows(DATA, ensure_state())
   local rotation = {0, Referee.rotation_y(DATA, color), 180}
   local grid = Referee.virtual_slots(DATA, color, size, rows)
   local j = Table.join(function() Table.when_dealt({[color] = plan.draw}, done, "Get ready!") end)
@@ -371,6 +410,7 @@ end
 
 -- Get ready!'s moves once the main deck is gathered.
 function T.deal_ready(deck, seated_now, finish)
+  local state = ensure_state()
   local plan, message = Referee.plan_ready(DATA, state, seated_now, deck.getQuantity())
   if plan == nil then warn(message) return finish() end
   local aside = DATA.layout.aside
@@ -440,7 +480,7 @@ end
 -- --- XmlUI handlers (tts/score/ui.xml.j2): (player, value, id) ----------------------------------------------
 
 local function change_mode(player, step)
-  ensure_state()
+  local state = ensure_state()
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   if Referee.in_progress(state) then
     warn("A game is in progress: press New game to change the mode")
@@ -456,14 +496,14 @@ function scoreModeNext(player, value, id) change_mode(player, 1) end
 function scoreModePrev(player, value, id) change_mode(player, -1) end
 
 function scoreTarget(player, value, id)
-  ensure_state()
+  local state = ensure_state()
   local target = Referee.next_target(state, value, seated())
   T.refresh()
   broadcastToColor(value .. "'s target: " .. target, player.color, {1, 1, 1})
 end
 
 function scoreTeam(player, value, id)
-  ensure_state()
+  local state = ensure_state()
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   local team, message = Referee.toggle_team(DATA, state, value, getSeatedPlayers())
   if team == nil then warn(message) return end
@@ -472,7 +512,7 @@ function scoreTeam(player, value, id)
 end
 
 function scoreReveal(player, value, id)
-  ensure_state()
+  local state = ensure_state()
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   if Referee.solo_kind(DATA, state) == "score-against" then
     local color = seated()[1] or player.color
@@ -504,59 +544,56 @@ end
 
 -- Keep (Decking!, Score Against!): the rest of `color`'s draw to their graveyard, face up, then the next draw.
 local function keep(color, finish)
-  ensure_state()
-  local rosters = read_rosters()
-  local out, message = Referee.keep(DATA, state, color, rosters[color] or {})
-  if out == nil then warn(message) return finish() end
-  local size = Referee.roster_size(DATA, state)
-  local grave, ry = Referee.graveyard_position(DATA, color, size), Referee.rotation_y(DATA, color)
-  local moved = {}
-  for i, obj in ipairs(Table.by_guid(Player[color].getHandObjects() or {})) do
-    obj.setRotation({0, ry, 0})
-    obj.setPositionSmooth({grave[1], grave[2] + 0.1 * i, grave[3]})
-    moved[#moved + 1] = obj
-  end
-  say(out.message)
-  Table.when_still(moved, function()
-    if out.draw == 0 then return finish() end
-    local deck = own_deck(color, size)
-    if deck == nil then warn(color .. "'s own deck is not on its spot, right of the roster: put it back") return finish() end
-    Table.deal(deck, out.draw, color)
-    Table.when_dealt({[color] = out.draw}, finish, "Keep")
-  end, "Keep")
+  press(color, finish, function()
+    local rosters = read_rosters()
+    return {keep = rosters[color] or {}}, {}
+  end, function(out, _, done)
+    local size = Referee.roster_size(DATA, ensure_state())
+    local grave, ry = Referee.graveyard_position(DATA, color, size), Referee.rotation_y(DATA, color)
+    local moved = {}
+    for i, obj in ipairs(Table.by_guid(Player[color].getHandObjects() or {})) do
+      obj.setRotation({0, ry, 0})
+      obj.setPositionSmooth({grave[1], grave[2] + 0.1 * i, grave[3]})
+      moved[i] = obj
+    end
+    Table.when_still(moved, function()
+      if out.draw == 0 then return done() end
+      local deck = own_deck(color, size)
+      if deck == nil then warn(color .. "'s own deck is not on its spot, right of the roster: put it back") return done() end
+      Table.deal(deck, out.draw, color)
+      Table.when_dealt({[color] = out.draw}, done, "Keep")
+    end, "Keep")
+  end)
 end
 
-function scoreKeep(player, value, id)
-  Table.flow("Keep", function(finish) keep(player.color, finish) end)
+local function score(color, finish)
+  local solo = Referee.solo_kind(DATA, ensure_state())
+  if solo == "solitaire" then return solo_score(color, finish) end
+  if solo == "score-against" then return against_score(color, finish) end
+  local owner
+  press(color, finish, function()
+    local rosters, objects
+    rosters, owner, objects = read_rosters()
+    return {score = {seated = getSeatedPlayers(), rosters = rosters, pad = pad()}}, objects
+  end, function(out, objects, done)
+    turn_up(objects, owner, out.flip)
+    local moved = discard(objects, out.discard)
+    if out.pad ~= nil then
+      for color, value in pairs(out.pad) do Api.set_score(color, value) end
+    end
+    T.refresh()
+    Table.when_still(moved, done, "SCORE!")
+  end)
 end
 
-local function score(player, finish)
-  ensure_state()
-  local solo = Referee.solo_kind(DATA, state)
-  if solo == "solitaire" then return solo_score(player, finish) end
-  if solo == "score-against" then return against_score(player, finish) end
-  local rosters, owner, objects = read_rosters()
-  local out, message = Referee.score(DATA, state, getSeatedPlayers(), rosters, pad())
-  if out == nil then warn(message) T.refresh() return finish() end
-  turn_up(objects, owner, out.flip)
-  local moved = discard(objects, out.discard)
-  for _, line in ipairs(out.messages) do say(line) end
-  if out.pad ~= nil then
-    for color, value in pairs(out.pad) do Api.set_score(color, value) end
-  end
-  T.refresh()
-  Table.when_still(moved, finish, "SCORE!")
-end
-
-function scoreScore(player, value, id)
-  Table.flow("SCORE!", function(finish) score(player, finish) end)
-end
+Turns.buttons({{"scoreScore", "SCORE!", score}, {"scoreKeep", "Keep", keep}})
 
 function scoreNewGame(player, value, id)
   if Table.busy() then warn("Wait a moment: the table is still being dealt or scored") return end
   local mode = ensure_state().mode
-  state = Referee.new_state(DATA, math.random(1, 2147483646))
+  local state = Referee.new_state(DATA, math.random(1, 2147483646))
   state.mode = mode
+  referee.start(state)
   Api.reset_scores()
   T.draw_slots()
   T.refresh()
@@ -565,16 +602,19 @@ end
 
 -- --- Hooks of the Global script ----------------------------------------------------------------------------
 
+-- The game saved with the table (lib.turns: the referee's state); a damaged one starts a new game.
 function T.load(text)
-  state = Saved.decode(text)
-  if type(state) ~= "table" or Referee.mode(DATA, state.mode or "") == nil then state = nil end
+  referee.load(text)
+  local state = referee.state()
+  if state ~= nil and Referee.mode(DATA, state.mode or "") == nil then referee.start(nil) end
   ensure_state()
   T.draw_slots()
   T.refresh()
 end
 
 function T.save()
-  return Saved.encode(ensure_state())
+  ensure_state()
+  return referee.save()
 end
 
 function T.seated()

@@ -77,8 +77,8 @@ function M.referee(engine, spec)
   end
 
   --- One move of `color`: how.read(state, color) -> move | nil, refusal reads it off the table; the
-  --- engine plays it. Refused: the refusal is said, and how.put_back(state, done) (optional) puts the
-  --- cards back and returns true when any go back (the message then says so). Played: how.say(event)
+  --- engine plays it. Refused: the refusal is said, and how.put_back(state, done, refusal) (optional) puts
+  --- the cards back and returns true when any go back (the message then says so). Played: how.say(event)
   --- (optional; default: say its text) for each event, the turn line, then how.carry_out(before, after,
   --- events, done) lays the table out as the engine's state says. finish() runs once the cards are there.
   function R.move(color, finish, how)
@@ -90,7 +90,7 @@ function M.referee(engine, spec)
     local after, events = nil, refusal
     if move ~= nil then after, events = engine.play(game, color, move) end
     if after == nil then
-      local back = how.put_back ~= nil and how.put_back(game, finish)
+      local back = how.put_back ~= nil and how.put_back(game, finish, events)
       Table.warn(color .. ": " .. M.refusal_text(events) .. (back and ". The cards go back." or ""))
       if how.put_back == nil then finish() end
       return
