@@ -108,8 +108,9 @@ class FakeTTS:
         """What saving the game and loading it again does in TTS: the script's onSave() text is kept, and the
         script starts afresh with it (its modules and variables anew), the objects where they lie; returns
         the text. Nothing the old script started is still running (the table settles first), and none of its
-        globals is left: the saved text is all the new script knows."""
-        state = self.call("onSave")
+        globals is left: the saved text is all the new script knows. The boxes' scripts (load_box) do the same
+        with their own onSave() texts. A Global script without onSave (an empty table's) keeps ""."""
+        state = self.call("onSave") if self.script else ""
         if not isinstance(state, str):
             raise AssertionError(f"onSave returned {type(state).__name__}, not a string")
         boxes = [(box, box.save()) for box in self.boxes]
