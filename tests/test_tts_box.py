@@ -41,13 +41,25 @@ def built_game(tmp_path_factory, deck: str) -> tuple[dict, dict, object]:
 
 
 @pytest.fixture(scope="module")
-def skorch(tmp_path_factory):
-    return built_game(tmp_path_factory, "skorch")
+def games(tmp_path_factory):
+    """built(deck): the deck built once for this module (full save, box, tts folder)."""
+    cache: dict[str, tuple] = {}
+
+    def built(deck: str) -> tuple:
+        if deck not in cache:
+            cache[deck] = built_game(tmp_path_factory, deck)
+        return cache[deck]
+    return built
 
 
 @pytest.fixture(scope="module")
-def scoop(tmp_path_factory):
-    return built_game(tmp_path_factory, "scoop")
+def skorch(games):
+    return games("skorch")
+
+
+@pytest.fixture(scope="module")
+def scoop(games):
+    return games("scoop")
 
 
 def empty_table(full: dict, seated=SEATS) -> FakeTTS:
@@ -282,3 +294,24 @@ def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
     assert tuple(piles.pile_at(data.seats, data.layout.seat_radius, p.x, p.z)) == ("White", "game")
     assert abs(p.x - ox) < 30 and abs(p.z - oz) < 30  # around the box, not the table's centre
     assert snapshot(mine(table, other)) == theirs and other.ui_value("scoop_turn") == "White: Draw (52 left)"
+
+
+@pytest.mark.parametrize("deck, button, element", [("scout", "uiScoutSetup", "scout_setup"),
+                                                   ("score", "uiGetReady", "get_ready")])
+def test_each_games_deal_in_its_box_deals_what_the_full_save_deals_and_leaves_the_other_box_alone(
+        games, deck, button, element):
+    full, box_file, _ = games(deck)
+    whole = FakeTTS(full, seated=SEATS)
+    whole.lua.execute("math.randomseed(5)")
+    whole.click(button, "White", None, element)
+    table = empty_table(full)
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    theirs = snapshot(mine(table, two))
+    one.globals.math.randomseed(5)
+    one.click(button, "White", None, element)
+    assert [len(table.hand(c)) for c in SEATS] == [len(whole.hand(c)) for c in SEATS]
+    assert sum(len(whole.hand(c)) for c in SEATS) > 0
+    assert all(o.hasTag(scope_of(one)) for c in SEATS for o in table.hand_objects(c))
+    assert snapshot(mine(table, two)) == theirs
+    assert table.broadcasts == whole.broadcasts  # the same messages: the same deal
