@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 
 import pytest
 
@@ -315,3 +316,30 @@ def test_each_games_deal_in_its_box_deals_what_the_full_save_deals_and_leaves_th
     assert all(o.hasTag(scope_of(one)) for c in SEATS for o in table.hand_objects(c))
     assert snapshot(mine(table, two)) == theirs
     assert table.broadcasts == whole.broadcasts  # the same messages: the same deal
+
+
+def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets_no_box(tmp_path):
+    """A project's tts/lib/ replaces deckpress's whole: one copied before lib/box.lua existed still builds a
+    full save that loads, deals and saves, and its deck gets no box (which would need the box's layer)."""
+    from bad_input.project import FILES
+    from deckpress.tts.lua import find_modules
+
+    for name, text in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text.replace("  options: {hand: 3}\n", "  options: {hand: 3}\nscript: tiny\n"),
+                                     encoding="utf-8")
+    (tmp_path / "tts" / "tiny").mkdir(parents=True)
+    (tmp_path / "tts" / "tiny" / "table.lua").write_text("return {}\n", encoding="utf-8")  # a table script
+    library = next(m.path.parent for m in find_modules(tmp_path / "decks" / "tiny.yaml") if m.name == "lib.box")
+    shutil.copytree(library, tmp_path / "tts" / "lib", ignore=shutil.ignore_patterns("box.lua", "seating.lua"))
+    result = run_cli("build", "tiny", "--quiet", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    tts = tmp_path / "build" / "tiny" / "tts"
+    assert not list((tts / "saved-objects").glob("*-box.*"))
+    save = json.loads((tts / "tiny.json").read_text(encoding="utf-8"))
+    assert "lib.box" not in {m.name for m in find_modules(tmp_path / "decks" / "tiny.yaml")}
+    table = FakeTTS(save, seated=["White", "Red"])
+    table.click("uiGetReady", "White")
+    assert [len(table.hand(c)) for c in ("White", "Red")] == [1, 1]
+    table.reload()
+    assert table.broadcasts[-1].startswith("Get ready! 1 cards to each of 2 players")

@@ -162,7 +162,10 @@ def check(deck: LoadedDeck) -> None:
 
 
 def _has_table(modules: list[lua.Module], game) -> bool:
-    return game is not None and any(m.name == f"{game.name}.table" for m in modules)
+    """Does the deck's game get a box: it has a table script, and the runtime has the box's layer (a
+    project's own tts/lib/ from before the box has no lib/box.lua)?"""
+    names = {m.name for m in modules}
+    return game is not None and f"{game.name}.table" in names and "lib.box" in names
 
 
 def box_name(deck: LoadedDeck) -> str:
