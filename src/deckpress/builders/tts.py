@@ -330,7 +330,7 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
                   for m in model.modes],
         "components": components,
         "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
-                   "home": _home(objects, main)},
+                   "home": _home(objects, main), "box": list(save.BOX_SPOT)},
         "script": model.scripted.name if model.scripted is not None else None,
         "engine": engine,
     }
@@ -446,9 +446,10 @@ def build(ctx: BuildContext) -> None:
     def script_of(box: bool) -> str:
         script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
         checked = digest_key("sandbox", script)  # the check is the script's alone: one checked before passes
-        if ctx.records.get("tts/global.lua", checked) is None:
+        record = "tts/box.lua" if box else "tts/global.lua"
+        if ctx.records.get(record, checked) is None:
             lua.check_script(script, modules, "tts/global.lua.j2")
-        ctx.records.put("tts/global.lua", checked, {})
+        ctx.records.put(record, checked, {})
         return script
 
     def xml_of(box: bool) -> str:

@@ -285,7 +285,7 @@ class Layout:
 
 # --- The game in a box ----------------------------------------------------------------------------
 
-BOX_SPOT = (-9.0, 0.0)  # where the box lies from the table's centre (lib/box.lua's M.OFFSET says the same)
+BOX_SPOT = (-9.0, 0.0)  # where the box lies from the table's centre (DATA.layout.box, for lib/box.lua)
 
 
 def box_state(game: str, guid: str, contents: list[dict], lua: str, xml: str) -> dict:

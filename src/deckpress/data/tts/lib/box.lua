@@ -15,7 +15,6 @@ local M = {}
 M.origin = {0, 0, 0}  -- where the centre of the full save's table lies (x, z used)
 M.scope = nil         -- the scope tag of this box's objects; nil as the Global script
 M.box = nil           -- the box object; nil as the Global script
-M.OFFSET = {-9, 0, 0} -- where the box lies from the table's centre (the build's save.BOX_SPOT)
 local END = "\n--box--\n"  -- ends the box's own part of the saved state
 
 --- A place of the full save's table, {x, y, z}, where it is for this script (around its box).
@@ -92,11 +91,12 @@ end
 
 --- The box's first load: take out its components, each tagged with the box's scope and given a GUID
 --- no other object uses (two boxes of one game hold the same GUIDs), laid out around the box as the
---- full save lays them around the table's centre. done() once they are all on the table.
-function M.unpack(done)
+--- full save lays them around the table's centre; the box lies at layout.box ({x, z}) from that centre.
+--- done() once they are all on the table.
+function M.unpack(layout, done)
   local box = M.box
   local p = box.getPosition()
-  M.origin = {p.x - M.OFFSET[1], 0, p.z - M.OFFSET[3]}
+  M.origin = {p.x - layout.box[1], 0, p.z - layout.box[2]}
   M.scope = "box:" .. box.getGUID()
   local contents = box.getData().ContainedObjects or {}
   local next_guid = guid_source(used_guids(), box.getGUID())
@@ -134,7 +134,7 @@ function M.load(text, layout, done)
   local at = string.find(text, END, 1, true)
   local saved = at and Saved.decode(string.sub(text, 1, at - 1))
   if type(saved) ~= "table" or type(saved.scope) ~= "string" then
-    M.unpack(done)
+    M.unpack(layout, done)
     move_layout(layout)
     return ""
   end
