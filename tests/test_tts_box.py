@@ -343,3 +343,57 @@ def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets
     assert [len(table.hand(c)) for c in ("White", "Red")] == [1, 1]
     table.reload()
     assert table.broadcasts[-1].startswith("Get ready! 1 cards to each of 2 players")
+
+
+# --- Every table test of the full save, played in the box ------------------------------------------
+
+class InBox:
+    """The FakeTTS of a game played in its box: a table with TTS's hand zones and no Global script, the box
+    put where the full save's layout lies (some table tests compute places from the table's centre; the
+    layout moved with the box is tested above). The table tests of the full save run on it unchanged: their
+    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs."""
+
+    def __init__(self, full: dict, box_file: dict, seated: list[str]):
+        self.table = empty_table(full, seated)
+        self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0], 1.5, tts_save.BOX_SPOT[1]))
+        self.lua, self.globals = self.table.lua, self.box.globals
+
+    def click(self, *args, **kwargs):
+        return self.box.click(*args, **kwargs)
+
+    def call(self, *args, **kwargs):
+        return self.box.call(*args, **kwargs)
+
+    def ui_value(self, element: str):
+        return self.box.ui_value(element)
+
+    def ui_attribute(self, element: str, name: str):
+        return self.box.ui_attribute(element, name)
+
+    def __getattr__(self, name: str):  # the table's own: objects, hands, broadcasts, frames, reload
+        return getattr(self.table, name)
+
+
+def table_tests():
+    """(module, test) of every table test of Skorch, Scoop and Scout that takes only the save."""
+    import inspect
+
+    import test_scoop_table
+    import test_scout_table
+    import test_skorch_table
+
+    out = []
+    for module in (test_skorch_table, test_scoop_table, test_scout_table):
+        for name, test in vars(module).items():
+            if name.startswith("test_") and set(inspect.signature(test).parameters) <= {"save", "timing"}:
+                out.append(pytest.param(module, test, id=f"{module.__name__[5:]}.{name[5:]}"))
+    return out
+
+
+@pytest.mark.parametrize("module, test", table_tests())
+def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, test, timing):
+    deck = module.__name__.split("_")[1]
+    full, box_file, _ = games(deck)
+    monkeypatch.setattr(module, "FakeTTS", lambda save, seated, **_: InBox(full, box_file, seated))
+    kwargs = {"save": full, "timing": timing}
+    test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})

@@ -6,7 +6,8 @@
 --   * getObjectsWithTag, getObjects and Player[color].getHandObjects see only this box's objects: those
 --     carrying its scope tag, "box:" and the box's GUID when it was unpacked;
 --   * places are relative to where the box was unpacked: M.at(p), and lib.seating's seats;
---   * the box's own state (its scope and origin) is saved before the game's (M.save, M.load).
+--   * DATA's card GUIDs are the ones the box gave its cards (M.unpack);
+--   * the box's own state (its scope, origin and GUIDs) is saved before the game's (M.save, M.load).
 -- A table script never needs to know which: it calls the same globals and lib.api either way.
 local Saved = use("lib.saved")
 
@@ -15,6 +16,7 @@ local M = {}
 M.origin = {0, 0, 0}  -- where the centre of the full save's table lies (x, z used)
 M.scope = nil         -- the scope tag of this box's objects; nil as the Global script
 M.box = nil           -- the box object; nil as the Global script
+M.guids = {}          -- the GUID the box gave each of its objects, by the GUID the build gave it
 local END = "\n--box--\n"  -- ends the box's own part of the saved state
 
 --- A place of the full save's table, {x, y, z}, where it is for this script (around its box).
@@ -85,7 +87,9 @@ local function adopt(data, next_guid)
   end
   tags[n + 1] = M.scope
   data.Tags = tags
-  data.GUID = next_guid()
+  local guid = next_guid()
+  M.guids[data.GUID] = guid
+  data.GUID = guid
   for _, inner in ipairs(data.ContainedObjects or {}) do adopt(inner, next_guid) end
 end
 
@@ -114,19 +118,24 @@ end
 --- The box's part of the saved state, to go before the game's.
 function M.save()
   if M.box == nil then return "" end
-  return Saved.encode({scope = M.scope, origin = M.origin}) .. END
+  return Saved.encode({scope = M.scope, origin = M.origin, guids = M.guids}) .. END
 end
 
--- The save's places (DATA.layout: home, aside) where they are around the box.
-local function move_layout(layout)
-  layout.home = M.at(layout.home)
-  layout.aside = M.at(layout.aside)
+-- DATA as it is around the box: its places (layout.home, layout.aside) moved, its cards' GUIDs the box's.
+local function move_data(data)
+  data.layout.home = M.at(data.layout.home)
+  data.layout.aside = M.at(data.layout.aside)
+  for _, component in ipairs(data.components) do
+    for _, card in ipairs(component.cards) do
+      for k, guid in ipairs(card.guids) do card.guids[k] = M.guids[guid] or guid end
+    end
+  end
 end
 
---- Read the box's part back from `text` and return the rest (the game's); `layout` is DATA.layout,
---- whose places move with the box. A box with no part of its own saved is new: it unpacks, and done()
---- runs once its components are out. As the Global script: `text` as it is, done() at once.
-function M.load(text, layout, done)
+--- Read the box's part back from `text` and return the rest (the game's); `data` is DATA, whose places
+--- and GUIDs become the box's. A box with no part of its own saved is new: it unpacks, and done() runs
+--- once its components are out. As the Global script: `text` as it is, done() at once.
+function M.load(text, data, done)
   if M.box == nil then
     done()
     return text
@@ -134,13 +143,14 @@ function M.load(text, layout, done)
   local at = string.find(text, END, 1, true)
   local saved = at and Saved.decode(string.sub(text, 1, at - 1))
   if type(saved) ~= "table" or type(saved.scope) ~= "string" then
-    M.unpack(layout, done)
-    move_layout(layout)
+    M.unpack(data.layout, done)
+    move_data(data)
     return ""
   end
   M.scope = saved.scope
   if type(saved.origin) == "table" then M.origin = saved.origin end
-  move_layout(layout)
+  if type(saved.guids) == "table" then M.guids = saved.guids end
+  move_data(data)
   done()
   return string.sub(text, at + #END)
 end
