@@ -259,13 +259,17 @@ def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
     box.click("uiSkorchFaceoff", "White", None, "skorch_faceoff")
     deal(box, "White")
     state, scope, origin = to_py(box.globals.GAME.state()), scope_of(box), origin_of(box)
+    components = to_py(box.globals.DATA.components)
+    cards = {o.getGUID() for o in mine(table, box) if o.type == "Card"} | {
+        e["guid"] for o in mine(table, box) if o.type == "Deck" for e in to_py(o.getObjects())}
+    assert {g for c in components for card in c["cards"] for g in card["guids"]} == cards  # DATA names the box's
     count = len(table.objects())
     saved = box.save()
     box.obj.setPosition(table.lua.table_from([60.0, 1.5, 40.0]))  # a player moved the box away: the game stays
     table.reload()
     assert len(table.objects()) == count  # a loaded box does not unpack again
     assert scope_of(box) == scope and origin_of(box) == origin
-    assert to_py(box.globals.GAME.state()) == state
+    assert to_py(box.globals.GAME.state()) == state and to_py(box.globals.DATA.components) == components
     assert box.ui_value("skorch_faceoff") == "Face-off: in"
     assert saved.startswith(box.save()[: saved.index("\n--box--\n")])
     _, turn, move = legal_single(box, random.Random(2))
