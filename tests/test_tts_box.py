@@ -401,3 +401,26 @@ def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, 
     monkeypatch.setattr(module, "FakeTTS", lambda save, seated, **_: InBox(full, box_file, seated))
     kwargs = {"save": full, "timing": timing}
     test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
+
+
+def test_the_box_scripts_lookups_see_only_the_boxs_own_objects(skorch):
+    """What the layer hands the runtime: getObjectsWithTag, getObjects and a hand's objects, only the box's;
+    Global's own lookups still see everything."""
+    full, box_file, _ = skorch
+    table = FakeTTS(full, seated=SEATS)
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    for box in (one, two):
+        box.click("uiSkorchDeal", "White", None, "skorch_deal")
+    for box in (one, two):
+        ours = {o.getGUID() for o in mine(table, box)}
+        looked = {
+            "tagged": [o.getGUID() for o in box.globals.getObjectsWithTag("deck").values()],
+            "objects": [o.getGUID() for o in box.globals.getObjects().values()],
+            "hand": [o.getGUID() for o in box.globals.Player["White"].getHandObjects().values()],
+        }
+        assert all(looked.values()) and all(set(guids) <= ours for guids in looked.values()), looked
+        assert set(looked["objects"]) == ours and len(looked["hand"]) == 5
+    assert len(table.globals.Player["White"].getHandObjects()) == 15
+    assert len(table.globals.getObjects()) == len(table.objects())
