@@ -68,7 +68,7 @@ local function guid_source(used, seed)
   local state = tonumber(seed, 16) or 1
   return function()
     repeat
-      state = (state * 1103515245 + 12345) % 16777216
+      state = (state * 69069 + 1) % 16777216  -- exact in doubles: the product stays below 2^53
       local guid = string.format("%06x", state)
       if not used[guid] then
         used[guid] = true
