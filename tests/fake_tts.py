@@ -4,6 +4,8 @@
     table.click("uiGetReady", "White")                # the handler gets Player["White"] and "-1"; frames pass
     table.hand("Red")                                 # card nicknames in Red's hand
     table.reload()                                    # save and load the game: the script starts afresh
+    box = table.load_box(saved_object, (20, 1.5, 0))  # a saved object with its own script, loaded into the game
+    box.click("uiGetReady", "White")                  # its own XmlUI's handler, in its own script
 
 Time passes in frames: what TTS does later (takeObject, deal, group, putObject, spawnObjectData, Wait)
 happens `delay` frames after the call. `click` and `call` let frames pass until nothing is pending
@@ -69,6 +71,17 @@ class FakeTTS:
         self.lua = lua52.LuaRuntime(unpack_returned_tuples=True)
         self.lua.execute(FAKE.read_text(encoding="utf-8"))
         globals_ = self.lua.globals()
+        # Object scripts run in globals of their own (as each TTS object's script does): kept for load_box,
+        # before the sandbox takes `load` away from the scripts.
+        self._object_script = self.lua.eval("""(function(load, G) return function(source, name, obj)
+          local env = setmetatable({}, {__index = G})
+          env._G, env.self = env, obj
+          local chunk, problem = load(source, name, "t", env)
+          if chunk == nil then error(problem, 0) end
+          chunk()
+          return env
+        end end)(load, _G)""")
+        self.boxes: list[Box] = []
         for name in REMOVED:
             globals_[name] = None
         os_table = globals_.os
@@ -95,15 +108,32 @@ class FakeTTS:
         """What saving the game and loading it again does in TTS: the script's onSave() text is kept, and the
         script starts afresh with it (its modules and variables anew), the objects where they lie; returns
         the text. Nothing the old script started is still running (the table settles first), and none of its
-        globals is left: the saved text is all the new script knows."""
-        state = self.call("onSave")
+        globals is left: the saved text is all the new script knows. The boxes' scripts (load_box) do the same
+        with their own onSave() texts. A Global script without onSave (an empty table's) keeps ""."""
+        state = self.call("onSave") if self.script else ""
         if not isinstance(state, str):
             raise AssertionError(f"onSave returned {type(state).__name__}, not a string")
+        boxes = [(box, box.save()) for box in self.boxes]
         globals_ = self.lua.globals()
         for name in [name for name in globals_.keys() if name not in self.fake_globals]:
             globals_[name] = None
         self.start_script(state)
+        for box, box_state in boxes:
+            box.start(box_state)
+        self.settle()
         return state
+
+    def load_box(self, saved_object: dict, position: tuple[float, float, float]) -> "Box":
+        """What loading a saved object (Objects > Saved Objects) into the game does: its one object arrives at
+        `position` (a GUID already on the table is replaced), then its LuaScript starts in globals of its own,
+        `self` the object, and onLoad gets its LuaScriptState; frames pass until nothing is pending."""
+        [state] = saved_object["ObjectStates"]
+        obj = self.fake.arrive(to_lua(self.lua, state), to_lua(self.lua, list(position)))
+        box = Box(self, obj, state["LuaScript"])
+        self.boxes.append(box)
+        box.start(state.get("LuaScriptState", ""))
+        self.settle()
+        return box
 
     @property
     def globals(self):
@@ -170,3 +200,50 @@ class FakeTTS:
 
     def ui_value(self, element: str) -> str | None:
         return self.fake["ui"]["values"][element]
+
+
+class Box:
+    """An object with its own script (the game's box) in a FakeTTS game: its globals, its Object UI."""
+
+    def __init__(self, table: FakeTTS, obj, script: str):
+        self.table, self.obj, self.script = table, obj, script
+        self.globals = None
+
+    def start(self, state: str) -> None:
+        """Run the object's script afresh in globals of its own, then its onLoad(state)."""
+        self.globals = self.table._object_script(self.script, f"box {self.obj.getGUID()}", self.obj)
+        on_load = self.globals.onLoad
+        if on_load is not None:
+            on_load(state)
+
+    def save(self) -> str:
+        state = self.call("onSave")
+        if not isinstance(state, str):
+            raise AssertionError(f"the box's onSave returned {type(state).__name__}, not a string")
+        return state
+
+    def call(self, function: str, *args: Any, settle: bool = True) -> Any:
+        fn = self.globals[function]
+        if fn is None:
+            raise AssertionError(f"the box's script defines no global {function}()")
+        if settle:
+            self.table.settle()
+        out = fn(*args)
+        if settle:
+            self.table.settle()
+        return out
+
+    def click(self, handler: str, color: str, value: str | None = None, element_id: str | None = None,
+              settle: bool = True) -> Any:
+        """What TTS does when `color` clicks an element of the box's own XmlUI: its handler, in the box's script."""
+        return self.call(handler, self.table.player(color), "-1" if value is None else value, element_id,
+                         settle=settle)
+
+    def ui_attribute(self, element: str, name: str) -> str | None:
+        ui = inner(self.obj).ui
+        attributes = None if ui is None else ui["attributes"][element]
+        return None if attributes is None else attributes[name]
+
+    def ui_value(self, element: str) -> str | None:
+        ui = inner(self.obj).ui
+        return None if ui is None else ui["values"][element]

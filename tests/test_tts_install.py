@@ -23,8 +23,10 @@ def test_install_copies_save_thumbnail_and_saved_objects(built, tmp_path):
     assert (saves / "score.png").read_bytes() == (built / "tts" / "score.png").read_bytes()
     objects = saves / "Saved Objects" / "score"
     assert sorted(p.name for p in objects.iterdir()) == sorted(p.name for p in (built / "tts/saved-objects").iterdir())
+    for name in ("score-box.json", "score-box.png"):  # the game in its box goes with the rest
+        assert (objects / name).read_bytes() == (built / "tts/saved-objects" / name).read_bytes()
     record = json.loads((saves / RECORD).read_text(encoding="utf-8"))
-    assert "Saves/score.json" in record["files"] and len(record["files"]) == 6
+    assert "Saves/score.json" in record["files"] and len(record["files"]) == 8
     again = install(built, tmp_path)
     assert again.exit_code == 0 and "up to date" in again.stdout
 

@@ -204,6 +204,11 @@ CASES: list[Case] = [
                                         PLAYS_TINY], "the game's check 'hand' fails: ZeroDivisionError", line=None),
     Case("records-option-too-large", [write(GAME, TINY_RECORDS), PLAYS_TINY], "hand: 3 is too large", file=DECK,
          line=FILES[DECK][:FILES[DECK].index(OPTIONS)].count("\n") + 1),
+    # --- the game in a box (issue 26) -------------------------------------------------------------------
+    Case("box-name-taken", [write(DECK, FILES[DECK].replace("  - id: chips", "  - id: tiny-box").replace(
+                                OPTIONS, OPTIONS + "script: tiny\n")), write("tts/tiny/table.lua", "return {}\n")],
+         "the component id 'tiny-box' is the name of the game's box",
+         line=FILES[DECK][:FILES[DECK].index("  - id: chips")].count("\n") + 1),
     # --- 5. YAML: tags --------------------------------------------------------------------------------
     Case("tag-python-apply-on-list", edit(DECK, "profiles: [tiny]",
                                           "profiles: !!python/object/apply:os.system [echo pwned]"), "YAML tag"),

@@ -10,7 +10,12 @@
 --   * hands lay out their own cards (left to right, evenly spaced) at the end of every frame;
 --   * members of objects, Player, UI, Global and Notes that the TTS API docs do not list raise;
 --   * getObjects, getObjectsWithTag and getSeatedPlayers return their lists in a shuffled order
---     (seeded by Fake.order_seed), since TTS promises none.
+--     (seeded by Fake.order_seed), since TTS promises none;
+--   * an object that arrives with the GUID of an object already on the table gets a new GUID, as TTS
+--     reassigns duplicates (docs/tts.md);
+--   * every object has its own Object UI (obj.UI), apart from the global UI; a Bag holds objects
+--     (getObjects, getData, reset empties it). Object scripts run in globals of their own
+--     (tests/fake_tts.py, FakeTTS.load_box), with `self` the object.
 -- Methods work with TTS's dot syntax (obj.deal(2, "Red")) and with colon syntax. A test reads an
 -- object's inner state (position, rotation, hand, locked, ...) through obj._fake.
 
@@ -239,6 +244,13 @@ end
 
 local function join_world(rec)
   rec.spawning = false
+  for _, other in ipairs(Fake.world) do  -- TTS reassigns a duplicate GUID
+    if other ~= rec and other.guid == rec.guid then
+      Fake.created = Fake.created + 1
+      rec.guid = string.format("r%05d", Fake.created)
+      break
+    end
+  end
   if not in_world(rec) then Fake.world[#Fake.world + 1] = rec end
   Fake.place(rec, rec.position)
 end
@@ -346,6 +358,24 @@ local function functions(rec)
         if callback then callback(taken.proxy) end
       end)
       return taken.proxy
+    end
+    return f
+  end
+  if rec.type == "Bag" then
+    f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
+    f.getObjects = function()
+      settled_container(rec, "getObjects")
+      local out = {}
+      for i, inner in ipairs(rec.contained) do
+        out[i] = {index = i - 1, guid = inner.GUID, name = inner.Nickname, nickname = inner.Nickname,
+                  description = inner.Description, gm_notes = inner.GMNotes, tags = inner.Tags}
+      end
+      return out
+    end
+    f.reset = function()  -- TTS: "Resetting a Bag clears its contents"
+      usable(rec, "reset")
+      rec.contained = {}
+      return true
     end
     return f
   end
@@ -477,10 +507,18 @@ end
 
 local MEMBERS = set({"type", "guid", "name", "spawning", "resting", "is_face_down", "remainder"})
 
+local make_ui
+
 local function make_proxy(rec)
   local fns = functions(rec)
   return setmetatable({_fake = rec}, {
     __index = function(proxy, key)
+      if key == "UI" then
+        usable(rec, key)
+        rec.ui = rec.ui or {attributes = {}, values = {}}
+        rec.ui_api = rec.ui_api or make_ui(rec.ui, "Object.UI")
+        return rec.ui_api
+      end
       if key == "remainder" then
         if rec.destroyed then error("attempt to use a destroyed object (" .. rec.guid .. ")", 2) end
         return rec.remainder
@@ -519,6 +557,7 @@ new_object = function(state, options)
   elseif name == "Card" or name == "CardCustom" then rec.type = "Card"
   elseif name == "HandTrigger" then rec.type = "Hand"
   elseif name == "Custom_Tile" then rec.type = "Tile"
+  elseif name == "Bag" then rec.type = "Bag"
   else rec.type = "Generic" end
   if name == "Custom_Tile_Stack" then rec.stack, rec.number = true, state.Number or 1 end
   rec.contained = copy_list(state.ContainedObjects or {})
@@ -535,6 +574,12 @@ end
 
 function Fake.load(states)
   for _, state in ipairs(states) do new_object(state) end
+end
+
+-- What TTS does when a player loads a saved object: it arrives at `position` (with a new GUID when its
+-- own is taken); returns the object.
+function Fake.arrive(state, position)
+  return new_object(deep_copy(state), {position = position}).proxy
 end
 
 -- The objects in color's hand, left to right as its player sees them (TTS orders a hand by where each
@@ -678,20 +723,24 @@ end
 
 function log(value) Fake.prints[#Fake.prints + 1] = tostring(value) end
 
-local function ui_set(id, name, value)
-  Fake.ui.attributes[id] = Fake.ui.attributes[id] or {}
-  Fake.ui.attributes[id][name] = tostring(value)
-  return true
+-- A UI (the global one, or an object's own) over `store` ({attributes, values}).
+make_ui = function(store, name)
+  local function ui_set(id, attribute, value)
+    store.attributes[id] = store.attributes[id] or {}
+    store.attributes[id][attribute] = tostring(value)
+    return true
+  end
+  return strict(name, UI_API, {
+    setAttribute = ui_set,
+    getAttribute = function(id, attribute) return (store.attributes[id] or {})[attribute] end,
+    setValue = function(id, value) store.values[id] = tostring(value) return true end,
+    getValue = function(id) return store.values[id] end,
+    show = function(id) return ui_set(id, "active", "true") end,
+    hide = function(id) return ui_set(id, "active", "false") end,
+  })
 end
 
-UI = strict("UI", UI_API, {
-  setAttribute = ui_set,
-  getAttribute = function(id, name) return (Fake.ui.attributes[id] or {})[name] end,
-  setValue = function(id, value) Fake.ui.values[id] = tostring(value) return true end,
-  getValue = function(id) return Fake.ui.values[id] end,
-  show = function(id) return ui_set(id, "active", "true") end,
-  hide = function(id) return ui_set(id, "active", "false") end,
-})
+UI = make_ui(Fake.ui, "UI")
 
 Notes = strict("Notes", NOTES_API, {
   addNotebookTab = function(tab) Fake.notebook[#Fake.notebook + 1] = tab return #Fake.notebook - 1 end,
@@ -762,9 +811,10 @@ end
 -- What TTS's obj.getData() returns: the object's save data (a deck's current cards as ContainedObjects).
 function Fake.object_data(rec)
   local data = deep_copy(rec.state)
+  data.GUID = rec.guid
   data.Transform = {posX = rec.position.x, posY = rec.position.y, posZ = rec.position.z,
                     rotX = rec.rotation.x, rotY = rec.rotation.y, rotZ = rec.rotation.z}
-  if rec.type == "Deck" then data.ContainedObjects = deep_copy(rec.contained) end
+  if rec.type == "Deck" or rec.type == "Bag" then data.ContainedObjects = deep_copy(rec.contained) end
   return data
 end
 

@@ -103,7 +103,7 @@ end
 function M.new_game(color, finish)
   Api.gather_main_deck(function(deck, problem)
     if deck == nil then warn(problem) return finish() end
-    deck.setPosition({0, 1.5, 0})
+    deck.setPosition(Api.at({0, 1.5, 0}))
     deck.shuffle()
     counted = {}
     local cards = {}

@@ -16,7 +16,7 @@ M.FRONT_D = 6.0       -- the front row (unlocked), nearer the owner
 M.BACK_D = 9.6        -- the back row (locked), behind it
 M.HAND_STEP = 1.6     -- between two cards put into a hand
 M.DISCARD_DX = 3.0    -- the discard pile lies this far right (+x) of the draw pile
-M.FACEOFF_HOME = {0, 1.5, -5}  -- where the Face-off card waits when it is left out
+M.FACEOFF_HOME = {0, 1.5, -5}  -- where the Face-off card waits when it is left out (on the save's table)
 
 M.PILE_RADIUS = 1.5   -- a card within this distance of the discard pile's place lies on the pile
 M.BURNED_DZ = 3.0     -- burned cards lie face down this far (+z) from the discard pile
@@ -65,7 +65,7 @@ local function sort_faceoff(deck, done)
         deck.putObject(obj)
         count = count + 1
       else
-        obj.setPosition(M.FACEOFF_HOME)
+        obj.setPosition(Api.at(M.FACEOFF_HOME))
         obj.setRotation({0, 180, 180})
       end
     end
@@ -73,7 +73,7 @@ local function sort_faceoff(deck, done)
   if not faceoff then
     for _, entry in ipairs(deck.getObjects()) do
       if note(entry.gm_notes, "kind") == "faceoff" then
-        take(deck, entry.guid, M.FACEOFF_HOME, {0, 180, 180})
+        take(deck, entry.guid, Api.at(M.FACEOFF_HOME), {0, 180, 180})
         count = count - 1
       end
     end

@@ -2,6 +2,8 @@
 
     tts/<deck>.json, tts/<deck>.png          the full save and its 256 x 256 thumbnail
     tts/saved-objects/<component>.json/.png  one Saved Object per component
+    tts/saved-objects/<deck>-box.json/.png   the game in a box, for a deck with a table script: a bag of
+                                             the components whose own script and UI are the game's
     tts/assets/                              exactly the images the save refers to (what to upload)
 
 Images are referred to as `--asset-url` + file name, or else as file:/// URLs of where the build
@@ -27,6 +29,7 @@ from ..inputs import artifact_key
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
+from ..source import Map, Seq, load_yaml
 from ..tts import lua, save, sheets
 from ..tts.push import LINE_MAP
 
@@ -148,10 +151,42 @@ def _thumbnail_faces(deck: LoadedDeck, faces: Faces) -> list[tuple[str, Shown]]:
 
 
 def check(deck: LoadedDeck) -> None:
-    """What the save's build would refuse of the deck's scripted game: an engine without the contract."""
+    """What the save's build would refuse of the deck's scripted game: an engine without the contract, a
+    component named like the game's box."""
     game = deck.model.scripted
     if game is not None:
-        lua.check_engine(lua.find_modules(deck.path, game), f"{game.name}.engine")
+        modules = lua.find_modules(deck.path, game)
+        lua.check_engine(modules, f"{game.name}.engine")
+        if _has_table(modules, game):
+            check_box_name(deck)
+
+
+def _has_table(modules: list[lua.Module], game) -> bool:
+    """Does the deck's game get a box: it has a table script, and the runtime has the box's layer (a
+    project's own tts/lib/ from before the box has no lib/box.lua)?"""
+    names = {m.name for m in modules}
+    return game is not None and f"{game.name}.table" in names and "lib.box" in names
+
+
+def box_name(deck: LoadedDeck) -> str:
+    """The stem of the game's box in tts/saved-objects/."""
+    return f"{deck.name}-box"
+
+
+def check_box_name(deck: LoadedDeck) -> None:
+    """Every component's saved object is tts/saved-objects/<component id>.json, beside the box's: a component
+    named like the box would overwrite it. One located line."""
+    name = box_name(deck)
+    if not any(c.id == name for c in deck.model.components):
+        return
+    raw = load_yaml(deck.path)
+    items = raw.get("components") if isinstance(raw, Map) else None
+    where = Where(str(deck.path))
+    for item in items if isinstance(items, Seq) else []:
+        if isinstance(item, Map) and item.get("id") == name:
+            where = item.at("id")
+    raise DeckError.at(where, f"the component id {name!r} is the name of the game's box "
+                              f"(tts/saved-objects/{name}.json); give the component another id")
 
 
 def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
@@ -295,7 +330,7 @@ def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, object
                   for m in model.modes],
         "components": components,
         "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
-                   "home": _home(objects, main)},
+                   "home": _home(objects, main), "box": list(save.BOX_SPOT)},
         "script": model.scripted.name if model.scripted is not None else None,
         "engine": engine,
     }
@@ -402,15 +437,26 @@ def build(ctx: BuildContext) -> None:
     engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
         else None
     lua.check_engine(modules, engine)
+    boxed = _has_table(modules, game)
+    if boxed:
+        check_box_name(deck)
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
-    script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules))
-    checked = digest_key("sandbox", script)  # the check is the script's alone: a script checked before passes
-    if ctx.records.get("tts/global.lua", checked) is None:
-        lua.check_script(script, modules, "tts/global.lua.j2")
-    ctx.records.put("tts/global.lua", checked, {})
-    xml = lua.render(deck.path, "ui.xml.j2", game, title=title, script=game and game.name, data=data,
-                     seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
+
+    def script_of(box: bool) -> str:
+        script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
+        checked = digest_key("sandbox", script)  # the check is the script's alone: one checked before passes
+        record = "tts/box.lua" if box else "tts/global.lua"
+        if ctx.records.get(record, checked) is None:
+            lua.check_script(script, modules, "tts/global.lua.j2")
+        ctx.records.put(record, checked, {})
+        return script
+
+    def xml_of(box: bool) -> str:
+        return lua.render(deck.path, "ui.xml.j2", game, title=title, script=game and game.name, data=data, box=box,
+                          seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
+
+    script, xml = script_of(False), xml_of(False)
 
     epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
@@ -421,7 +467,13 @@ def build(ctx: BuildContext) -> None:
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))
+    if boxed:  # the box holds what the full save lays on the table; the hand zones are the host table's
+        contents = [state for component in present for state in by_component[component.id]]
+        box = save.box_state(title, guids("box"), contents, script_of(True), xml_of(True))
+        ctx.path(f"tts/saved-objects/{box_name(deck)}.json").write_bytes(save.dump(save.saved_object_envelope([box])))
     thumbnails: dict[str, bytes] = {}
     for target, shown in _thumbnail_faces(deck, ctx.faces):
         write_thumbnail(ctx, target, shown, thumbnails)
+        if boxed and target == f"tts/{deck.name}.png":  # the box shows what the save's thumbnail shows
+            write_thumbnail(ctx, f"tts/saved-objects/{box_name(deck)}.png", shown, thumbnails)
     ctx.progress(f"tts: {len(objects)} objects, {key - 1} card sheets")

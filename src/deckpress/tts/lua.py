@@ -244,12 +244,22 @@ end
 """
 
 
-def bundle(modules: list[Module]) -> str:
-    """The module table: one `MODULES["name"] = function(...) ... end` per module, in the given order."""
+BOX_ENTRY = """
+-- This script is the box's own (TTS's `self`): lib.box gives it the box's UI, objects and places.
+use("lib.box").enter(self)
+"""
+
+
+def bundle(modules: list[Module], box: bool = False) -> str:
+    """The module table: one `MODULES["name"] = function(...) ... end` per module, in the given order.
+    For the script of the game's box (`box`), then the one line that makes the same runtime the box's
+    (lib.box): everything else of the two scripts is the same text."""
     parts = [BUNDLE_HEAD]
     for module in modules:
         body = module.source.rstrip("\n")
         parts.append(f"{_module_head(module)}{body}\nend\n")
+    if box:
+        parts.append(BOX_ENTRY)
     return "".join(parts)
 
 

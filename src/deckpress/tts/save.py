@@ -283,6 +283,28 @@ class Layout:
         return [((i - (count - 1) / 2) * step, z) for i in range(count)]
 
 
+# --- The game in a box ----------------------------------------------------------------------------
+
+BOX_SPOT = (-9.0, 0.0)  # where the box lies from the table's centre (DATA.layout.box, for lib/box.lua)
+
+
+def box_state(game: str, guid: str, contents: list[dict], lua: str, xml: str) -> dict:
+    """The game's box: a Bag holding `contents` (the components as the full save places them around the
+    table's centre), carrying the Global script's runtime and table as its own LuaScript and the controls
+    as its own XmlUI (docs/tts.md, "The game in a box"). Written as TTS writes a bag: the fields of every
+    object, MaterialIndex and MeshIndex -1 and `Bag: {Order: 0}` (docs/tts.md names the sources)."""
+    where = transform(BOX_SPOT[0], TABLE_Y, BOX_SPOT[1])
+    state = base_object("Bag", guid, where, game, f"{game}: the whole game in its box. It lays the game out "
+                        "around itself and referees it with the controls on the box.")
+    state["MaterialIndex"] = -1
+    state["MeshIndex"] = -1
+    state["Bag"] = {"Order": 0}
+    state["LuaScript"] = lua
+    state["XmlUI"] = xml
+    state["ContainedObjects"] = contents
+    return state
+
+
 # --- Notebook ------------------------------------------------------------------------------------
 
 def block_text(block: Block, icons: dict | None = None) -> str:

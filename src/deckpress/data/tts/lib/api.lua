@@ -38,6 +38,15 @@ function Api.data()
   return DATA
 end
 
+--- A place given on the full save's table, {x, y, z}, where it lies for this game: the same in the full
+--- save, around the box when the game runs in its box (lib.box). DATA.layout's places and lib.seating's
+--- are already there; a table script's own fixed places go through this.
+---@param p number[] {x, y, z} on the full save's table
+---@return number[] {x, y, z}
+function Api.at(p)
+  return use("lib.box").at(p)
+end
+
 --- The seated colours that have a hand zone at this table, in clockwise seat order (DATA.seats).
 ---@return string[] colours
 function Api.seated()

@@ -2,7 +2,10 @@
 -- Seat i of n (1-based, in DATA.seats order) sits like its hand zone in the save: at angle
 -- a = 360 * (i - 1) / n degrees, at (-R sin a, -R cos a), facing the centre of the table.
 -- A local offset (x, d) means x units to that player's right and d units from the hand zone
--- towards the centre.
+-- towards the centre. The centre is the table's, or, when the game runs in its box, where lib.box
+-- says it lies.
+local Box = use("lib.box")
+
 local M = {}
 
 -- Unit vectors of seat i of n: towards the centre, and to the seated player's right hand.
@@ -15,14 +18,14 @@ end
 -- World position {x, y, z} of the local offset (x, d) of seat i of n, hand zones at `radius`.
 function M.position(i, n, radius, x, d, y)
   local toward_x, toward_z, right_x, right_z = axes(i, n)
-  local seat_x, seat_z = -radius * toward_x, -radius * toward_z
+  local seat_x, seat_z = Box.origin[1] - radius * toward_x, Box.origin[3] - radius * toward_z
   return {seat_x + right_x * x + toward_x * d, y or 1.5, seat_z + right_z * x + toward_z * d}
 end
 
 -- The local offset (x, d) of the world point (wx, wz) for seat i of n: the inverse of `position`.
 function M.offset(i, n, radius, wx, wz)
   local toward_x, toward_z, right_x, right_z = axes(i, n)
-  local ox, oz = wx + radius * toward_x, wz + radius * toward_z
+  local ox, oz = wx - Box.origin[1] + radius * toward_x, wz - Box.origin[3] + radius * toward_z
   return ox * right_x + oz * right_z, ox * toward_x + oz * toward_z
 end
 

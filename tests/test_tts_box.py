@@ -1,0 +1,426 @@
+"""The game in a box (issue 26): tts/saved-objects/<deck>-box.json, a bag of the game's components whose own
+LuaScript and XmlUI are the full save's runtime and table. Built from the real decks, loaded into the strict
+fake of TTS as a player loads a saved object (into an empty table, beside another box and beside the full
+save's own game), played through its own controls at delays 0, 1 and 20 frames, saved and loaded again."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+
+import pytest
+
+from conftest import run_cli
+from deckpress.tts import save as tts_save
+from deckpress.tts.lua import BOX_ENTRY
+from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+
+SEATS = ["White", "Red", "Blue"]
+# The fields TTS writes for every object (docs/tts.md, "As TTS writes them", names the saves), and the ones
+# it adds for a Bag: MaterialIndex and MeshIndex -1, Bag {Order: 0}, ContainedObjects (docs/tts.md).
+OBJECT_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "GMNotes", "AltLookAngle", "ColorDiffuse",
+               "Tags", "LayoutGroupSortIndex", "Value", "Locked", "Grid", "Snap", "IgnoreFoW", "MeasureMovement",
+               "DragSelectable", "Autoraise", "Sticky", "Tooltip", "GridProjection", "HideWhenFaceDown", "Hands",
+               "LuaScript", "LuaScriptState", "XmlUI"}
+BAG_KEYS = OBJECT_KEYS | {"MaterialIndex", "MeshIndex", "Bag", "ContainedObjects"}
+# The envelope of a saved object as TTS writes one (docs/tts.md): the save's fields, left empty.
+ENVELOPE_KEYS = {"SaveName", "Date", "VersionNumber", "GameMode", "GameType", "GameComplexity", "Tags", "Gravity",
+                 "PlayArea", "Table", "Sky", "Note", "TabStates", "LuaScript", "LuaScriptState", "XmlUI",
+                 "ObjectStates"}
+
+
+def built_game(tmp_path_factory, deck: str) -> tuple[dict, dict, object]:
+    out = tmp_path_factory.mktemp(deck)
+    result = run_cli("build", deck, "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    tts = out / deck / "tts"
+    full = json.loads((tts / f"{deck}.json").read_text(encoding="utf-8"))
+    box = json.loads((tts / "saved-objects" / f"{deck}-box.json").read_text(encoding="utf-8"))
+    return full, box, tts
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory):
+    """built(deck): the deck built once for this module (full save, box, tts folder)."""
+    cache: dict[str, tuple] = {}
+
+    def built(deck: str) -> tuple:
+        if deck not in cache:
+            cache[deck] = built_game(tmp_path_factory, deck)
+        return cache[deck]
+    return built
+
+
+@pytest.fixture(scope="module")
+def skorch(games):
+    return games("skorch")
+
+
+@pytest.fixture(scope="module")
+def scoop(games):
+    return games("scoop")
+
+
+def empty_table(full: dict, seated=SEATS) -> FakeTTS:
+    """A table with nothing on it but TTS's hand zones, and no Global script."""
+    hands = [o for o in full["ObjectStates"] if o["Name"] == "HandTrigger"]
+    return FakeTTS({"ObjectStates": hands, "LuaScript": ""}, seated=seated)
+
+
+def scope_of(box) -> str:
+    return box.globals.use("lib.box").scope
+
+
+def origin_of(box) -> tuple[float, float]:
+    origin = to_py(box.globals.use("lib.box").origin)
+    return origin[0], origin[2]
+
+
+def mine(table, box) -> list:
+    return [o for o in table.objects() if o.hasTag(scope_of(box))]
+
+
+def snapshot(objects) -> dict:
+    """Where each object lies (or whose hand holds it: TTS spaces a hand's cards out as cards come and go)
+    and how it is turned, and what a deck holds, by GUID."""
+    out = {}
+    for o in objects:
+        rec = inner(o)
+        held = tuple(e["guid"] for e in to_py(o.getObjects())) if o.type == "Deck" else ()
+        where = rec.hand if rec.hand is not None else (round(rec.position.x, 6), round(rec.position.z, 6))
+        out[o.getGUID()] = (where, rec.rotation.z % 360, held)
+    return out
+
+
+# --- The box as a file ---------------------------------------------------------------------------
+
+def test_the_box_is_one_bag_of_the_saves_components_carrying_its_script_and_ui(skorch):
+    full, box_file, tts = skorch
+    assert set(box_file) == ENVELOPE_KEYS
+    component_file = json.loads((tts / "saved-objects" / "deck.json").read_text(encoding="utf-8"))
+    assert set(component_file) == ENVELOPE_KEYS  # the box's envelope is every saved object's
+    [box] = box_file["ObjectStates"]
+    assert set(box) == BAG_KEYS, set(box) ^ BAG_KEYS
+    assert box["Name"] == "Bag" and box["Bag"] == {"Order": 0}
+    assert box["MaterialIndex"] == -1 and box["MeshIndex"] == -1 and box["LuaScriptState"] == ""
+    assert box["Nickname"] == "Skorch" and box["Tags"] == []
+    # field by field, the components are the full save's objects but the table's hand zones
+    assert box["ContainedObjects"] == [o for o in full["ObjectStates"] if o["Name"] != "HandTrigger"]
+    # one source: the box's script is the Global script and the one line that makes it the box's
+    assert box["LuaScript"].count(BOX_ENTRY) == 1
+    assert box["LuaScript"].replace(BOX_ENTRY, "") == full["LuaScript"]
+    ids = set(re.findall(r'\bid="([^"]+)"', full["XmlUI"]))
+    assert set(re.findall(r'\bid="([^"]+)"', box["XmlUI"])) == ids | {"deckpress_box"}
+    assert {"get_ready", "skorch_turn", "skorch_deal"} <= ids
+    assert (tts / "saved-objects" / "skorch-box.png").read_bytes() == (tts / "skorch.png").read_bytes()
+
+
+def test_every_deck_with_a_table_script_has_its_box(built, skorch):
+    objects = built / "tts" / "saved-objects"
+    assert (objects / "score-box.json").is_file() and (objects / "score-box.png").is_file()
+    [box] = json.loads((objects / "score-box.json").read_text(encoding="utf-8"))["ObjectStates"]
+    assert box["LuaScript"].count(BOX_ENTRY) == 1 and "score.table" in box["LuaScript"]
+
+
+# --- Loaded into a game --------------------------------------------------------------------------
+
+def test_a_box_loaded_into_an_empty_table_lays_the_game_out_around_itself(skorch):
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    box = table.load_box(box_file, (30.0, 1.5, 10.0))
+    assert box.obj.getQuantity() == 0  # everything came out of the box
+    ox, oz = origin_of(box)
+    assert (ox + tts_save.BOX_SPOT[0], oz + tts_save.BOX_SPOT[1]) == (30.0, 10.0)  # the box lies where the save puts it
+    placed = sorted((o.getName(), round(inner(o).position.x - ox, 6), round(inner(o).position.z - oz, 6))
+                    for o in mine(table, box))
+    saved = sorted((o["Nickname"], o["Transform"]["posX"], o["Transform"]["posZ"])
+                   for o in box_file["ObjectStates"][0]["ContainedObjects"])
+    assert placed == saved
+    assert scope_of(box).startswith("box:") and all(o.hasTag(scope_of(box)) for o in mine(table, box))
+    assert box.ui_value("skorch_faceoff") == "Face-off: out" and table.ui_value("skorch_faceoff") is None
+
+
+def test_a_box_deals_and_referees_exactly_as_the_full_save_does(skorch):
+    """The same seed deals the same table: every prison slot holds a card of the same name, at the same
+    place relative to the table's centre, whether the game is the save's or the box's."""
+    full, box_file, _ = skorch
+    whole = FakeTTS(full, seated=SEATS)
+    whole.lua.execute("math.randomseed(7)")
+    whole.click("uiSkorchDeal", "White", None, "skorch_deal")
+    table = empty_table(full)
+    box = table.load_box(box_file, (-20.0, 1.5, 30.0))
+    box.globals.math.randomseed(7)
+    box.click("uiSkorchDeal", "White", None, "skorch_deal")
+    ox, oz = origin_of(box)
+
+    def layout(t, state, dx, dz):
+        out = {}
+        for seat in SEATS:
+            for row in ("back", "front"):
+                for slot, card in enumerate(state["players"][seat][row], 1):
+                    o = t.globals.getObjectFromGUID(card["id"])
+                    p = inner(o).position
+                    out[seat, row, slot] = (o.getName(), round(p.x - dx, 6), round(p.z - dz, 6), card["face_up"])
+            out[seat, "hand"] = sorted(c["kind"] + str(c["value"]) for c in state["players"][seat]["hand"])
+        return out
+
+    whole_state, box_state = to_py(whole.globals.GAME.state()), to_py(box.globals.GAME.state())
+    assert layout(table, box_state, ox, oz) == layout(whole, whole_state, 0.0, 0.0)
+    assert box_state["turn"] == whole_state["turn"]
+    assert box.ui_value("skorch_turn") == whole.ui_value("skorch_turn") and table.ui_value("skorch_turn") is None
+    assert [len(table.hand(c)) for c in SEATS] == [5, 5, 5]
+
+
+def plain_moves(box) -> list[dict]:
+    """The legal moves of the player whose turn it is that only put cards on the pile."""
+    state = box.globals.GAME.state()
+    return [m for m in to_py(box.globals.use("skorch.engine").legal_moves(state, to_py(state)["turn"]))
+            if set(m) == {"cards"}]
+
+
+def deal(box, color, seed=1):
+    """`color` deals in `box`, again until the first player has a move that only puts cards on the pile."""
+    for k in range(seed, seed + 50):
+        box.globals.math.randomseed(k)
+        box.click("uiSkorchDeal", color, None, "skorch_deal")
+        if plain_moves(box):
+            return
+    raise AssertionError("no deal gave the first player a plain move")
+
+
+def legal_single(box, rng):
+    s = to_py(box.globals.GAME.state())
+    return s, s["turn"], rng.choice(plain_moves(box))
+
+
+def play(table, box, turn, cards):
+    """`turn` puts `cards` on the box's discard pile (3 units right of its deck's place) and presses Play."""
+    x, y, z = to_py(box.globals.DATA.layout.home)
+    for k, guid in enumerate(cards, 1):
+        table.globals.getObjectFromGUID(guid).setPosition(table.lua.table_from([x + 3.0, y + 0.1 * k, z]))
+    box.click("uiSkorchPlay", turn, None, "skorch_play")
+
+
+def test_two_boxes_and_the_saves_own_game_at_one_table_never_touch_each_others_cards(skorch):
+    full, box_file, _ = skorch
+    table = FakeTTS(full, seated=SEATS)  # the table holds Skorch's own save: the same tags, its Global script
+    table.lua.execute("math.randomseed(3)")
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    assert one.obj.getGUID() != two.obj.getGUID() and scope_of(one) != scope_of(two)
+    for k, box in enumerate((one, two)):
+        deal(box, "Red", 11 + 50 * k)
+    guids = [o.getGUID() for o in table.objects()]
+    assert len(guids) == len(set(guids))
+    games = {"global": table.globals.GAME, "one": one.globals.GAME, "two": two.globals.GAME}
+    for color in SEATS:  # each hand holds five cards of each of the three games
+        held = {o.getGUID() for o in table.hand_objects(color)}
+        for game in games.values():
+            assert {c["id"] for c in to_py(game.state())["players"][color]["hand"]} <= held
+        assert len(held) == 15
+    rng = random.Random(5)
+    for name, box, other in (("one", one, two), ("two", two, one)):
+        others = [o for o in table.objects() if not o.hasTag(scope_of(box)) and o.type != "Bag"]
+        before = snapshot(others)
+        states = {n: to_py(game.state()) for n, game in games.items() if n != name}
+        ui = (other.ui_value("skorch_turn"), table.ui_value("skorch_turn"))
+        s, turn, move = legal_single(box, rng)
+        play(table, box, turn, move["cards"])
+        after = to_py(box.globals.GAME.state())
+        assert after != s and [c["id"] for c in after["pile"][-len(move["cards"]):]] == move["cards"]
+        assert snapshot(others) == before
+        assert {n: to_py(game.state()) for n, game in games.items() if n != name} == states
+        assert (other.ui_value("skorch_turn"), table.ui_value("skorch_turn")) == ui
+        assert box.ui_value("skorch_turn").startswith(after["turn"])
+
+
+def test_a_box_gathers_only_its_own_deck(skorch):
+    """Dealing again gathers the box's cards from the hands and the table, and never the other box's."""
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    one.click("uiSkorchDeal", "White", None, "skorch_deal")
+    two.click("uiSkorchDeal", "White", None, "skorch_deal")
+    theirs = snapshot(mine(table, two))
+    one.click("uiSkorchDeal", "Blue", None, "skorch_deal")
+    assert snapshot(mine(table, two)) == theirs
+    assert [len(table.hand(c)) for c in SEATS] == [10, 10, 10]
+    assert any(b.startswith("Blue dealt") for b in table.broadcasts)
+
+
+def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    box = table.load_box(box_file, (25.0, 1.5, -5.0))
+    box.click("uiSkorchFaceoff", "White", None, "skorch_faceoff")
+    deal(box, "White")
+    state, scope, origin = to_py(box.globals.GAME.state()), scope_of(box), origin_of(box)
+    components = to_py(box.globals.DATA.components)
+    cards = {o.getGUID() for o in mine(table, box) if o.type == "Card"} | {
+        e["guid"] for o in mine(table, box) if o.type == "Deck" for e in to_py(o.getObjects())}
+    assert {g for c in components for card in c["cards"] for g in card["guids"]} == cards  # DATA names the box's
+    count = len(table.objects())
+    saved = box.save()
+    box.obj.setPosition(table.lua.table_from([60.0, 1.5, 40.0]))  # a player moved the box away: the game stays
+    table.reload()
+    assert len(table.objects()) == count  # a loaded box does not unpack again
+    assert scope_of(box) == scope and origin_of(box) == origin
+    assert to_py(box.globals.GAME.state()) == state and to_py(box.globals.DATA.components) == components
+    assert box.ui_value("skorch_faceoff") == "Face-off: in"
+    assert saved.startswith(box.save()[: saved.index("\n--box--\n")])
+    _, turn, move = legal_single(box, random.Random(2))
+    play(table, box, turn, move["cards"])
+    assert to_py(box.globals.GAME.state())["pile"][-1]["id"] == move["cards"][-1]
+
+
+def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
+    full, box_file, _ = scoop
+    table = empty_table(full)
+    other = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    box = table.load_box(box_file, (80.0, 1.5, 0.0))
+    other.click("uiScoopNewGame", "White", None, "scoop_new_game")
+    box.click("uiScoopNewGame", "White", None, "scoop_new_game")
+    theirs = snapshot(mine(table, other))
+    assert box.ui_value("scoop_turn") == "White: Draw (52 left)" and table.ui_value("scoop_turn") is None
+    box.click("uiScoopDraw", "White", None, "scoop_draw")
+    drawn = to_py(box.globals.GAME.state())["drawn"]["id"]
+    data, piles = box.globals.DATA, box.globals.use("scoop.piles")
+    spot = piles.place(data.seats, data.layout.seat_radius, "White", "game", 1.5)
+    table.globals.getObjectFromGUID(drawn).setPosition(spot)
+    box.click("uiScoopPlace", "White", None, "scoop_place")
+    s = to_py(box.globals.GAME.state())
+    assert [c["id"] for c in s["players"]["White"]["game"]] == [drawn] and s["turn"] == "Red"
+    p = inner(table.globals.getObjectFromGUID(drawn)).position
+    ox, oz = origin_of(box)
+    assert tuple(piles.pile_at(data.seats, data.layout.seat_radius, p.x, p.z)) == ("White", "game")
+    assert abs(p.x - ox) < 30 and abs(p.z - oz) < 30  # around the box, not the table's centre
+    assert snapshot(mine(table, other)) == theirs and other.ui_value("scoop_turn") == "White: Draw (52 left)"
+
+
+@pytest.mark.parametrize("deck, button, element", [("scout", "uiScoutSetup", "scout_setup"),
+                                                   ("score", "uiGetReady", "get_ready")])
+def test_each_games_deal_in_its_box_deals_what_the_full_save_deals_and_leaves_the_other_box_alone(
+        games, deck, button, element):
+    full, box_file, _ = games(deck)
+    whole = FakeTTS(full, seated=SEATS)
+    whole.lua.execute("math.randomseed(5)")
+    whole.click(button, "White", None, element)
+    table = empty_table(full)
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    theirs = snapshot(mine(table, two))
+    one.globals.math.randomseed(5)
+    one.click(button, "White", None, element)
+    assert [len(table.hand(c)) for c in SEATS] == [len(whole.hand(c)) for c in SEATS]
+    assert sum(len(whole.hand(c)) for c in SEATS) > 0
+    assert all(o.hasTag(scope_of(one)) for c in SEATS for o in table.hand_objects(c))
+    assert snapshot(mine(table, two)) == theirs
+    assert table.broadcasts == whole.broadcasts  # the same messages: the same deal
+
+
+def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets_no_box(tmp_path):
+    """A project's tts/lib/ replaces deckpress's whole: one copied before lib/box.lua existed still builds a
+    full save that loads, deals and saves, and its deck gets no box (which would need the box's layer)."""
+    from bad_input.project import FILES
+    from deckpress.tts.lua import find_modules
+
+    for name, text in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text.replace("  options: {hand: 3}\n", "  options: {hand: 3}\nscript: tiny\n"),
+                                     encoding="utf-8")
+    (tmp_path / "tts" / "tiny").mkdir(parents=True)
+    (tmp_path / "tts" / "tiny" / "table.lua").write_text("return {}\n", encoding="utf-8")  # a table script
+    library = next(m.path.parent for m in find_modules(tmp_path / "decks" / "tiny.yaml") if m.name == "lib.box")
+    shutil.copytree(library, tmp_path / "tts" / "lib", ignore=shutil.ignore_patterns("box.lua", "seating.lua"))
+    result = run_cli("build", "tiny", "--quiet", cwd=tmp_path)
+    assert result.exit_code == 0, result.stderr
+    tts = tmp_path / "build" / "tiny" / "tts"
+    assert not list((tts / "saved-objects").glob("*-box.*"))
+    save = json.loads((tts / "tiny.json").read_text(encoding="utf-8"))
+    assert "lib.box" not in {m.name for m in find_modules(tmp_path / "decks" / "tiny.yaml")}
+    table = FakeTTS(save, seated=["White", "Red"])
+    table.click("uiGetReady", "White")
+    assert [len(table.hand(c)) for c in ("White", "Red")] == [1, 1]
+    table.reload()
+    assert table.broadcasts[-1].startswith("Get ready! 1 cards to each of 2 players")
+
+
+# --- Every table test of the full save, played in the box ------------------------------------------
+
+class InBox:
+    """The FakeTTS of a game played in its box: a table with TTS's hand zones and no Global script, the box
+    put where the full save's layout lies (some table tests compute places from the table's centre; the
+    layout moved with the box is tested above). The table tests of the full save run on it unchanged: their
+    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs."""
+
+    def __init__(self, full: dict, box_file: dict, seated: list[str]):
+        self.table = empty_table(full, seated)
+        self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0], 1.5, tts_save.BOX_SPOT[1]))
+        self.lua, self.globals = self.table.lua, self.box.globals
+
+    def click(self, *args, **kwargs):
+        return self.box.click(*args, **kwargs)
+
+    def call(self, *args, **kwargs):
+        return self.box.call(*args, **kwargs)
+
+    def ui_value(self, element: str):
+        return self.box.ui_value(element)
+
+    def ui_attribute(self, element: str, name: str):
+        return self.box.ui_attribute(element, name)
+
+    def __getattr__(self, name: str):  # the table's own: objects, hands, broadcasts, frames, reload
+        return getattr(self.table, name)
+
+
+def table_tests():
+    """(module, test) of every table test of Skorch, Scoop and Scout that takes only the save."""
+    import inspect
+
+    import test_scoop_table
+    import test_scout_table
+    import test_skorch_table
+
+    out = []
+    for module in (test_skorch_table, test_scoop_table, test_scout_table):
+        for name, test in vars(module).items():
+            if name.startswith("test_") and set(inspect.signature(test).parameters) <= {"save", "timing"}:
+                out.append(pytest.param(module, test, id=f"{module.__name__[5:]}.{name[5:]}"))
+    return out
+
+
+@pytest.mark.parametrize("module, test", table_tests())
+def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, test, timing):
+    deck = module.__name__.split("_")[1]
+    full, box_file, _ = games(deck)
+    monkeypatch.setattr(module, "FakeTTS", lambda save, seated, **_: InBox(full, box_file, seated))
+    kwargs = {"save": full, "timing": timing}
+    test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
+
+
+def test_the_box_scripts_lookups_see_only_the_boxs_own_objects(skorch):
+    """What the layer hands the runtime: getObjectsWithTag, getObjects and a hand's objects, only the box's;
+    Global's own lookups still see everything."""
+    full, box_file, _ = skorch
+    table = FakeTTS(full, seated=SEATS)
+    table.click("uiSkorchDeal", "White", None, "skorch_deal")
+    one = table.load_box(box_file, (80.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-80.0, 1.5, 0.0))
+    for box in (one, two):
+        box.click("uiSkorchDeal", "White", None, "skorch_deal")
+    for box in (one, two):
+        ours = {o.getGUID() for o in mine(table, box)}
+        looked = {
+            "tagged": [o.getGUID() for o in box.globals.getObjectsWithTag("deck").values()],
+            "objects": [o.getGUID() for o in box.globals.getObjects().values()],
+            "hand": [o.getGUID() for o in box.globals.Player["White"].getHandObjects().values()],
+        }
+        assert all(looked.values()) and all(set(guids) <= ours for guids in looked.values()), looked
+        assert set(looked["objects"]) == ours and len(looked["hand"]) == 5
+    assert len(table.globals.Player["White"].getHandObjects()) == 15
+    assert len(table.globals.getObjects()) == len(table.objects())
