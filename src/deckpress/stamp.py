@@ -1,0 +1,114 @@
+"""A deck's stamp: how a build that would change nothing knows it in milliseconds, without reading the deck.
+
+A build finds its deck up to date when the inputs its manifest lists have the same digests and every file
+of the build the bytes the manifest gives (build.py, _up_to_date): that reads the deck, hashes its inputs
+and the build's files. Once it is found so, or a build has been put in place, the stamp
+OUT/.<deck>.stamp.json records the state (size, modification time, inode) of each file that check read:
+
+- every input file, with the state it had as it was hashed (inputs.HASHED), and only for a file changed
+  more than inputs.YOUNG_NS before: a later change gives it another modification time;
+- every file of the folders whose listing decides which inputs there are (the project's and deckpress's
+  templates/, tts/ and print/, the deck's game folder), the deck file as named, and the images the faces
+  drew or found missing;
+- every file of the build folder, manifest included, with the state it had as the manifest was written
+  or the check hashed it (a build's files are deckpress's own: nothing writes them in between);
+
+and a key over deckpress itself (inputs.package_digest) and the build's options. When every one of these is as recorded, the full check would read the
+same bytes and find the build up to date again: the build says so (and the warnings it said then) at once.
+No stamp is kept for a deck that uses fonts installed on the machine, or a game an installed package
+provides: another font or package could take their place without any recorded file changing.
+
+A build that stands writes the stamp again (when it can). One left from before, as by a build whose inputs
+were too young to stamp, or a failed one (which leaves build/ as it was), cannot hold: the files of the
+build folder it records are gone or changed, or the inputs are.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .inputs import HASHED, face_images, file_state, input_files, listed_files
+from .paths import LOOKUP_FOLDERS, lookup_dirs
+
+
+def stamp_path(final: Path) -> Path:
+    """The stamp of the build folder `final` (OUT/<deck>): OUT/.<deck>.stamp.json."""
+    return final.parent / f".{final.name}.stamp.json"
+
+
+def _folders(deck_path: Path, game_folder: Path | None) -> list[str]:
+    folders = [d for folder in LOOKUP_FOLDERS for d in lookup_dirs(deck_path, folder)]
+    return sorted({str(f.absolute()) for f in [*folders, *([game_folder] if game_folder else [])]})
+
+
+def _listing(folders: list[str]) -> dict[str, list[int] | None]:
+    return {str(p): file_state(p) for folder in folders if os.path.isdir(folder) for p in listed_files(Path(folder))}
+
+
+def _tree(final: Path) -> dict[str, list[int] | None]:
+    """The state of every file of the build folder, by its path there."""
+    out = {}
+    for top, _, files in os.walk(final):
+        for name in files:
+            path = Path(top, name)
+            out[path.relative_to(final).as_posix()] = file_state(path)
+    return out
+
+
+def unchanged(deck_path: Path, final: Path, key: str) -> list[str] | None:
+    """The warnings to say again when the stamp of `final` holds for the deck at `deck_path` built with the
+    options of `key` (the build is up to date); None when it does not (or there is none)."""
+    try:
+        stamp = json.loads(stamp_path(final).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(stamp, dict) or stamp.get("key") != key or stamp.get("deck") != str(deck_path.absolute()):
+        return None
+    files, folders, built, say = (stamp.get(k) for k in ("files", "folders", "built", "say"))
+    if not (isinstance(files, dict) and isinstance(folders, list) and isinstance(built, dict)
+            and isinstance(say, list)):
+        return None
+    current = _listing([f for f in folders if isinstance(f, str)])
+    for name in files:
+        if name not in current:
+            current[name] = file_state(Path(name))
+    if current != files or _tree(final) != built:
+        return None
+    return [line for line in say if isinstance(line, str)]
+
+
+def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list[int] | None],
+          say: list[str]) -> None:
+    """Stamp the build folder `final`, just found up to date or put in place: `built` holds the state of each
+    of its files as the manifest was written or checked. Nothing is written when a state does not stand
+    for the bytes hashed (a file changed since, or too shortly before), or the deck cannot be stamped."""
+    game = deck.model.scripted
+    if deck.system_fonts or (game is not None and game.origin.startswith("package")):
+        return
+    folders = _folders(deck.path, game.path if game is not None else None)
+    files = _listing(folders)
+    for name, state in files.items():
+        if state is None or HASHED.get(str(Path(name).resolve())) != state:
+            return
+    for file in input_files(deck):
+        state = files[str(file)] = file_state(file)
+        if state is None or HASHED.get(str(file)) != state:
+            return
+    for file in face_images(deck, face_records).values():
+        state = files[str(file.resolve())] = file_state(file)
+        if state is not None and HASHED.get(str(file.resolve())) != state:
+            return
+    files[str(deck.path.absolute())] = file_state(deck.path)
+    if _tree(final) != built:
+        return
+    stamp = {"deck": str(deck.path.absolute()), "key": key, "folders": folders, "files": files, "built": built,
+             "say": say}
+    target = stamp_path(final)
+    staged = target.with_name(target.name + ".new")
+    try:
+        staged.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
+        os.replace(staged, target)
+    except OSError:  # a stamp only saves time: a build stands without it
+        staged.unlink(missing_ok=True)
