@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable
 from . import __version__, stamp
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
-from .inputs import Records, build_inputs, digest, file_state, package_digest, plain, sha256_file
+from .inputs import VOUCHED, Records, build_inputs, built_digest, digest, file_state, package_digest, plain, sha256_file
 from .paths import project_root
 from .processes import Prepared, available, check_stop
 
@@ -235,6 +235,9 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
                     {**states, MANIFEST: manifest_state}, deck.warnings + said)
         return f"{deck.name}: up to date ({final})"
 
+    VOUCHED.clear()
+    if previous is not None:
+        VOUCHED.update(stamp.vouched(final, old_manifest.get("artifacts", {})))
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
         (staging / TEMPORARY_MARK).write_bytes(b"")
@@ -255,7 +258,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
         states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
                   for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
-        artifacts = {relative: {"sha256": sha256_file(staging / relative), "bytes": state[0]}
+        artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
                      for relative, state in states.items()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
                     "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,

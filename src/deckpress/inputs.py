@@ -47,6 +47,17 @@ YOUNG_NS = 2_000_000_000
 HASHED: dict[str, list[int] | None] = {}
 
 
+# The digests of the previous build's files its stamp vouches for, by their state (stamp.vouched), for the
+# build running in this process: a file it takes from there (a hard link) is not read again to be checked.
+VOUCHED: dict[tuple, str] = {}
+
+
+def built_digest(path: Path) -> str:
+    """sha256 of a file of a build: the one the previous build's stamp vouches for, if any, else read."""
+    state = file_state(path)
+    return (VOUCHED.get(tuple(state)) if state is not None else None) or sha256_file(path)
+
+
 def input_digest(path: Path) -> str:
     """sha256 of an input file, its state noted in HASHED."""
     before = file_state(path)
@@ -179,7 +190,7 @@ class Records:
         if self.previous is None:
             return False
         source = self.previous / relative
-        if not source.is_file() or sha256_file(source) != sha256:
+        if not source.is_file() or built_digest(source) != sha256:
             return False
         copy_file(source, self.out / (target or relative))
         return True

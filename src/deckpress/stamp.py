@@ -15,8 +15,12 @@ OUT/.<deck>.stamp.json records the state (size, modification time, inode) of eac
 
 and a key over deckpress itself (inputs.package_digest) and the build's options. When every one of these is as recorded, the full check would read the
 same bytes and find the build up to date again: the build says so (and the warnings it said then) at once.
-No stamp is kept for a deck that uses fonts installed on the machine, or a game an installed package
-provides: another font or package could take their place without any recorded file changing.
+The inputs are left out of the stamp (it then never holds) for a deck that uses fonts installed on the
+machine, or a game an installed package provides: another font or package could take their place without
+any recorded file changing; and when an input's state does not stand for the bytes hashed.
+
+The next build takes from the stamp the digests of the build's files (`vouched`): a face, tile, sheet or
+PDF it takes from the last build is a hard link in the state recorded, and is not read again to be checked.
 
 A build that stands writes the stamp again (when it can). One left from before, as by a build whose inputs
 were too young to stamp, or a failed one (which leaves build/ as it was), cannot hold: the files of the
@@ -31,6 +35,8 @@ from pathlib import Path
 
 from .inputs import HASHED, face_images, file_state, input_files, listed_files
 from .paths import LOOKUP_FOLDERS, lookup_dirs
+
+MANIFEST = "manifest.json"
 
 
 def stamp_path(final: Path) -> Path:
@@ -79,30 +85,39 @@ def unchanged(deck_path: Path, final: Path, key: str) -> list[str] | None:
     return [line for line in say if isinstance(line, str)]
 
 
-def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list[int] | None],
-          say: list[str]) -> None:
-    """Stamp the build folder `final`, just found up to date or put in place: `built` holds the state of each
-    of its files as the manifest was written or checked. Nothing is written when a state does not stand
+def _inputs(deck, face_records: dict) -> tuple[list[str], dict[str, list[int] | None]] | None:
+    """The folders listed and the state of each input file, for a stamp; None when a state does not stand
     for the bytes hashed (a file changed since, or too shortly before), or the deck cannot be stamped."""
     game = deck.model.scripted
     if deck.system_fonts or (game is not None and game.origin.startswith("package")):
-        return
+        return None
     folders = _folders(deck.path, game.path if game is not None else None)
     files = _listing(folders)
     for name, state in files.items():
         if state is None or HASHED.get(str(Path(name).resolve())) != state:
-            return
+            return None
     for file in input_files(deck):
         state = files[str(file)] = file_state(file)
         if state is None or HASHED.get(str(file)) != state:
-            return
+            return None
     for file in face_images(deck, face_records).values():
         state = files[str(file.resolve())] = file_state(file)
         if state is not None and HASHED.get(str(file.resolve())) != state:
-            return
+            return None
     files[str(deck.path.absolute())] = file_state(deck.path)
+    return folders, files
+
+
+def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list[int] | None],
+          say: list[str]) -> None:
+    """Stamp the build folder `final`, just found up to date or put in place: `built` holds the state of each
+    of its files as the manifest was written or checked. When the inputs cannot be stamped (see _inputs),
+    the stamp holds the build's files alone: it never tells the build up to date, but the next build takes
+    the digests of the files it reuses from it (`vouched`)."""
     if _tree(final) != built:
         return
+    inputs = _inputs(deck, face_records)
+    folders, files = inputs if inputs is not None else ([], None)
     stamp = {"deck": str(deck.path.absolute()), "key": key, "folders": folders, "files": files, "built": built,
              "say": say}
     target = stamp_path(final)
@@ -112,3 +127,17 @@ def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list
         os.replace(staged, target)
     except OSError:  # a stamp only saves time: a build stands without it
         staged.unlink(missing_ok=True)
+
+
+def vouched(final: Path, artifacts: dict) -> dict[tuple, str]:
+    """The digests of the files of the build folder `final` (its manifest's `artifacts`) that its stamp
+    vouches for, by the state each had: a file found in that state (the same file, or a hard link to it)
+    has the bytes the manifest gives."""
+    try:
+        built = json.loads(stamp_path(final).read_text(encoding="utf-8")).get("built")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(built, dict) or built.get(MANIFEST) is None or built[MANIFEST] != file_state(final / MANIFEST):
+        return {}  # the stamp of another build than the manifest's
+    return {tuple(state): info["sha256"] for name, info in artifacts.items()
+            if isinstance(state := built.get(name), list) and isinstance(info, dict) and "sha256" in info}
