@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..errors import DeckError, Problems, Where
 from ..options import Choice, Context, ListOf, Number, Record
 from ..sizes import MAX_BACK_OFFSET
-from ..source import Map
+from ..located import Map
 
 if TYPE_CHECKING:  # the command line lists the builders and their options without a deck's modules
     from ..context import BuildContext
