@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 
 from conftest import run_cli
-from deckpress import build as build_module, deck, faces, inputs
+from deckpress import build as build_module, deck, faces, inputs, stamp
 from deckpress.builders import pdf as pdf_builder
 from deckpress.pdf import rules
 from deckpress.tts import sheets
@@ -203,7 +203,7 @@ def test_a_stamp_tells_a_build_up_to_date_until_an_input_or_an_output_changes(ga
     look again (and the build equals a clean one then: see above)."""
     age(game)
     build(game)
-    assert (game / "build" / ".game.stamp.json").is_file()
+    assert stamp.stamp_path(game / "build" / "game").is_file()
 
     def unread(*args):
         raise AssertionError("the deck was read")

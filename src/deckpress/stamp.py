@@ -2,8 +2,8 @@
 
 A build finds its deck up to date when the inputs its manifest lists have the same digests and every file
 of the build the bytes the manifest gives (build.py, _up_to_date): that reads the deck, hashes its inputs
-and the build's files. Once it is found so, or a build has been put in place, the stamp
-OUT/.<deck>.stamp.json records the state (size, modification time, inode) of each file that check read:
+and the build's files. Once it is found so, or a build has been put in place, the build folder's stamp
+records the state (size, modification time, inode) of each file that check read:
 
 - every input file, with the state it had as it was hashed (inputs.HASHED), and only for a file changed
   more than inputs.YOUNG_NS before: a later change gives it another modification time;
@@ -29,6 +29,7 @@ build folder it records are gone or changed, or the inputs are.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -40,8 +41,16 @@ MANIFEST = "manifest.json"
 
 
 def stamp_path(final: Path) -> Path:
-    """The stamp of the build folder `final` (OUT/<deck>): OUT/.<deck>.stamp.json."""
-    return final.parent / f".{final.name}.stamp.json"
+    """The stamp of the build folder `final` (OUT/<deck>), in the user's cache folder: not in the project
+    (build/ holds the decks' folders alone, each the same bytes for the same inputs), named by a digest of
+    the folder's absolute path. Without a writable cache folder there are no stamps: every build checks in
+    full, as before."""
+    if os.name == "nt":
+        cache = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    else:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    name = hashlib.sha256(str(final.absolute()).encode()).hexdigest()[:32]
+    return cache / "deckpress" / "stamps" / f"{name}.json"
 
 
 def _folders(deck_path: Path, game_folder: Path | None) -> list[str]:
@@ -121,8 +130,9 @@ def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list
     stamp = {"deck": str(deck.path.absolute()), "key": key, "folders": folders, "files": files, "built": built,
              "say": say}
     target = stamp_path(final)
-    staged = target.with_name(target.name + ".new")
+    staged = target.with_name(f"{target.name}.{os.getpid()}.new")
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
         staged.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
         os.replace(staged, target)
     except OSError:  # a stamp only saves time: a build stands without it
