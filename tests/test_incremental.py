@@ -9,13 +9,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from conftest import run_cli
-from deckpress import faces, inputs
+from deckpress import build as build_module, deck, faces, inputs, stamp
 from deckpress.builders import pdf as pdf_builder
 from deckpress.pdf import rules
 from deckpress.tts import sheets
@@ -115,6 +116,7 @@ def test_a_change_to_deckpress_itself_redraws_every_face(game, monkeypatch):
     build(game)
     monkeypatch.setattr(inputs, "package_digest", lambda: "another deckpress")
     monkeypatch.setattr(faces, "package_digest", lambda: "another deckpress")
+    monkeypatch.setattr(build_module, "package_digest", lambda: "another deckpress")  # the stamp's key
     assert "(9 faces rendered, 0 reused)" in build(game)
 
 
@@ -185,3 +187,38 @@ def test_tiles_are_cut_again_only_when_missing(game, tmp_path):
     build(game)
     assert cached[0].is_file()
     assert tree(out) == clean_build(game, tmp_path)
+
+
+def age(project: Path) -> None:
+    """Every file of the project but its build as last changed a minute ago: old enough to be stamped."""
+    past = time.time() - 60
+    for path in project.rglob("*"):
+        if path.is_file() and "build" not in path.relative_to(project).parts:
+            os.utime(path, (past, past))
+
+
+def test_a_stamp_tells_a_build_up_to_date_until_an_input_or_an_output_changes(game, monkeypatch):
+    """A build whose inputs are old enough leaves a stamp, by which the next one is told up to date without
+    reading the deck; each change of CHANGES, and an output changed with its size kept, makes the build
+    look again (and the build equals a clean one then: see above)."""
+    age(game)
+    build(game)
+    assert stamp.stamp_path(game / "build" / "game").is_file()
+
+    def unread(*args):
+        raise AssertionError("the deck was read")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(deck, "load_deck", unread)
+        assert "up to date" in build(game)
+    for name, change in CHANGES.items():
+        change(game)
+        assert "up to date" not in build(game), name
+        age(game)
+        assert "up to date" in build(game), name  # read in full: stamped again
+    pdf = next((game / "build" / "game" / "print").glob("*.pdf"))
+    pdf.write_bytes(pdf.read_bytes()[:-10] + b"0123456789")
+    assert "up to date" not in build(game)
+    with monkeypatch.context() as patched:
+        patched.setattr(deck, "load_deck", unread)
+        assert "up to date" in build(game)

@@ -20,16 +20,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from . import __version__
+from . import __version__, stamp
 from .context import BuildContext, BuildOptions
-from .deck import LoadedDeck, load_deck
 from .errors import DeckError, Where
-from .faces import FaceStage, plan_faces
-from .inputs import Records, build_inputs, plain, sha256_file
+from .inputs import VOUCHED, Records, build_inputs, built_digest, digest, file_state, package_digest, plain, sha256_file
 from .paths import project_root
 from .processes import Prepared, available, check_stop
+
+if TYPE_CHECKING:
+    from .deck import LoadedDeck
 
 MANIFEST = "manifest.json"
 # In a folder of deckpress's that is not a build: a staging folder until the build puts it in place, an old
@@ -104,11 +105,35 @@ def remove_leftovers(out_root: Path, deck: str) -> None:
                 shutil.rmtree(folder, ignore_errors=True)
 
 
-def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> bool:
+def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> dict[str, list[int]] | None:
+    """The state of each file the manifest lists (see stamp.py) when the build in `folder` is up to date
+    for `inputs`: they are the manifest's and each file has the bytes it lists; else None."""
     if manifest.get("inputs") != inputs:
-        return False
-    return all((folder / path).is_file() and sha256_file(folder / path) == info["sha256"]
-               for path, info in manifest.get("artifacts", {}).items())
+        return None
+    states = {}
+    for path, info in manifest.get("artifacts", {}).items():
+        state = states[path] = file_state(folder / path)
+        if state is None or sha256_file(folder / path) != info["sha256"]:
+            return None
+    return states
+
+
+def _option_values(options: BuildOptions, builders: list, lang: str | None) -> dict:
+    """The build's options as its record has them (the TTS save's date among them)."""
+    return {"lang": lang, "asset_url": options.asset_url, "builders": {b.name: plain(b.options) for b in builders},
+            "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}
+
+
+def _builders(options: BuildOptions) -> list:
+    from .builders import registered  # the builders' libraries (Pillow, reportlab) only for a build that runs
+
+    return [cls(options.builders.get(cls.name)) for cls in registered()]
+
+
+def _stamp_key(options: BuildOptions) -> str:
+    """What a stamp holds for: deckpress itself and the options as given (the deck's own language is in the
+    deck file)."""
+    return digest(["stamp", package_digest(), _option_values(options, _builders(options), options.lang)])
 
 
 @contextmanager
@@ -152,11 +177,28 @@ def _write_problem(err: OSError, out_root: Path) -> DeckError:
     return DeckError.at(where, f"cannot write the build: {err.strerror or err}; {advice}")
 
 
+def stamped(path: Path, options: BuildOptions, warn: Callable[[str], None]) -> str | None:
+    """The summary of the deck at `path` when its stamp holds (stamp.py: the build is up to date, and
+    nothing else need be read), its warnings said again; else None."""
+    final = options.out / path.stem
+    said = stamp.unchanged(path, final, _stamp_key(options))
+    if said is None:
+        return None
+    for warning in said:
+        warn(warning)
+    return f"{path.stem}: up to date ({final})"
+
+
 def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
                warn: Callable[[str], None], lock: bool = True) -> str:
     """Build one deck; returns a one-line summary. `echo(message, done=None, total=None)` reports progress
     (with counts for a step that has them), `warn` each warning (a face drawn with a placeholder...).
     Raises DeckError on bad input or an unwritable output. `lock=False`: the caller holds output_lock."""
+    summary = stamped(path, options, warn)
+    if summary is not None:
+        return summary
+    from .deck import load_deck  # the deck's modules (YAML, Jinja, Pillow) only for a deck read
+
     deck = load_deck(path, options.lang)
     for warning in deck.warnings:
         warn(warning)
@@ -174,21 +216,28 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
 
 def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                   warn: Callable[[str], None]) -> str:
+    manifest_state = file_state(final / MANIFEST)  # before it is read
     old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
     previous = final if old_manifest else None
     remove_leftovers(final.parent, deck.name)
-    from .builders import registered, tiles  # the builders' libraries (Pillow, reportlab) only for a build that runs
+    from .builders import tiles
+    from .faces import FaceStage, plan_faces
 
-    builders = [cls(options.builders.get(cls.name)) for cls in registered()]
-    option_values = {"lang": deck.lang, "asset_url": options.asset_url,
-                     "builders": {b.name: plain(b.options) for b in builders},
-                     "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}  # the TTS save's date
+    builders = _builders(options)
+    option_values = _option_values(options, builders, deck.lang)
     inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
-    if previous and _up_to_date(final, old_manifest, inputs):
-        for warning in FaceStage.recorded_warnings(old_manifest.get("faces", {})):
+    states = _up_to_date(final, old_manifest, inputs) if previous else None
+    if states is not None:
+        said = FaceStage.recorded_warnings(old_manifest.get("faces", {}))
+        for warning in said:
             warn(warning)
+        stamp.write(final, deck, _stamp_key(options), old_manifest.get("faces", {}),
+                    {**states, MANIFEST: manifest_state}, deck.warnings + said)
         return f"{deck.name}: up to date ({final})"
 
+    VOUCHED.clear()
+    if previous is not None:
+        VOUCHED.update(stamp.vouched(final, old_manifest.get("artifacts", {})))
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     try:
         (staging / TEMPORARY_MARK).write_bytes(b"")
@@ -207,12 +256,15 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             run_builders()
         if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
             shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
-        artifacts = {p.relative_to(staging).as_posix(): {"sha256": sha256_file(p), "bytes": p.stat().st_size}
-                     for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
+        states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
+                  for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
+        artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
+                     for relative, state in states.items()}
         manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
                     "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,
                     "faces": stage.records, "records": ctx.records.new}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        states[MANIFEST] = file_state(staging / MANIFEST)
         os.chmod(staging, 0o777 & ~_umask())
         check_stop()  # a deck's own process told to stop puts nothing in place
         (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
@@ -220,6 +272,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    stamp.write(final, deck, _stamp_key(options), stage.records, states,
+                deck.warnings + FaceStage.recorded_warnings(stage.records))
     return (f"{deck.name}: built {len(artifacts)} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
 

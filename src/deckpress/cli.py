@@ -12,13 +12,11 @@ from urllib.parse import urlsplit
 import click
 
 from . import __version__
-from .build import build_deck
 from .builders import Builder, registered
 from .context import BuildOptions
-from .deck import load_deck
 from .errors import DeckError, Problems, Where
 from .options import Bool, Choice, Context, Invalid, ListOf, Option
-from .schema import CARD_SIZES
+from .sizes import CARD_SIZES
 
 DECKS_DIR = Path("decks")
 
@@ -206,6 +204,8 @@ class Progress:
 
 def _build_one(path: Path, options: BuildOptions) -> bool:
     """Build one deck, reporting its summary or its mistakes; whether it succeeded."""
+    from .build import build_deck
+
     progress = Progress(options.quiet)
     try:
         summary = build_deck(path, options, progress, warn=progress.warn)
@@ -223,6 +223,8 @@ def _build_one(path: Path, options: BuildOptions) -> bool:
 def _build_quietly(path: Path, options: BuildOptions) -> tuple[bool, list[str], str | None]:
     """Build one deck with the output lock already held, keeping what it would print: whether it succeeded,
     its warnings and mistakes (for stderr), its summary."""
+    from .build import build_deck
+
     lines: list[str] = []
     try:
         summary = build_deck(path, options, lambda *args: None, warn=lines.append, lock=False)
@@ -234,7 +236,7 @@ def _build_quietly(path: Path, options: BuildOptions) -> tuple[bool, list[str], 
 def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
     """Build the decks in processes side by side (each deck's own faces are drawn in processes of its
     own too), printing each deck's lines in the decks' order."""
-    from .build import output_lock
+    from .build import output_lock, stamped
     from .processes import TaskFailed, side_by_side
 
     progress = Progress(options.quiet)
@@ -242,8 +244,16 @@ def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
     try:
         with output_lock(options.out, "decks", progress):
             progress(f"building {len(paths)} decks", 0, len(paths))
-            tasks = [lambda path=path: _build_quietly(path, options) for path in paths]
-            for path, (ok, lines, summary) in zip(paths, side_by_side(tasks)):
+            done = {}  # the decks whose stamps hold, told here without a process of their own
+            for path in paths:
+                lines: list[str] = []
+                summary = stamped(path, options, lines.append)
+                if summary is not None:
+                    done[path] = (True, lines, None if options.quiet else summary)
+            todo = [path for path in paths if path not in done]
+            built = side_by_side([lambda path=path: _build_quietly(path, options) for path in todo])
+            for path in paths:
+                ok, lines, summary = done[path] if path in done else next(built)
                 for line in lines:
                     progress.warn(line)
                 if summary:
@@ -257,7 +267,7 @@ def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
         return [False]
     except TaskFailed as err:
         progress.clear()
-        click.echo(f"{paths[err.index]}: the build stopped (exit status {err.exitcode}); the previous build "
+        click.echo(f"{todo[err.index]}: the build stopped (exit status {err.exitcode}); the previous build "
                    "is as it was", err=True)
         return [False]
     finally:
@@ -377,6 +387,7 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
 def check(decks: tuple[str, ...], lang: str | None) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
+    from .deck import load_deck
     from .faces import FaceCheck
 
     failed = False
@@ -413,6 +424,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
 def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path,
             profile_name: str | None) -> None:
     """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
+    from .deck import load_deck
     from .preview import PreviewError, preview as write_preview, soft_proof
 
     if target is not None and target.suffix.lower() != ".png":
@@ -472,6 +484,7 @@ def new(path: Path, name: str | None, card_size: str, scripted: bool) -> None:
 def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profile: bool) -> None:
     """Print the deck format as JSON Schema, for YAML editors."""
     from . import reference
+    from .deck import load_deck
     from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
     from .schema import PrintProfile, Template, json_schema, record_schema
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from .deck import LoadedDeck
-from .faces import Faces
 from .inputs import Records
+
+if TYPE_CHECKING:  # a command that reads no deck imports none of it
+    from .deck import LoadedDeck
+    from .faces import Faces
 
 
 @dataclass

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import png
 from .deck import LoadedDeck
-from .inputs import copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
+from .inputs import built_digest, copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
 from .processes import STOPS, holding_stops, watch_parent
 from .schema import Card, Component
 
@@ -194,7 +194,7 @@ class FaceStage:
         """Whether the previous build holds the file `relative` with the bytes its manifest lists."""
         info = self.previous_files.get(relative)
         path = self.previous / relative
-        return isinstance(info, dict) and path.is_file() and sha256_file(path) == info.get("sha256")
+        return isinstance(info, dict) and path.is_file() and built_digest(path) == info.get("sha256")
 
     def draw(self, face: Face):
         """The face as an RGB image, and its record: its key but for the image files it drew (with their

@@ -13,6 +13,8 @@ import hashlib
 import json
 import os
 import shutil
+import stat
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,44 @@ def sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def file_state(path: Path) -> list[int] | None:
+    """What a stamp (stamp.py) compares of a file: its size, modification time and inode; None when there is
+    no file there."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino] if stat.S_ISREG(st.st_mode) else None
+
+
+# A file changed this recently may change again within its file system's timestamp resolution (2 s on FAT)
+# and keep the time: its state does not stand for its bytes yet.
+YOUNG_NS = 2_000_000_000
+# The state of each input file when it was hashed, by its resolved path: None when it was too young to
+# stand for the digest (or changed while read). A stamp takes a file's state only from here.
+HASHED: dict[str, list[int] | None] = {}
+
+
+# The digests of the previous build's files its stamp vouches for, by their state (stamp.vouched), for the
+# build running in this process: a file it takes from there (a hard link) is not read again to be checked.
+VOUCHED: dict[tuple, str] = {}
+
+
+def built_digest(path: Path) -> str:
+    """sha256 of a file of a build: the one the previous build's stamp vouches for, if any, else read."""
+    state = file_state(path)
+    return (VOUCHED.get(tuple(state)) if state is not None else None) or sha256_file(path)
+
+
+def input_digest(path: Path) -> str:
+    """sha256 of an input file, its state noted in HASHED."""
+    before = file_state(path)
+    digest = sha256_file(path)
+    trusted = before is not None and before[1] < time.time_ns() - YOUNG_NS and file_state(path) == before
+    HASHED[str(path.resolve())] = before if trusted else None
+    return digest
+
+
 def digest(value: Any) -> str:
     """sha256 of a JSON-like value, the same for equal values."""
     return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()
@@ -36,10 +76,9 @@ def digest(value: Any) -> str:
 def package_digest() -> str:
     """deckpress's version, code and package data (Lua runtime, built-in profiles and templates, fonts)."""
     h = hashlib.sha256(__version__.encode())
-    for file in sorted(PACKAGE.rglob("*")):
-        if file.is_file() and "__pycache__" not in file.parts:
-            h.update(file.relative_to(PACKAGE).as_posix().encode() + b"\0")
-            h.update(sha256_file(file).encode())
+    for file in sorted(listed_files(PACKAGE)):
+        h.update(file.relative_to(PACKAGE).as_posix().encode() + b"\0")
+        h.update(input_digest(file).encode())
     return h.hexdigest()
 
 
@@ -51,7 +90,7 @@ def image_path(name: str, deck_path: Path) -> Path:
 
 
 def _image_digest(file: Path) -> str:
-    return sha256_file(file) if file.is_file() else MISSING
+    return input_digest(file) if file.is_file() else MISSING
 
 
 MISSING = ""  # the digest recorded for an image a face drew a placeholder for
@@ -67,22 +106,36 @@ def image_record(read: set[Path], missing: set[Path], deck_path: Path) -> dict[s
     return {display_name(p, deck_path): _image_digest(p) for p in sorted(read | missing)}
 
 
-def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
-    """Every input of a deck's build with its digest: the deck file, the templates, TTS sources and print
-    profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
-    deckpress itself and the build's options."""
+def listed_files(folder: Path) -> list[Path]:
+    """The files in `folder` and its subfolders, as listed (links not resolved)."""
+    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+
+
+def input_files(deck) -> list[Path]:
+    """The deck's input files but for its faces' images, resolved: the deck file, its own fonts, and the
+    templates, TTS sources and print profiles it can read (the project's and the built-in ones)."""
     files = {f.resolve() for f in deck.input_files()}
     for folder in LOOKUP_FOLDERS:
         for directory in lookup_dirs(deck.path, folder):
             if directory.is_dir():
-                files.update(p.resolve() for p in directory.rglob("*")
-                             if p.is_file() and "__pycache__" not in p.parts)
+                files.update(p.resolve() for p in listed_files(directory))
+    return sorted(files)
+
+
+def face_images(deck, face_records: dict) -> dict[str, Path]:
+    """The image files the faces drew or drew a placeholder for, by their names in the records."""
+    return {name: image_path(name, deck.path) for record in face_records.values() for name in record.get("images", {})}
+
+
+def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
+    """Every input of a deck's build with its digest: the deck file, the templates, TTS sources and print
+    profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
+    deckpress itself and the build's options."""
     game = deck.model.scripted
-    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): sha256_file(f)
-           for f in sorted(files)}
-    for record in face_records.values():
-        for name in record.get("images", {}):
-            out[name] = _image_digest(image_path(name, deck.path))
+    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): input_digest(f)
+           for f in input_files(deck)}
+    for name, file in face_images(deck, face_records).items():
+        out[name] = _image_digest(file)
     out["deckpress"] = package_digest()
     out["options"] = digest(options)
     return out
@@ -137,7 +190,7 @@ class Records:
         if self.previous is None:
             return False
         source = self.previous / relative
-        if not source.is_file() or sha256_file(source) != sha256:
+        if not source.is_file() or built_digest(source) != sha256:
             return False
         copy_file(source, self.out / (target or relative))
         return True

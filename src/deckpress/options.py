@@ -13,7 +13,7 @@ import re
 from typing import Any, ClassVar
 
 from .errors import Problems, Where
-from .source import Map
+from .located import Map
 
 REQUIRED = object()
 

@@ -21,24 +21,10 @@ from .markup import ICON_NAME
 from .options import (MAX_ID, REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .paths import OutsideProject, confine, project_root
+from .sizes import CARD_SIZES, MAX_BACK_OFFSET
 from .source import Map, Seq, not_plain
 from .tables import load_cards
 
-# Card sizes in millimetres (trim), width x height: the first five from the print notes, the European
-# board-game sizes (Euro, mini Euro, Japanese) as issue 27 gives them, the business cards' as printed in the
-# US (3.5 x 2 in) and Europe (85 x 55 mm), stood upright like the others.
-CARD_SIZES: dict[str, tuple[float, float]] = {
-    "poker": (63.5, 88.9),
-    "bridge": (57.15, 88.9),
-    "tarot": (69.85, 120.65),
-    "mini": (44.45, 63.5),
-    "square": (63.5, 63.5),
-    "euro": (59.0, 92.0),
-    "mini-euro": (44.0, 68.0),
-    "japanese": (59.0, 86.0),
-    "business": (50.8, 88.9),
-    "business-eu": (55.0, 85.0),
-}
 CARD_SIZE_NAMES = ", ".join(CARD_SIZES)
 
 # Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
@@ -513,8 +499,6 @@ class PrintOptions(Record):
                       "Print profiles to build, one PDF each: build/<deck>/print/<deck>-<profile>.pdf.",
                       default=lambda: ["a4", "letter"])
 
-
-MAX_BACK_OFFSET = 20  # mm a print profile or --back-offset may shift the back pages, either way
 
 # Paper sizes in millimetres, portrait: width x height.
 PAGE_SIZES: dict[str, tuple[float, float]] = {

@@ -20,6 +20,7 @@ import yaml
 from yaml._yaml import CParser
 
 from .errors import DeckError, Where
+from .located import Map, Seq
 
 MAX_FILE_BYTES = 2_000_000  # a deck or template file
 MAX_VALUES = 100_000  # values in a file once aliases (`*name`) are expanded
@@ -63,21 +64,6 @@ def not_plain(value: Any) -> str | None:
             return (f"the text holds {control_character(item)}; remove it (write spaces instead of tabs, and a "
                     "line break as a real new line)")
     return None
-
-
-class Map(dict):
-    where: Where
-    key_where: dict[str, Where]
-    value_where: dict[str, Where]
-
-    def at(self, key: str) -> Where:
-        """Where the value of `key` is (or the mapping itself when the key is absent)."""
-        return self.value_where.get(key, self.where)
-
-
-class Seq(list):
-    where: Where
-    item_where: list[Where]
 
 
 class _Resolver(yaml.resolver.BaseResolver):

@@ -23,15 +23,17 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..context import BuildContext
-from ..deck import LoadedDeck
 from ..errors import DeckError, Problems, Where
-from ..faces import FaceCheck, Faces, Size
 from ..options import Choice, Context, ListOf, Number, Record
-from ..schema import MAX_BACK_OFFSET
-from ..source import Map
+from ..sizes import MAX_BACK_OFFSET
+from ..located import Map
+
+if TYPE_CHECKING:  # the command line lists the builders and their options without a deck's modules
+    from ..context import BuildContext
+    from ..deck import LoadedDeck
+    from ..faces import FaceCheck, Faces, Size
 
 ENTRY_POINTS = "deckpress.builders"
 
