@@ -6,40 +6,48 @@
 
 local M = {}
 
+-- Appends the text of `value` to out, whose length is out.n (MoonSharp's #out costs time in its length).
 local function encode(value, out)
   local kind = type(value)
+  local n = out.n + 1
   if kind == "boolean" then
-    out[#out + 1] = value and "T" or "F"
+    out[n] = value and "T" or "F"
   elseif kind == "number" then
     if value == math.floor(value) and math.abs(value) < 2 ^ 53 then
-      out[#out + 1] = "N" .. string.format("%d", value) .. ";"
+      out[n] = "N" .. string.format("%d", value) .. ";"
     else
-      out[#out + 1] = "N" .. string.format("%.17g", value) .. ";"
+      out[n] = "N" .. string.format("%.17g", value) .. ";"
     end
   elseif kind == "string" then
-    out[#out + 1] = "S" .. #value .. ":" .. value
+    out[n] = "S" .. #value .. ":" .. value
   elseif kind == "table" then
-    local keys = {}
-    for k, _ in pairs(value) do keys[#keys + 1] = k end
+    local keys, count = {}, 0
+    for k, _ in pairs(value) do
+      count = count + 1
+      keys[count] = k
+    end
     table.sort(keys, function(a, b)
       if type(a) == type(b) then return a < b end
       return type(a) == "number"
     end)
-    out[#out + 1] = "{"
+    out[n] = "{"
+    out.n = n
     for _, k in ipairs(keys) do
       encode(k, out)
       encode(value[k], out)
     end
-    out[#out + 1] = "}"
+    n = out.n + 1
+    out[n] = "}"
   else
     error("cannot save a " .. kind)
   end
+  out.n = n
 end
 
 function M.encode(value)
-  local out = {}
+  local out = {n = 0}
   encode(value, out)
-  return table.concat(out)
+  return table.concat(out, "", 1, out.n)
 end
 
 local function decode(text, at)
