@@ -143,13 +143,15 @@ local function holder_of(guid)
   return Table.holder_of(guid, Table.tagged(Api.data().main))
 end
 
--- holder_of for every card read off the table at once (nothing moves meanwhile).
+-- holder_of for many cards at once, each deck read once. (Moving cards meanwhile is safe: the last card
+-- of a deck emptied by a take is a loose card at once, which the finder asks TTS for first.)
 local function holders()
   return Table.holders(Table.tagged(Api.data().main))
 end
 
--- Move card `guid` (loose, or in a deck) to position, rotation; j counts the moves that take frames.
-local function move_card(guid, position, rotation, j)
+-- Move card `guid` (loose, or in a deck: holder_of is a holders() finder) to position, rotation; j counts
+-- the moves that take frames.
+local function move_card(guid, position, rotation, j, holder_of)
   local holder = holder_of(guid)
   if holder ~= nil then Table.move_card(holder, guid, position, rotation, j) end
 end
@@ -183,17 +185,17 @@ end
 -- Lay every card whose place changed from `before` to `after` where it now belongs (the card drawn in
 -- front of its player); done() once there.
 local function lay_out(before, after, done)
-  local j = Table.join(done)
+  local j, find = Table.join(done), holders()
   if after.drawn and not before.drawn then
     local position, rotation = drawn_place(after.turn)
-    move_card(after.drawn.id, position, rotation, j)
+    move_card(after.drawn.id, position, rotation, j, find)
   end
   local was = pile_cards(before)
   for id, now in pairs(pile_cards(after)) do
     local old = was[id]
     if old == nil or not same(old.ref, now.ref) or old.k ~= now.k then
       local position, rotation = pile_place(now.ref, now.k)
-      move_card(id, position, rotation, j)
+      move_card(id, position, rotation, j, find)
     end
   end
   j.start()
@@ -285,15 +287,15 @@ function M.act(color, kind, finish)
     end,
     put_back = function(game, done)  -- the drawn card, and any pile card moved off its pile
       if not read then return done() end
-      local j = Table.join(done)
+      local j, find = Table.join(done), holders()
       if game.drawn then
         local position, rotation = drawn_place(game.turn)
-        move_card(game.drawn.id, position, rotation, j)
+        move_card(game.drawn.id, position, rotation, j, find)
       end
       local places = pile_cards(game)
       for _, id in ipairs(moved) do
         local position, rotation = pile_place(places[id].ref, places[id].k)
-        move_card(id, position, rotation, j)
+        move_card(id, position, rotation, j, find)
       end
       j.start()
       return true

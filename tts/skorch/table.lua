@@ -179,7 +179,7 @@ end
 local function game_objects()
   local out, seen, count = {}, {}, 0
   for _, tag in ipairs({Api.data().main, "faceoff"}) do
-    for _, obj in ipairs(Table.tagged(tag)) do
+    for _, obj in ipairs(getObjectsWithTag(tag)) do  -- sorted once, below
       if not seen[obj.getGUID()] then
         seen[obj.getGUID()] = true
         count = count + 1

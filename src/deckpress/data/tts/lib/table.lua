@@ -211,10 +211,15 @@ end
 
 -- Objects sorted by GUID: TTS promises no order for getObjects/getObjectsWithTag.
 function M.by_guid(objects)
-  local keyed, out = {}, {}  -- each GUID asked once: a call into TTS costs more than a comparison
-  for i, obj in ipairs(objects) do keyed[i] = {obj.getGUID(), obj} end
-  table.sort(keyed, function(a, b) return a[1] < b[1] end)
-  for i, pair in ipairs(keyed) do out[i] = pair[2] end
+  -- Each GUID asked once, and sorted by the built-in order: a Lua comparator costs a call per comparison
+  -- in MoonSharp. (No two objects share a GUID.)
+  local guids, object_of, out = {}, {}, {}
+  for i, obj in ipairs(objects) do
+    local guid = obj.getGUID()
+    guids[i], object_of[guid] = guid, obj
+  end
+  table.sort(guids)
+  for i, guid in ipairs(guids) do out[i] = object_of[guid] end
   return out
 end
 
