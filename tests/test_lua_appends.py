@@ -11,7 +11,6 @@ counts as inside it. Strings, comments and Jinja tags are not code; the scan fol
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
