@@ -263,6 +263,9 @@ def check_table_matches_the_engine(table, s):
                     card = obj(table, c["id"])
                     assert inner(card).hand is None and turned_to(table, card, color), (color, row, slot)
                     assert inner(card).rotation.z == (0 if c["face_up"] else 180), (color, row, slot)
+                    x, _, z = to_py(table.globals.GAME.prison_place(color, row, slot, c["face_up"])[0])
+                    p = inner(card).position
+                    assert (p.x - x) ** 2 + (p.z - z) ** 2 < 0.01, (color, row, slot)  # in its own slot
     assert on_pile(table) == {c["id"] for c in s["pile"]}
 
 

@@ -80,11 +80,11 @@ local function pile_ranks(player, key, number)
     error(string.format("player %d: %s must be a list of cards", number, key))
   end
   local ranks = {}
-  for _, card in ipairs(pile) do
+  for i, card in ipairs(pile) do
     if type(card) ~= "table" then
       error(string.format("player %d: every card in %s must be a table {rank, suit}", number, key))
     end
-    ranks[#ranks + 1] = ScoopScoring.normalize_rank(card.rank)
+    ranks[i] = ScoopScoring.normalize_rank(card.rank)
   end
   return ranks
 end
@@ -119,55 +119,65 @@ function ScoopScoring.score(players, scoring)
     rows[number] = row
   end
 
-  local lines = {}
-  for i, row in ipairs(rows) do
-    lines[i] = string.format("%s: Go Pile %s, Game Pile %s, %s in both piles.",
-      row.name, points(row.go_points), points(row.game_points), faces(row.faces))
+  local lines, line_count = {}, 0
+  local function line(text)
+    line_count = line_count + 1
+    lines[line_count] = text
+  end
+  for _, row in ipairs(rows) do
+    line(string.format("%s: Go Pile %s, Game Pile %s, %s in both piles.",
+      row.name, points(row.go_points), points(row.game_points), faces(row.faces)))
   end
   -- C7: the most Go Pile points.
   local best_go = rows[1].go_points
   for _, row in ipairs(rows) do best_go = math.max(best_go, row.go_points) end
-  local leaders = {}
+  local leaders, leader_count = {}, 0
   for i, row in ipairs(rows) do
-    if row.go_points == best_go then leaders[#leaders + 1] = i end
+    if row.go_points == best_go then
+      leader_count = leader_count + 1
+      leaders[leader_count] = i
+    end
   end
   local winners, decided_by
   if #leaders == 1 then
     winners = leaders
     decided_by = "go_pile"
-    lines[#lines + 1] = string.format("%s has the most Go Pile points (%d).", rows[leaders[1]].name, best_go)
+    line(string.format("%s has the most Go Pile points (%d).", rows[leaders[1]].name, best_go))
   else
     -- C8: among the leaders only, the most face cards in both piles.
     local best_faces = rows[leaders[1]].faces
     for _, i in ipairs(leaders) do best_faces = math.max(best_faces, rows[i].faces) end
     winners = {}
-    local tied = {}
-    for _, i in ipairs(leaders) do
-      tied[#tied + 1] = rows[i].name
-      if rows[i].faces == best_faces then winners[#winners + 1] = i end
+    local tied, winner_count = {}, 0
+    for k, i in ipairs(leaders) do
+      tied[k] = rows[i].name
+      if rows[i].faces == best_faces then
+        winner_count = winner_count + 1
+        winners[winner_count] = i
+      end
     end
     if #winners == 1 then
       decided_by = "face_cards"
-      lines[#lines + 1] = string.format("Go Pile tie at %d between %s; %s has the most face cards (%d).",
-        best_go, names(tied), rows[winners[1]].name, best_faces)
+      line(string.format("Go Pile tie at %d between %s; %s has the most face cards (%d).",
+        best_go, names(tied), rows[winners[1]].name, best_faces))
     else
       -- C9: still tied: every one of them wins and scores.
       decided_by = "shared"
       local still = {}
       for k, i in ipairs(winners) do still[k] = rows[i].name end
-      lines[#lines + 1] = string.format(
+      line(string.format(
         "Go Pile tie at %d between %s; %s also tie on face cards (%d), so each scores their Game Pile.",
-        best_go, names(tied), names(still), best_faces)
+        best_go, names(tied), names(still), best_faces))
     end
   end
   -- C10: only the winner(s) score, and they score their Game Pile.
   for _, i in ipairs(winners) do
     rows[i].winner = true
     rows[i].score = rows[i].game_points
-    lines[#lines + 1] = string.format("%s wins and scores %s from the Game Pile.",
-      rows[i].name, points(rows[i].game_points))
+    line(string.format("%s wins and scores %s from the Game Pile.",
+      rows[i].name, points(rows[i].game_points)))
   end
-  if #winners < #rows then lines[#lines + 1] = "Nobody else scores." end
+  if #winners < #rows then line("Nobody else scores.") end
   return {
     players = rows,
     winners = winners,

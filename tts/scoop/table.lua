@@ -49,12 +49,13 @@ end
 -- deck lie elsewhere on the table (the draw pile included).
 function M.read_piles()
   local piles, elsewhere = {}, 0
+  local counts = {}  -- of each pile's list (MoonSharp's #list costs time in its length)
   local radius = Api.data().layout.seat_radius
   for _, obj in ipairs(Table.by_guid(getObjects())) do
     local notes = {}
     if obj.type == "Card" then notes = {obj.getGMNotes()}
     elseif obj.type == "Deck" then
-      for _, entry in ipairs(obj.getObjects()) do notes[#notes + 1] = entry.gm_notes end
+      for i, entry in ipairs(obj.getObjects()) do notes[i] = entry.gm_notes end
     end
     local p = obj.getPosition()
     local color, pile = Piles.pile_at(Api.data().seats, radius, p.x, p.z)
@@ -66,7 +67,8 @@ function M.read_piles()
         else
           piles[color] = piles[color] or {go = {}, game = {}}
           local list = piles[color][pile]
-          list[#list + 1] = card
+          counts[list] = (counts[list] or 0) + 1
+          list[counts[list]] = card
         end
       end
     end
@@ -107,9 +109,9 @@ function M.new_game(color, finish)
     deck.shuffle()
     counted = {}
     local cards = {}
-    for _, entry in ipairs(deck.getObjects()) do  -- top card first
+    for i, entry in ipairs(deck.getObjects()) do  -- top card first
       local card = Piles.card(entry.gm_notes, Api.data().main)
-      cards[#cards + 1] = {id = entry.guid, suit = card.suit, rank = card.rank,
+      cards[i] = {id = entry.guid, suit = card.suit, rank = card.rank,
                            value = Setup.field(entry.gm_notes, "value")}
     end
     local state, refusal = ScoopEngine.setup(Api.data(), Api.seated(), {cards = cards})
@@ -141,14 +143,22 @@ local function holder_of(guid)
   return Table.holder_of(guid, Table.tagged(Api.data().main))
 end
 
--- Move card `guid` (loose, or in a deck) to position, rotation; j counts the moves that take frames.
-local function move_card(guid, position, rotation, j)
+-- holder_of for many cards at once, each deck read once. (Moving cards meanwhile is safe: the last card
+-- of a deck emptied by a take is a loose card at once, which the finder asks TTS for first.)
+local function holders()
+  return Table.holders(Table.tagged(Api.data().main))
+end
+
+-- Move card `guid` (loose, or in a deck: holder_of is a holders() finder) to position, rotation; j counts
+-- the moves that take frames.
+local function move_card(guid, position, rotation, j, holder_of)
   local holder = holder_of(guid)
   if holder ~= nil then Table.move_card(holder, guid, position, rotation, j) end
 end
 
--- The pile {player = colour, pile} of the game whose area the card `guid` lies on, or nil.
-local function lies_on(game, guid)
+-- The pile {player = colour, pile} of the game whose area the card `guid` lies on, or nil (holder_of: a
+-- holders() finder).
+local function lies_on(game, guid, holder_of)
   local holder = holder_of(guid)
   if holder == nil then return nil end
   local p = holder.getPosition()
@@ -175,17 +185,17 @@ end
 -- Lay every card whose place changed from `before` to `after` where it now belongs (the card drawn in
 -- front of its player); done() once there.
 local function lay_out(before, after, done)
-  local j = Table.join(done)
+  local j, find = Table.join(done), holders()
   if after.drawn and not before.drawn then
     local position, rotation = drawn_place(after.turn)
-    move_card(after.drawn.id, position, rotation, j)
+    move_card(after.drawn.id, position, rotation, j, find)
   end
   local was = pile_cards(before)
   for id, now in pairs(pile_cards(after)) do
     local old = was[id]
     if old == nil or not same(old.ref, now.ref) or old.k ~= now.k then
       local position, rotation = pile_place(now.ref, now.k)
-      move_card(id, position, rotation, j)
+      move_card(id, position, rotation, j, find)
     end
   end
   j.start()
@@ -212,11 +222,13 @@ end
 -- off the table: the move, or nil and the refusal; `moved` gets the pile cards moved onto another pile (the scooped
 -- cards, or the SWITCH's mark).
 local function read_act(game, color, kind, moved)
-  local on = lies_on(game, game.drawn.id)
-  local from = nil
+  local find = holders()
+  local on = lies_on(game, game.drawn.id, find)
+  local from, moved_count = nil, #moved
   for id, at in pairs(pile_cards(game)) do
-    if not same(lies_on(game, id), at.ref) then
-      moved[#moved + 1] = id
+    if not same(lies_on(game, id, find), at.ref) then
+      moved_count = moved_count + 1
+      moved[moved_count] = id
       if from ~= nil and not same(from, at.ref) then from = false elseif from == nil then from = at.ref end
     end
   end
@@ -239,12 +251,13 @@ local function read_act(game, color, kind, moved)
   end
   local with = from
   if #moved == 0 then
-    local candidates = {}
+    local candidates, found = {}, 0
     for _, seat in ipairs(game.seats) do
       for _, pile in ipairs(game.rules.piles) do
         local ref, list = {player = seat, pile = pile}, game.players[seat][pile]
         if not same(ref, on) and #list > 0 and list[#list].value == game.drawn.value then
-          candidates[#candidates + 1] = ref
+          found = found + 1
+          candidates[found] = ref
         end
       end
     end
@@ -274,15 +287,15 @@ function M.act(color, kind, finish)
     end,
     put_back = function(game, done)  -- the drawn card, and any pile card moved off its pile
       if not read then return done() end
-      local j = Table.join(done)
+      local j, find = Table.join(done), holders()
       if game.drawn then
         local position, rotation = drawn_place(game.turn)
-        move_card(game.drawn.id, position, rotation, j)
+        move_card(game.drawn.id, position, rotation, j, find)
       end
       local places = pile_cards(game)
       for _, id in ipairs(moved) do
         local position, rotation = pile_place(places[id].ref, places[id].k)
-        move_card(id, position, rotation, j)
+        move_card(id, position, rotation, j, find)
       end
       j.start()
       return true

@@ -108,12 +108,14 @@ function ScoutSetup.setup_plan(seat_count, cards, seed, rules, seats)
   end
 
   -- C2: remove by player count (the cards' given order is kept).
-  local kept, removed = {}, {}
+  local kept, removed, kept_count, removed_count = {}, {}, 0, 0
   for _, card in ipairs(cards) do
     if ScoutSetup.removed_for(rules, seat_count, card) then
-      removed[#removed + 1] = card.id
+      removed_count = removed_count + 1
+      removed[removed_count] = card.id
     else
-      kept[#kept + 1] = card
+      kept_count = kept_count + 1
+      kept[kept_count] = card
     end
   end
   local each = rules.deal[seat_count]
@@ -140,13 +142,14 @@ function ScoutSetup.setup_plan(seat_count, cards, seed, rules, seats)
   for p = 1, seat_count do hands[p] = {} end
   for k = 1, each * seat_count do
     local p = (k - 1) % seat_count + 1
+    local position = (k - p) / seat_count + 1  -- the card's place in its hand
     local card = oriented[k]
-    hands[p][#hands[p] + 1] = card
-    deals[#deals + 1] = { player = p, position = #hands[p], id = card.id, flipped = card.flipped }
+    hands[p][position] = card
+    deals[k] = { player = p, position = position, id = card.id, flipped = card.flipped }
   end
   -- C4: what is not dealt stays out of the round.
   local unused = {}
-  for k = each * seat_count + 1, #oriented do unused[#unused + 1] = oriented[k].id end
+  for k = each * seat_count + 1, #oriented do unused[k - each * seat_count] = oriented[k].id end
 
   -- C6: first player.
   local best, best_player = nil, nil

@@ -105,9 +105,9 @@ end
 function M.setup_from(deck, seats, color, finish)
   local cards = {}
   guid_of, id_of = {}, {}
-  for _, entry in ipairs(deck.getObjects()) do
+  for i, entry in ipairs(deck.getObjects()) do
     local id = Setup.card_id(entry.gm_notes)
-    cards[#cards + 1] = {id = id, top = note(entry.gm_notes, "top"), bottom = note(entry.gm_notes, "bottom")}
+    cards[i] = {id = id, top = note(entry.gm_notes, "top"), bottom = note(entry.gm_notes, "bottom")}
     guid_of[id] = entry.guid
     id_of[entry.guid] = id
   end
@@ -190,9 +190,12 @@ function M.turn_hand(color)
   if Player[color].getHandTransform() == nil then
     warn(color .. " has no hand at this table") return false
   end
-  local objects, hand, by_id = {}, {}, {}
+  local objects, hand, by_id, count = {}, {}, {}, 0
   for _, obj in ipairs(Player[color].getHandObjects()) do
-    if obj.type == "Card" and note(obj.getGMNotes(), "top") ~= nil then objects[#objects + 1] = obj end
+    if obj.type == "Card" and note(obj.getGMNotes(), "top") ~= nil then
+      count = count + 1
+      objects[count] = obj
+    end
   end
   if #objects == 0 then
     broadcastToColor("You have no cards in hand to turn.", color, {1, 0.4, 0.3})
@@ -274,10 +277,13 @@ end
 
 -- The Scout tokens the players hold this round, in front of each (done() once they are there).
 function M.lay_tokens(done)
-  local game, owners = referee.state(), {}
+  local game, owners, count = referee.state(), {}, 0
   if game ~= nil and not game.round_over then
     for k = 1, game.seat_count do
-      for _ = 1, game.tokens[k] do owners[#owners + 1] = game.seats[k] end
+      for _ = 1, game.tokens[k] do
+        count = count + 1
+        owners[count] = game.seats[k]
+      end
     end
   end
   local aside = Api.data().layout.aside
@@ -351,11 +357,14 @@ end
 local function read_scout(game, color, k)
   local function refuse(text) return nil, {clause = 15, rule = "Scout", text = text} end
   if not game.active then return refuse("there is no active set to scout from") end
-  local taken, index = {}, {}
+  local taken, index, count = {}, {}, 0
   for i, card in ipairs(game.active.cards) do index[card.id] = i end
   local objects = Player[color].getHandObjects()
   for _, obj in ipairs(objects) do
-    if index[id_of[obj.getGUID()]] ~= nil then taken[#taken + 1] = obj end
+    if index[id_of[obj.getGUID()]] ~= nil then
+      count = count + 1
+      taken[count] = obj
+    end
   end
   if #taken ~= 1 then return refuse("take one card of the active set into your hand") end
   local obj, i = taken[1], index[id_of[taken[1].getGUID()]]

@@ -142,7 +142,7 @@ function SkorchSetup.deal_plan(seats, deck, options, rules)
     players[k] = { seat = seat, back = {}, front = {}, hand = {} }
   end
 
-  local deals, next_card = {}, 1
+  local deals, deal_count, next_card = {}, 0, 1
   local function take()
     local card = cards[next_card]
     next_card = next_card + 1
@@ -163,7 +163,8 @@ function SkorchSetup.deal_plan(seats, deck, options, rules)
         entry.face_up = up
         entry.slot = slot
         p[row.name][slot] = entry
-        deals[#deals + 1] = { seat = p.seat, row = row.name, slot = slot, id = card.id, face_up = up }
+        deal_count = deal_count + 1
+        deals[deal_count] = { seat = p.seat, row = row.name, slot = slot, id = card.id, face_up = up }
       end
     end
   end
@@ -171,9 +172,9 @@ function SkorchSetup.deal_plan(seats, deck, options, rules)
   -- C6: the next card starts the discard pile face up; the rest is the draw pile, face down.
   local first = copy_card(take())
   first.face_up = true
-  deals[#deals + 1] = { seat = false, row = "discard", slot = 1, id = first.id, face_up = true }
+  deals[deal_count + 1] = { seat = false, row = "discard", slot = 1, id = first.id, face_up = true }
   local draw_pile = {}
-  for i = next_card, #cards do draw_pile[#draw_pile + 1] = cards[i].id end
+  for i = next_card, #cards do draw_pile[i - next_card + 1] = cards[i].id end
 
   -- C7/C8: who starts.
   local special = first.kind ~= "attack"

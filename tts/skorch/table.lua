@@ -84,8 +84,8 @@ end
 -- The gathered deck as skorch.setup cards (ids are GUIDs: the deck holds six copies of each attack).
 local function plan_cards(deck)
   local cards = {}
-  for _, entry in ipairs(deck.getObjects()) do
-    cards[#cards + 1] = {id = entry.guid, kind = note(entry.gm_notes, "kind"),
+  for i, entry in ipairs(deck.getObjects()) do
+    cards[i] = {id = entry.guid, kind = note(entry.gm_notes, "kind"),
                          value = note(entry.gm_notes, "value")}
   end
   return cards
@@ -177,12 +177,13 @@ end
 
 -- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's.
 local function game_objects()
-  local out, seen = {}, {}
+  local out, seen, count = {}, {}, 0
   for _, tag in ipairs({Api.data().main, "faceoff"}) do
-    for _, obj in ipairs(Table.tagged(tag)) do
+    for _, obj in ipairs(getObjectsWithTag(tag)) do  -- sorted once, below
       if not seen[obj.getGUID()] then
         seen[obj.getGUID()] = true
-        out[#out + 1] = obj
+        count = count + 1
+        out[count] = obj
       end
     end
   end
@@ -227,10 +228,16 @@ end
 -- the one given; with a Face-off, a prison card of their own there is the one played, and a face-down
 -- card of their prison turned face up in its slot the other one revealed.
 local function read_move(game, color, new)
-  local own, others = {}, {}
+  local own, others, own_count, others_count = {}, {}, 0, 0
   for _, id in ipairs(new) do
     local seat = where(game, id)
-    if seat == color then own[#own + 1] = id elseif seat ~= nil then others[#others + 1] = id end
+    if seat == color then
+      own_count = own_count + 1
+      own[own_count] = id
+    elseif seat ~= nil then
+      others_count = others_count + 1
+      others[others_count] = id
+    end
   end
   local special
   for _, id in ipairs(own) do
@@ -239,18 +246,27 @@ local function read_move(game, color, new)
     if c.kind == "undead" or c.kind == "faceoff" then special = c end
   end
   if special == nil then return {cards = own}, others end
-  local move, rest = {cards = {special.id}}, {}
+  local move, rest, rest_count = {cards = {special.id}}, {}, 0
   for _, id in ipairs(own) do
-    if id ~= special.id then rest[#rest + 1] = id end
+    if id ~= special.id then
+      rest_count = rest_count + 1
+      rest[rest_count] = id
+    end
   end
   if special.kind == "undead" then
     move.take, move.give = others[1], rest[1]
     return move, {others[2], rest[2]}
   end
   move.choose = rest[1]
-  local extra = {}
-  for k = 2, #rest do extra[#extra + 1] = rest[k] end
-  for _, id in ipairs(others) do extra[#extra + 1] = id end
+  local extra, extra_count = {}, 0
+  for k = 2, rest_count do
+    extra_count = extra_count + 1
+    extra[extra_count] = rest[k]
+  end
+  for _, id in ipairs(others) do
+    extra_count = extra_count + 1
+    extra[extra_count] = id
+  end
   for _, row in ipairs(SkorchEngine.ROWS) do  -- the other card revealed: turned face up in its slot
     for _, c in ipairs(game.players[color][row]) do
       local obj = c and not c.face_up and c.id ~= move.choose and getObjectFromGUID(c.id)
@@ -284,12 +300,20 @@ local function put_back(game, new, found, done)
   j.start()
 end
 
--- A card's place in `state` as one string (seat, hand or row and slot, face up), or nil.
-local function spot(state, id)
-  local seat, place, slot = where(state, id)
-  if seat == nil then return nil end
-  if place == "hand" then return seat .. " hand" end
-  return seat .. " " .. place .. " " .. slot .. " " .. tostring(state.players[seat][place][slot].face_up)
+-- Each card's place in `state` as one string (seat, hand or row and slot, face up): {id = text}; the
+-- cards of the piles have none. (One walk over the state: where() for every card would be quadratic.)
+local function spots(state)
+  local out = {}
+  for _, seat in ipairs(state.order) do
+    local player = state.players[seat]
+    for _, c in ipairs(player.hand) do out[c.id] = out[c.id] or seat .. " hand" end
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot, c in ipairs(player[row]) do
+        if c then out[c.id] = out[c.id] or seat .. " " .. row .. " " .. slot .. " " .. tostring(c.face_up) end
+      end
+    end
+  end
+  return out
 end
 
 -- Move every card whose place changed from `before` to `after` (the engine's states); done() once they
@@ -297,10 +321,11 @@ end
 local function carry_out(before, after, found, done)
   local j = Table.join(done)
   local burn = {pile_at[1], pile_at[2], pile_at[3] + M.BURNED_DZ}
+  local was, now = spots(before), spots(after)
   for guid, holder in pairs(found) do  -- the pile: burned, picked up, or face up where it is
     if in_list(after.burned, guid) and not in_list(before.burned, guid) then
       Table.move_card(holder, guid, burn, {0, 180, 180}, j)
-    elseif where(after, guid) ~= nil then
+    elseif now[guid] ~= nil then
       local position, rotation = home_of(after, guid)
       Table.move_card(holder, guid, position, rotation, j)
     elseif holder.type == "Card" then
@@ -308,8 +333,7 @@ local function carry_out(before, after, found, done)
     end
   end
   for _, id in ipairs(SkorchEngine.all_ids(after)) do  -- drawn cards, Undead trades, Face-off reveals
-    local now = spot(after, id)
-    if found[id] == nil and now ~= nil and now ~= spot(before, id) then
+    if found[id] == nil and now[id] ~= nil and now[id] ~= was[id] then
       local holder = holder_of(id)
       if holder ~= nil then
         local position, rotation = home_of(after, id)
@@ -327,8 +351,12 @@ function M.play(color, finish)
   referee.move(color, finish, {
     read = function(game)
       found = on_pile()
+      local count = 0
       for guid, _ in pairs(found) do
-        if not in_list(game.pile, guid) then new[#new + 1] = guid end
+        if not in_list(game.pile, guid) then
+          count = count + 1
+          new[count] = guid
+        end
       end
       table.sort(new)
       if #new == 0 then return nil, "put the cards you play on the discard pile first, then press Play" end
@@ -348,8 +376,8 @@ function M.pick_up(color, finish)
   referee.move(color, finish, {
     read = function() return {pick_up = true} end,
     carry_out = function(before, after, _, done)
-      local found = {}
-      for _, c in ipairs(before.pile) do found[c.id] = holder_of(c.id) end
+      local found, find = {}, Table.holders(game_objects())
+      for _, c in ipairs(before.pile) do found[c.id] = find(c.id) end
       carry_out(before, after, found, done)
     end})
 end

@@ -6,40 +6,59 @@
 
 local M = {}
 
+-- Appends the text of `value` to out, whose length is out.n (MoonSharp's #out costs time in its length).
 local function encode(value, out)
   local kind = type(value)
+  local n = out.n + 1
   if kind == "boolean" then
-    out[#out + 1] = value and "T" or "F"
+    out[n] = value and "T" or "F"
   elseif kind == "number" then
     if value == math.floor(value) and math.abs(value) < 2 ^ 53 then
-      out[#out + 1] = "N" .. string.format("%d", value) .. ";"
+      out[n] = "N" .. string.format("%d", value) .. ";"
     else
-      out[#out + 1] = "N" .. string.format("%.17g", value) .. ";"
+      out[n] = "N" .. string.format("%.17g", value) .. ";"
     end
   elseif kind == "string" then
-    out[#out + 1] = "S" .. #value .. ":" .. value
+    out[n] = "S" .. #value .. ":" .. value
   elseif kind == "table" then
-    local keys = {}
-    for k, _ in pairs(value) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b)
-      if type(a) == type(b) then return a < b end
-      return type(a) == "number"
-    end)
-    out[#out + 1] = "{"
-    for _, k in ipairs(keys) do
-      encode(k, out)
-      encode(value[k], out)
+    -- numbers first, then strings, each sorted by the built-in order (a Lua comparator costs a call per
+    -- comparison: in MoonSharp that was most of an onSave)
+    local numbers, strings, number_count, string_count = {}, {}, 0, 0
+    for k, _ in pairs(value) do
+      if type(k) == "number" then
+        number_count = number_count + 1
+        numbers[number_count] = k
+      elseif type(k) == "string" then
+        string_count = string_count + 1
+        strings[string_count] = k
+      else
+        error("cannot save a " .. type(k) .. " key")
+      end
     end
-    out[#out + 1] = "}"
+    table.sort(numbers)
+    table.sort(strings)
+    out[n] = "{"
+    out.n = n
+    for i = 1, number_count do
+      encode(numbers[i], out)
+      encode(value[numbers[i]], out)
+    end
+    for i = 1, string_count do
+      encode(strings[i], out)
+      encode(value[strings[i]], out)
+    end
+    n = out.n + 1
+    out[n] = "}"
   else
     error("cannot save a " .. kind)
   end
+  out.n = n
 end
 
 function M.encode(value)
-  local out = {}
+  local out = {n = 0}
   encode(value, out)
-  return table.concat(out)
+  return table.concat(out, "", 1, out.n)
 end
 
 local function decode(text, at)

@@ -33,8 +33,8 @@ end
 -- "White=3;Red=-2": what onSave stores (cheap to build, no JSON needed).
 function M.encode(state)
   local parts = {}
-  for _, color in ipairs(state.order) do
-    parts[#parts + 1] = color .. "=" .. string.format("%d", state.value[color])
+  for i, color in ipairs(state.order) do
+    parts[i] = color .. "=" .. string.format("%d", state.value[color])
   end
   return table.concat(parts, ";")
 end

@@ -8,11 +8,18 @@ local Box = use("lib.box")
 
 local M = {}
 
--- Unit vectors of seat i of n: towards the centre, and to the seated player's right hand.
+-- Unit vectors of seat i of n: towards the centre, and to the seated player's right hand (each seat's
+-- worked out once: tables ask for them per card).
+local known_axes = {}
 local function axes(i, n)
-  local a = math.rad(360 * (i - 1) / n)
-  local toward_x, toward_z = math.sin(a), math.cos(a)
-  return toward_x, toward_z, toward_z, -toward_x
+  local key = n * 1000 + i
+  local v = known_axes[key]
+  if v == nil then
+    local a = math.rad(360 * (i - 1) / n)
+    v = {math.sin(a), math.cos(a)}
+    known_axes[key] = v
+  end
+  return v[1], v[2], v[2], -v[1]
 end
 
 -- World position {x, y, z} of the local offset (x, d) of seat i of n, hand zones at `radius`.

@@ -6,9 +6,12 @@ local M = {}
 function M.order_seated(seats, seated)
   local present = {}
   for _, color in ipairs(seated) do present[color] = true end
-  local out = {}
+  local out, n = {}, 0
   for _, color in ipairs(seats) do
-    if present[color] then out[#out + 1] = color end
+    if present[color] then
+      n = n + 1
+      out[n] = color
+    end
   end
   return out
 end
@@ -17,9 +20,12 @@ end
 function M.unseatable(seats, seated)
   local known = {}
   for _, color in ipairs(seats) do known[color] = true end
-  local out = {}
+  local out, n = {}, 0
   for _, color in ipairs(seated) do
-    if not known[color] and color ~= "Grey" and color ~= "Black" then out[#out + 1] = color end
+    if not known[color] and color ~= "Grey" and color ~= "Black" then
+      n = n + 1
+      out[n] = color
+    end
   end
   return out
 end
@@ -28,8 +34,11 @@ end
 function M.cards_each(deal, players)
   local n = deal[players]
   if n ~= nil then return n end
-  local known = {}
-  for count, _ in pairs(deal) do known[#known + 1] = count end
+  local known, n = {}, 0
+  for count, _ in pairs(deal) do
+    n = n + 1
+    known[n] = count
+  end
   table.sort(known)
   if #known == 0 then return nil, "this game has no deal table (setup.deal)" end
   local list = {}

@@ -172,11 +172,17 @@ end
 -- of their Custom_Tile_Stack) at place(k) = position, rotation for k = 1..count. callback(placed,
 -- spare) runs once they are all there: how many there were, and the loose pieces left over.
 function M.lay_pieces(tag, count, place, callback)
-  local loose, stacks = {}, {}
+  local loose, stacks, loose_n, stacks_n = {}, {}, 0, 0
   for _, obj in ipairs(M.tagged(tag)) do
-    if obj.getQuantity() > 1 then stacks[#stacks + 1] = obj else loose[#loose + 1] = obj end
+    if obj.getQuantity() > 1 then
+      stacks_n = stacks_n + 1
+      stacks[stacks_n] = obj
+    else
+      loose_n = loose_n + 1
+      loose[loose_n] = obj
+    end
   end
-  local k, spare = 0, {}
+  local k, spare, spare_n = 0, {}, 0
   local function put(piece)
     k = k + 1
     local position, rotation = place(k)
@@ -184,7 +190,12 @@ function M.lay_pieces(tag, count, place, callback)
     piece.setRotation(rotation)
   end
   for _, piece in ipairs(loose) do
-    if k < count then put(piece) else spare[#spare + 1] = piece end
+    if k < count then
+      put(piece)
+    else
+      spare_n = spare_n + 1
+      spare[spare_n] = piece
+    end
   end
   local j = M.join(function() callback(k, spare) end)
   for _, stack in ipairs(stacks) do
@@ -200,9 +211,15 @@ end
 
 -- Objects sorted by GUID: TTS promises no order for getObjects/getObjectsWithTag.
 function M.by_guid(objects)
-  local out = {}
-  for i, obj in ipairs(objects) do out[i] = obj end
-  table.sort(out, function(a, b) return a.getGUID() < b.getGUID() end)
+  -- Each GUID asked once, and sorted by the built-in order: a Lua comparator costs a call per comparison
+  -- in MoonSharp. (No two objects share a GUID.)
+  local guids, object_of, out = {}, {}, {}
+  for i, obj in ipairs(objects) do
+    local guid = obj.getGUID()
+    guids[i], object_of[guid] = guid, obj
+  end
+  table.sort(guids)
+  for i, guid in ipairs(guids) do out[i] = object_of[guid] end
   return out
 end
 
@@ -214,16 +231,23 @@ end
 -- The card `guid`'s object: the card itself when it lies loose, else the one of `decks` holding it (cards
 -- dropped on a card form a deck), or nil.
 function M.holder_of(guid, decks)
-  local obj = getObjectFromGUID(guid)
-  if obj ~= nil and obj.type == "Card" then return obj end
+  return M.holders(decks)(guid)
+end
+
+-- holder_of for many cards while nothing moves (reading the table): holders(decks)(guid), each deck's
+-- contents read once.
+function M.holders(decks)
+  local deck_of = {}
   for _, deck in ipairs(decks) do
     if deck.type == "Deck" and not deck.spawning then
-      for _, entry in ipairs(deck.getObjects()) do
-        if entry.guid == guid then return deck end
-      end
+      for _, entry in ipairs(deck.getObjects()) do deck_of[entry.guid] = deck_of[entry.guid] or deck end
     end
   end
-  return nil
+  return function(guid)
+    local obj = getObjectFromGUID(guid)
+    if obj ~= nil and obj.type == "Card" then return obj end
+    return deck_of[guid]
+  end
 end
 
 -- Move the card `guid` to `position` and `rotation`: out of `holder` when that is a deck (frames later;
