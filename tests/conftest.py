@@ -14,6 +14,13 @@ from deckpress.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_cache(tmp_path_factory) -> None:
+    """The builds' stamps (stamp.py) go to a cache folder of the session's, inherited by the deckpress
+    processes tests start: never into the user's own ~/.cache."""
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+
+
 class Result:
     def __init__(self, exit_code: int, stdout: str, stderr: str):
         self.exit_code, self.stdout, self.stderr = exit_code, stdout, stderr
