@@ -423,4 +423,6 @@ def test_the_box_scripts_lookups_see_only_the_boxs_own_objects(skorch):
         assert all(looked.values()) and all(set(guids) <= ours for guids in looked.values()), looked
         assert set(looked["objects"]) == ours and len(looked["hand"]) == 5
     assert len(table.globals.Player["White"].getHandObjects()) == 15
+    seated = [p.color for p in one.globals.Player.getPlayers().values()]  # Player's own members pass through
+    assert seated == [p.color for p in table.globals.Player.getPlayers().values()] and seated
     assert len(table.globals.getObjects()) == len(table.objects())

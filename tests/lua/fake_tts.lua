@@ -687,7 +687,12 @@ function getSeatedPlayers()
   return unordered(Fake.seated)
 end
 
+-- Player.getPlayers() (TTS API, Player manager: the Player of every seated player), beside the colours;
+-- no other member of Player is faked.
 Player = setmetatable({}, {__index = function(t, color)
+  if color == "getPlayers" then
+    return function() local out = {} for i, c in ipairs(Fake.seated) do out[i] = t[c] end return out end
+  end
   if not COLORS[color] then error("Player: no colour " .. tostring(color), 2) end
   local seated = false
   for _, c in ipairs(Fake.seated) do if c == color then seated = true end end

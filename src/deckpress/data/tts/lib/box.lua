@@ -46,6 +46,7 @@ function M.enter(box)
   getObjects = function() return scoped(all_objects()) end
   Player = setmetatable({}, {__index = function(_, color)
     local player = players[color]
+    if type(player) ~= "table" and type(player) ~= "userdata" then return player end  -- Player.getPlayers etc.
     return setmetatable({getHandObjects = function() return scoped(player.getHandObjects()) end},
                         {__index = player})
   end})
