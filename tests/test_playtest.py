@@ -42,6 +42,9 @@ function E.play(s, seat, move)
   t.took[seat] = move.take
   return t, {{what = "took", seat = seat, last = t.turn > t.n, text = seat .. " takes " .. move.take}}
 end
+function E.determinize(s, seat, seed)  -- nothing is hidden: each seat knows the whole state
+  return s
+end
 function E.scores(s)
   local points, winners, gold = {}, {}, false
   for _, seat in ipairs(s.seats) do
@@ -266,6 +269,24 @@ def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_p
     assert result.exit_code == 1 and len(lines) == 1, result.stderr
     line = 1 + engine.read_text(encoding="utf-8").splitlines().index('  if s.turn == 2 then error("no more cards") end')
     assert re.fullmatch(rf"decks/rigged\.yaml: game [123]: {re.escape(str(engine))}:{line}: no more cards", lines[0])
+
+
+def test_search_is_refused_on_an_engine_without_determinize_rather_than_seeing_hidden_cards(rigged, tmp_path):
+    root = tmp_path / "open"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    source = engine.read_text(encoding="utf-8")
+    engine.write_text(source.replace("function E.determinize(s, seat, seed)", "local function unused(s, seat, seed)"),
+                      encoding="utf-8")
+    out = tmp_path / "build"
+    result = run_cli("playtest", "rigged", "--games", "3", "--players", "2", "--bots", "greedy,search", "--out", str(out), cwd=root)
+    assert result.exit_code == 1 and result.stdout == "", result.stdout
+    assert result.stderr.strip() == (
+        "--bots search: the search bot needs the engine's determinize(state, seat, seed), which rigged.engine has not "
+        "(without it the bot would see every hidden card; docs/scripting.md); use greedy or random bots")
+    assert not out.exists()
+    assert run_cli("playtest", "rigged", "--games", "3", "--players", "2", "--bots", "greedy,random", "--out", str(out),
+                   cwd=root).exit_code == 0
 
 
 def test_search_plays_out_from_the_engines_determinize_when_it_has_one(rigged, tmp_path):
