@@ -246,3 +246,37 @@ def test_the_search_bot_refuses_an_engine_without_determinize():
     with pytest.raises(Exception, match=r"the search bot needs the engine's determinize\(state, seat, seed\)"):
         game.bots.BOTS.search(blind(game.engine), game.lua_state(state), SEATS[0], game.lua.table_from([]),
                               game.lua.table_from({"s": 1}), 8)
+
+
+ENDLESS = """
+local E = {}
+function E.to_act(s) return {s.seats[s.turn]}, "turn" end
+function E.legal_moves(s, seat) return {{take = "lead"}, {take = "gold"}} end
+function E.play(s, seat, move)  -- a seat keeps what it took first; the game never ends
+  local t = {seats = s.seats, turn = s.turn % 2 + 1, took = {}}
+  for k, v in pairs(s.took) do t.took[k] = v end
+  t.took[seat] = t.took[seat] or move.take
+  return t, {}
+end
+function E.scores(s)
+  local points = {}
+  for _, seat in ipairs(s.seats) do points[seat] = s.took[seat] == "gold" and 1 or 0 end
+  return points, {}
+end
+function E.determinize(s, seat, seed) return s end
+return E
+"""
+
+
+def test_a_playout_still_going_after_its_moves_is_won_by_the_most_points_then():
+    game = GAME["scoop"]
+    endless, bots = game.lua.execute(ENDLESS), game.bots
+    playout = bots.PLAYOUT
+    bots.PLAYOUT = 30
+    try:
+        for draw in (1, 2, 3):
+            move = bots.BOTS.search(endless, game.lua.eval('{seats = {"A", "B"}, turn = 1, took = {}}'), "A",
+                                    game.lua.table_from([]), game.lua.table_from({"s": draw}), 40)
+            assert move.take == "gold"
+    finally:
+        bots.PLAYOUT = playout
