@@ -42,6 +42,9 @@ function E.play(s, seat, move)
   t.took[seat] = move.take
   return t, {{what = "took", seat = seat, last = t.turn > t.n, text = seat .. " takes " .. move.take}}
 end
+function E.determinize(s, seat, seed)  -- nothing is hidden: each seat knows the whole state
+  return s
+end
 function E.scores(s)
   local points, winners, gold = {}, {}, false
   for _, seat in ipairs(s.seats) do
@@ -288,6 +291,24 @@ def test_score_solo_modes_play_under_playtest(mode, tmp_path):
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["players"] == 1 and report["games"] == 20 and report["cards"]
     assert 0 <= report["seats"][0]["wins"] <= 20
+
+
+def test_search_is_refused_on_an_engine_without_determinize_rather_than_seeing_hidden_cards(rigged, tmp_path):
+    root = tmp_path / "open"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    source = engine.read_text(encoding="utf-8")
+    engine.write_text(source.replace("function E.determinize(s, seat, seed)", "local function unused(s, seat, seed)"),
+                      encoding="utf-8")
+    out = tmp_path / "build"
+    result = run_cli("playtest", "rigged", "--games", "3", "--players", "2", "--bots", "greedy,search", "--out", str(out), cwd=root)
+    assert result.exit_code == 1 and result.stdout == "", result.stdout
+    assert result.stderr.strip() == (
+        "--bots search: the search bot needs the engine's determinize(state, seat, seed), which rigged.engine has not "
+        "(without it the bot would see every hidden card; docs/scripting.md); use greedy or random bots")
+    assert not out.exists()
+    assert run_cli("playtest", "rigged", "--games", "3", "--players", "2", "--bots", "greedy,random", "--out", str(out),
+                   cwd=root).exit_code == 0
 
 
 def test_search_plays_out_from_the_engines_determinize_when_it_has_one(rigged, tmp_path):

@@ -49,7 +49,10 @@ def pile(p, name):
 
 
 def play(s, p, **move):
-    new, info = engine.play(to_lua(lua, s), p, to_lua(lua, move))
+    """The move played through the engine, which must leave the state it was given as it was."""
+    given = to_lua(lua, s)
+    new, info = engine.play(given, p, to_lua(lua, move))
+    assert from_lua(given) == from_lua(to_lua(lua, s)), "play changed the state it was given"
     if new is None:
         return None, info
     return from_lua(new), from_lua(info)

@@ -55,7 +55,10 @@ def round_state(hands, first=1, active=None, owner=None, chips=None, tokens=None
 
 
 def play(state, p, **move):
-    new, info = engine.play(to_lua(lua, state), p, to_lua(lua, move))
+    """The move played through the engine, which must leave the state it was given as it was."""
+    given = to_lua(lua, state)
+    new, info = engine.play(given, p, to_lua(lua, move))
+    assert from_lua(given) == from_lua(to_lua(lua, state)), "play changed the state it was given"
     if new is None:
         return None, info
     return from_lua(new), from_lua(info)

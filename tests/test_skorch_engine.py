@@ -49,8 +49,10 @@ def game(players, pile=(), draw=(), value=None, turn="White", direction=1, order
 
 
 def play(state, seat, **move):
-    result = engine.play(to_lua(lua, state), seat, to_lua(lua, move))
-    new, info = result
+    """The move played through the engine, which must leave the state it was given as it was."""
+    given = to_lua(lua, state)
+    new, info = engine.play(given, seat, to_lua(lua, move))
+    assert from_lua(given) == from_lua(to_lua(lua, state)), "play changed the state it was given"
     if new is None:
         return None, info
     return from_lua(new), from_lua(info)

@@ -161,15 +161,20 @@ def _runtime(run: Run):
 
 def _load(run: Run) -> None:
     """This process's LuaRuntime for the run (the processes forked after inherit it), once the game has
-    been set up with the run's first seed: an engine that refuses the seats or the mode is a PlaytestError
-    here, before any process starts."""
+    been set up with the run's first seed: an engine that refuses the seats or the mode, or a search bot on an
+    engine without determinize (it would see every hidden card), is a PlaytestError here, before any process
+    starts."""
     _WORKER["run"] = run
     _WORKER["lua"], _WORKER["play"] = lua, _ = _runtime(run)
     check = lua.eval("""function(engine, seats, mode, seed)
       local state, refusal = use(engine).setup(DATA, seats, {seed = seed, mode = mode})
-      return state ~= nil, refusal or false
+      return state ~= nil, refusal or false, use(engine).determinize ~= nil
     end""")
-    ok, refusal = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
+    ok, refusal, fair = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
+    if "search" in run.bots and not fair:
+        raise PlaytestError(f"--bots search: the search bot needs the engine's determinize(state, seat, "
+                            f"seed), which {run.data['engine']} has not (without it the bot would see every hidden "
+                            "card; docs/scripting.md); use greedy or random bots")
     if not ok:
         what = f"mode {run.mode}" if run.mode else run.deck
         raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "

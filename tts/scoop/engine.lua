@@ -20,7 +20,7 @@ local ScoopScoring = use("scoop.scoring")
 
 local ScoopEngine = {}
 
-local clone = Util.deep_copy
+local clone, shallow, copy_list = Util.deep_copy, Util.shallow_copy, Util.copy_list
 
 -- ---------------------------------------------------------------------------
 -- Data
@@ -40,9 +40,9 @@ function ScoopEngine.cards(data)
   for _, component in ipairs(data.components) do
     if component.id == "deck" then
       local out = {}
-      for _, card in ipairs(component.cards) do
+      for i, card in ipairs(component.cards) do
         local f = card.fields
-        out[#out + 1] = { id = card.id, suit = f.suit, rank = ScoopScoring.normalize_rank(f.rank), value = f.value }
+        out[i] = { id = card.id, suit = f.suit, rank = ScoopScoring.normalize_rank(f.rank), value = f.value }
       end
       return out
     end
@@ -127,9 +127,14 @@ end
 -- C14: the turn's card from the top of the deck.
 local function draw(state, seat)
   if state.drawn then return refuse(14, "turns", "you have taken your card; place it, SCOOP or SWITCH") end
-  if #state.deck == 0 then return refuse(19, "the end", "the deck is used up; the game is over") end
-  state = clone(state)
-  state.drawn = table.remove(state.deck, 1)
+  local deck = state.deck
+  local n = #deck
+  if n == 0 then return refuse(19, "the end", "the deck is used up; the game is over") end
+  state = shallow(state)
+  state.drawn = deck[1]
+  local rest = {}
+  for i = 2, n do rest[i - 1] = deck[i] end
+  state.deck = rest
   return state, { { what = "drew", seat = seat, id = state.drawn.id,
     text = string.format("%s takes the %s.", tostring(seat), describe(state.drawn)) } }
 end
@@ -199,38 +204,58 @@ end
 
 -- play(state, seat, move) -> new state, events | nil, refusal. After the card is used the turn
 -- passes; the move that uses up the deck ends the game and counts it (state.result, scoop.scoring's
--- result).
+-- result). The new state shares with the input every table the move leaves as it was (cards are never
+-- changed; a changed pile is a new list in a new player table), so the input stays as it was.
 function ScoopEngine.play(state, seat, move)
   local ok, refusal = ScoopEngine.check(state, seat, move)
   if not ok then return nil, refusal end
   if move.draw then return draw(state, seat) end
-  state = clone(state)
+  state = shallow(state)
+  local players = shallow(state.players)
+  state.players = players
+  local function own(s)  -- seat s's piles, a table of the new state's own
+    local p = shallow(players[s])
+    players[s] = p
+    return p
+  end
   local drawn, events = state.drawn, {}
   state.drawn = false
   if move.place ~= nil then
-    local pile = state.players[seat][move.place]
+    local mine = own(seat)
+    local pile = copy_list(mine[move.place])
+    mine[move.place] = pile
     pile[#pile + 1] = drawn
     events[1] = { what = "placed", seat = seat,
       text = string.format("%s puts the %s on %s.", tostring(seat), describe(drawn),
         where({ player = seat, pile = move.place })) }
   elseif move.scoop ~= nil then
     local s = move.scoop
-    local from, to = pile_of(state, s.from), pile_of(state, s.to)
+    local giver = own(s.from.player)
+    local taker = s.to.player == s.from.player and giver or own(s.to.player)
+    local from, to = giver[s.from.pile], copy_list(taker[s.to.pile])
+    taker[s.to.pile] = to
     local count = s.count or 1
-    to[#to + 1] = drawn
-    local first = #from - count + 1
-    for i = first, #from do to[#to + 1] = from[i] end
-    for _ = first, #from do table.remove(from) end
+    local n, last = #to + 1, #from
+    to[n] = drawn
+    local first = last - count + 1
+    for i = first, last do
+      n = n + 1
+      to[n] = from[i]
+    end
+    local kept = {}
+    for i = 1, first - 1 do kept[i] = from[i] end
+    giver[s.from.pile] = kept
     events[1] = { what = "scooped", seat = seat, count = count,
       text = string.format("%s SCOOPs %d card%s from %s onto the %s on %s.", tostring(seat), count,
         count > 1 and "s" or "", where(s.from), describe(drawn), where(s.to)) }
   else
     local s = move.switch
-    local mine = state.players[seat][s.own]
+    local me = own(seat)
+    local other = s.with.player == seat and me or own(s.with.player)
+    local mine = copy_list(me[s.own])
     mine[#mine + 1] = drawn
-    local other = state.players[s.with.player]
     local with = other[s.with.pile]
-    state.players[seat][s.own], other[s.with.pile] = with, mine
+    me[s.own], other[s.with.pile] = with, mine
     events[1] = { what = "switched", seat = seat,
       text = string.format("%s puts the %s on %s and SWITCHes it with %s.", tostring(seat), describe(drawn),
         where({ player = seat, pile = s.own }), where(s.with)) }
@@ -246,6 +271,20 @@ function ScoopEngine.play(state, seat, move)
     state.turn = state.seats[index_of(state.seats, seat) % state.seat_count + 1]
   end
   return state, events
+end
+
+-- determinize(state, seat, seed) -> the state as `seat` may know it, its hidden cards redealt at random
+-- with `seed` (docs/scripting.md). In Scoop only the deck's order is hidden, from everyone (C14: it lies
+-- face down and each turn takes its top card); the piles and the card taken lie face up. So the deck's
+-- cards are sorted by id, then shuffled: every state that differs from this one only in the deck's order
+-- gives the same result.
+function ScoopEngine.determinize(state, seat, seed)
+  local deck = copy_list(state.deck)
+  table.sort(deck, function(a, b) return a.id < b.id end)
+  Random.shuffle_in_place(deck, Random.seed(seed))
+  local out = shallow(state)
+  out.deck = deck
+  return out
 end
 
 -- C20: the Count of scoop.scoring over the piles as they lie, with the deck's scoring table; its

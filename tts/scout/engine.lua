@@ -22,7 +22,7 @@ local ScoutEngine = {}
 
 local value = ScoutSetup.active_value
 
-local clone = Util.deep_copy
+local clone, shallow, copy_list = Util.deep_copy, Util.shallow_copy, Util.copy_list
 
 local function filled(n, v)
   local out = {}
@@ -47,7 +47,7 @@ function ScoutEngine.rules(data)
   local options = data.setup.options
   local score = options.round_score
   local stars = {}
-  for _, card in ipairs(component(data, "stars").cards) do stars[#stars + 1] = card.fields.value end
+  for i, card in ipairs(component(data, "stars").cards) do stars[i] = card.fields.value end
   table.sort(stars, function(x, y) return x > y end)
   if stars[#stars] ~= 1 then error("the stars need a star worth 1 to pay any score (decks/scout.yaml)") end
   return { rounds = options.rounds, chips_per_player = options.chips_per_player,
@@ -57,8 +57,8 @@ end
 -- The 45 cards of DATA's deck component: {id, top, bottom}.
 function ScoutEngine.cards(data)
   local out = {}
-  for _, card in ipairs(component(data, "deck").cards) do
-    out[#out + 1] = { id = card.id, top = card.fields.top, bottom = card.fields.bottom }
+  for i, card in ipairs(component(data, "deck").cards) do
+    out[i] = { id = card.id, top = card.fields.top, bottom = card.fields.bottom }
   end
   return out
 end
@@ -102,7 +102,7 @@ function ScoutEngine.start_round(game, plan)
   if game.game_over then error("the game is over") end
   if not game.round_over then error("the round is not over") end
   if plan.seat_count ~= game.seat_count then error("the plan is for " .. plan.seat_count .. " players") end
-  local state = clone(game)
+  local state = shallow(game)
   state.round = state.round + 1
   if state.round == 1 then
     state.first_player = plan.first_player
@@ -200,7 +200,7 @@ local function check_show(state, player, show, active)
     return refuse(11, "Show", "the cards shown are adjacent cards of your hand, positions 1 to " .. #hand)
   end
   local cards = {}
-  for i = show.first, show.last do cards[#cards + 1] = hand[i] end
+  for i = show.first, show.last do cards[i - show.first + 1] = hand[i] end
   local values = values_of(cards)
   if ScoutEngine.kind(values) == nil then
     return refuse(12, "run or set", table.concat(values, "-") .. " is neither equal values nor a run")
@@ -225,18 +225,31 @@ local function check_scout(state, player, scout, active)
   return true
 end
 
--- Carry out a scout on `state` (already a copy).
+-- Carry out a scout on `state` (a copy of a state, which may share its tables with it: the active set,
+-- the hands, the hand and the tokens it changes are new tables, the card taken a new card). The card goes
+-- to the hand face up for everyone to see where (`seen`: determinize leaves it there).
 local function do_scout(state, player, scout, events)
   local active = state.active
-  local index = scout.side == "left" and 1 or #active.cards
-  local card = table.remove(active.cards, index)
+  local cards = copy_list(active.cards)
+  local index = scout.side == "left" and 1 or #cards
+  local card = shallow(table.remove(cards, index))
+  card.seen = true
   if scout.turn then card.flipped = not card.flipped end
-  table.insert(state.hands[player], scout.position, card)
+  state.hands = shallow(state.hands)
+  local hand = copy_list(state.hands[player])
+  state.hands[player] = hand
+  table.insert(hand, scout.position, card)
+  state.tokens = shallow(state.tokens)
   state.tokens[active.owner] = state.tokens[active.owner] + 1
   events[#events + 1] = { what = "scouted", seat = state.seats[player], owner = state.seats[active.owner],
     id = card.id, text = string.format("%s scouts %d from %s's set; %s gets a Scout token.",
       name(state, player), value(card), name(state, active.owner), name(state, active.owner)) }
-  if #active.cards == 0 then state.active = false end
+  state.active = cards[1] ~= nil and { owner = active.owner, cards = cards }
+end
+
+-- The parts of `state` a scout reads and changes, for trying one out (do_scout leaves `state` as it was).
+local function scout_trial(state)
+  return { seats = state.seats, hands = state.hands, active = state.active, tokens = state.tokens }
 end
 
 -- ---------------------------------------------------------------------------
@@ -255,17 +268,20 @@ function ScoutEngine.round_scores(state)
   return out
 end
 
--- C18-C20: close the round on `state` (a copy): score it, pay the stars, maybe end the game.
+-- C18-C20: close the round on `state` (a copy; the stars and the history it changes are new lists): score
+-- it, pay the stars, maybe end the game.
 local function end_round(state, ender, reason, events)
   state.round_over = true
   state.ender = ender
   local scores = ScoutEngine.round_scores(state)
   local paid = {}
+  state.stars = copy_list(state.stars)
   for p = 1, state.seat_count do
     local before = state.stars[p]
     state.stars[p] = math.max(0, before + scores[p].points)
     paid[p] = state.stars[p] - before
   end
+  state.history = copy_list(state.history)
   state.history[#state.history + 1] = { round = state.round, ender = ender, scores = scores, paid = paid }
   events[#events + 1] = { what = "round_over", seat = state.seats[ender], scores = scores, paid = paid,
     text = string.format("Round %d is over: %s", state.round, reason) }
@@ -273,14 +289,14 @@ local function end_round(state, ender, reason, events)
     state.game_over = true
     local best = state.stars[1]
     for p = 1, state.seat_count do best = math.max(best, state.stars[p]) end
-    state.winners = {}
-    local names = {}
+    local winners, names, n = {}, {}, 0
     for p = 1, state.seat_count do
       if state.stars[p] == best then
-        state.winners[#state.winners + 1] = state.seats[p]
-        names[#state.winners] = name(state, p)
+        n = n + 1
+        winners[n], names[n] = state.seats[p], name(state, p)
       end
     end
+    state.winners = winners
     events[#events + 1] = { what = "game_over", winners = state.winners,
       text = string.format("The game is over: %d stars win (%s).", best, table.concat(names, ", ")) }
   end
@@ -339,7 +355,7 @@ local function check(state, player, move)
     end
     local ok, refusal = check_scout(state, player, move.scout, state.active)
     if not ok then return nil, refusal end
-    local after = clone(state)
+    local after = scout_trial(state)
     do_scout(after, player, move.scout, {})
     return check_show(after, player, move.show, after.active)
   end
@@ -359,7 +375,8 @@ end
 -- play(state, seat, move) -> new state, events | nil, refusal.
 -- events: {what = "dealt" | "turned" | "chip" | "scouted" | "shown" | "round_over" | "game_over", seat,
 -- text, ...}. The deal of the next round shuffles the cards setup was given with the game's own
--- generator (state.rng), so that one seed plays one game.
+-- generator (state.rng), so that one seed plays one game. The new state shares with the input every table
+-- the move leaves as it was (a changed list is a new list; a card that changes is a new card).
 function ScoutEngine.play(state, seat, move)
   local player, refusal = player_of(state, seat)
   if player == nil then return nil, refusal end
@@ -372,16 +389,18 @@ function ScoutEngine.play(state, seat, move)
       text = string.format("Round %d of %d: %s has the first-player marker.", state.round, state.rounds,
         name(state, state.first_player)) } }
   end
-  state = clone(state)
+  state = shallow(state)
   local events = {}
   if move.turn_hand then
     local turned = ScoutSetup.turn_hand(state.flip, player, state.hands[player])
+    state.hands = shallow(state.hands)
     state.flip, state.hands[player] = turned.state, turned.hand
     return state, { { what = "turned", seat = seat, text = name(state, player) .. " turned their hand." } }
   end
   state.flip = ScoutSetup.begin_play(state.flip)
   if move.scout ~= nil then
     if move.show ~= nil then
+      state.chips = shallow(state.chips)
       state.chips[player] = state.chips[player] - 1
       events[#events + 1] = { what = "chip", seat = seat,
         text = string.format("%s gives up the Scout & Show chip.", name(state, player)) }
@@ -390,11 +409,20 @@ function ScoutEngine.play(state, seat, move)
   end
   local ended = false
   if move.show ~= nil then
-    local hand, cards = state.hands[player], {}
-    for _ = move.show.first, move.show.last do cards[#cards + 1] = table.remove(hand, move.show.first) end
+    local first, last = move.show.first, move.show.last
+    local held, hand, cards = state.hands[player], {}, {}
+    for i = 1, first - 1 do hand[i] = held[i] end
+    for i = first, last do cards[i - first + 1] = held[i] end
+    for i = last + 1, #held do hand[i - last + first - 1] = held[i] end
+    state.hands = shallow(state.hands)
+    state.hands[player] = hand
     local beaten = 0
     if state.active then
-      for _, c in ipairs(state.active.cards) do state.won[player][#state.won[player] + 1] = c end
+      local won = copy_list(state.won[player])
+      local n = #won
+      for i, c in ipairs(state.active.cards) do won[n + i] = c end
+      state.won = shallow(state.won)
+      state.won[player] = won
       beaten = #state.active.cards
     end
     state.active = { owner = player, cards = cards }
@@ -423,8 +451,7 @@ function ScoutEngine.scouted_hand(state, seat, scout)
   local ok
   ok, refusal = check_scout(state, player, scout, state.active)
   if not ok then return nil, refusal end
-  local after = { seats = state.seats, hands = { [player] = clone(state.hands[player]) },
-    active = clone(state.active), tokens = clone(state.tokens) }
+  local after = scout_trial(state)
   do_scout(after, player, scout, {})
   return after.hands[player]
 end
@@ -465,8 +492,7 @@ function ScoutEngine.legal_moves(state, seat)
           local scout = { side = side, position = position, turn = turn }
           add({ scout = scout })
           if state.chips[player] > 0 then
-            local after = { seats = state.seats, hands = { [player] = clone(state.hands[player]) },
-              active = clone(state.active), tokens = clone(state.tokens) }
+            local after = scout_trial(state)
             do_scout(after, player, scout, {})
             shows(after, scout)
           end
@@ -474,6 +500,58 @@ function ScoutEngine.legal_moves(state, seat)
       end
     end
   end
+  return out
+end
+
+-- determinize(state, seat, seed) -> the state as `seat` may know it, what it cannot see redealt at random
+-- with `seed` (docs/scripting.md): the other players' hands (but for the cards scouted into them, which
+-- every player saw go where they lie: `seen`), the cards out of the round (C4) and the later rounds' deals
+-- (the game's generator, state.rng, is drawn from `seed`). Those cards are sorted by id, shuffled and dealt
+-- back into the same places, each turned at random as a deal turns it (C5): every state that differs from
+-- this one only in where its hidden cards lie gives the same result. The hands' sizes, the active set, the
+-- score piles, the tokens, chips and stars stay as they are.
+function ScoutEngine.determinize(state, seat, seed)
+  local me = index_of(state.seats, seat)
+  local out = shallow(state)
+  local rng = Random.seed(seed)
+  if not state.hands then
+    out.rng = rng
+    return out
+  end
+  local by_id = {}
+  for _, c in ipairs(state.cards or {}) do by_id[c.id] = c end
+  local pool, lists, places, n = {}, {}, {}, 0
+  local function hide(card, list, i)
+    n = n + 1
+    pool[n], lists[n], places[n] = card, list, i
+  end
+  out.hands = shallow(state.hands)
+  for p = 1, state.seat_count do
+    if p ~= me then
+      local hand = copy_list(state.hands[p])
+      out.hands[p] = hand
+      for i, c in ipairs(hand) do
+        if not c.seen then hide(c, hand, i) end
+      end
+    end
+  end
+  local unused = copy_list(state.out)
+  out.out = unused
+  for i, id in ipairs(unused) do
+    if by_id[id] then hide(by_id[id], unused, i) end
+  end
+  table.sort(pool, function(a, b) return a.id < b.id end)
+  rng = Random.shuffle_in_place(pool, rng)
+  for k = 1, n do
+    local c = pool[k]
+    if lists[k] == unused then
+      unused[places[k]] = c.id
+    else
+      rng = Random.next(rng)
+      lists[k][places[k]] = { id = c.id, top = c.top, bottom = c.bottom, flipped = rng * 2 > Random.MODULUS }
+    end
+  end
+  out.rng = Random.next(rng)
   return out
 end
 

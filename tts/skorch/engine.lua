@@ -13,6 +13,7 @@
 
 local Util = use("lib.util")
 local contains, index_of = Util.contains, Util.index_of
+local Random = use("lib.random")
 local SkorchSetup = use("skorch.setup")
 
 local SkorchEngine = {}
@@ -34,12 +35,12 @@ end
 -- kind, value}. The table uses GUIDs as ids instead; the engine only needs them unique.
 function SkorchEngine.cards(data, ids)
   ids = ids or { "deck" }
-  local out = {}
+  local out, add = Util.appender()
   for _, component in ipairs(data.components) do
     if contains(ids, component.id) then
       for _, card in ipairs(component.cards) do
         for copy = 1, card.count do
-          out[#out + 1] = { id = card.id .. "-" .. copy, kind = card.fields.kind, value = card.fields.value }
+          add({ id = card.id .. "-" .. copy, kind = card.fields.kind, value = card.fields.value })
         end
       end
     end
@@ -47,10 +48,12 @@ function SkorchEngine.cards(data, ids)
   return out
 end
 
-local clone = Util.deep_copy
+local clone, shallow, copy_list = Util.deep_copy, Util.shallow_copy, Util.copy_list
 
-local function card_copy(card, face_up)
-  return { id = card.id, kind = card.kind, value = card.value, face_up = face_up }
+-- A card as it lies: face up or not. `shown` marks a card in a hand that every player saw go there (the
+-- discard pile picked up, an Undead's take): determinize leaves it where it is.
+local function card_copy(card, face_up, shown)
+  return { id = card.id, kind = card.kind, value = card.value, face_up = face_up, shown = shown or nil }
 end
 
 local function name(card)
@@ -175,22 +178,22 @@ end
 
 -- Every card of the game, wherever it is (for the no-card-lost check): a list of ids.
 function SkorchEngine.all_ids(state)
-  local out = {}
-  local function add(list)
-    for _, c in ipairs(list) do out[#out + 1] = c.id end
+  local out, add = Util.appender()
+  local function add_all(list)
+    for _, c in ipairs(list) do add(c.id) end
   end
   for _, seat in ipairs(state.order) do
     local player = state.players[seat]
-    add(player.hand)
+    add_all(player.hand)
     for _, row in ipairs(SkorchEngine.ROWS) do
       for slot = 1, #player[row] do
-        if player[row][slot] then out[#out + 1] = player[row][slot].id end
+        if player[row][slot] then add(player[row][slot].id) end
       end
     end
   end
-  add(state.pile)
-  add(state.draw)
-  add(state.burned)
+  add_all(state.pile)
+  add_all(state.draw)
+  add_all(state.burned)
   return out
 end
 
@@ -207,33 +210,35 @@ end
 -- The cards `seat` may play from now (C12, C13): the hand while it holds cards, else the unlocked prison
 -- cards. A list of {id, place, index, card}.
 function SkorchEngine.playable(state, seat)
-  local player, out = state.players[seat], {}
+  local player = state.players[seat]
+  local out, add = Util.appender()
   if #player.hand > 0 then
-    for i, c in ipairs(player.hand) do out[#out + 1] = { id = c.id, place = "hand", index = i, card = c } end
+    for i, c in ipairs(player.hand) do add({ id = c.id, place = "hand", index = i, card = c }) end
     return out
   end
   each_prison_card(player, function(c, row, slot)
-    if is_unlocked(player, row, slot) then out[#out + 1] = { id = c.id, place = row, index = slot, card = c } end
+    if is_unlocked(player, row, slot) then add({ id = c.id, place = row, index = slot, card = c }) end
   end)
   return out
 end
 
 -- C17: face-up unlocked prison cards `seat` can give in an Undead trade (ids).
 local function giveable(state, seat, except)
-  local player, out = state.players[seat], {}
+  local player = state.players[seat]
+  local out, add = Util.appender()
   each_prison_card(player, function(c, row, slot)
-    if c.face_up and c.id ~= except and is_unlocked(player, row, slot) then out[#out + 1] = c.id end
+    if c.face_up and c.id ~= except and is_unlocked(player, row, slot) then add(c.id) end
   end)
   return out
 end
 
 -- C17: face-up prison cards of the other players (ids with their owner), which an Undead may take.
 local function takeable(state, seat)
-  local out = {}
+  local out, add = Util.appender()
   for _, other in ipairs(state.order) do
     if other ~= seat then
       each_prison_card(state.players[other], function(c)
-        if c.face_up then out[#out + 1] = { id = c.id, seat = other } end
+        if c.face_up then add({ id = c.id, seat = other }) end
       end)
     end
   end
@@ -242,19 +247,20 @@ end
 
 -- C18: the face-down attack cards of `seat`'s prison, locked or not (ids), Face-off's candidates.
 local function face_down_attacks(state, seat, except)
-  local out = {}
+  local out, add = Util.appender()
   each_prison_card(state.players[seat], function(c)
-    if not c.face_up and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
+    if not c.face_up and c.kind == "attack" and c.id ~= except then add(c.id) end
   end)
   return out
 end
 
 local function prison_attacks(state, seat, except)
-  local player, out = state.players[seat], {}
+  local player = state.players[seat]
+  local out, add = Util.appender()
   for _, row in ipairs(SkorchEngine.ROWS) do
     for slot = 1, #player[row] do
       local c = player[row][slot]
-      if c and c.kind == "attack" and c.id ~= except then out[#out + 1] = c.id end
+      if c and c.kind == "attack" and c.id ~= except then add(c.id) end
     end
   end
   return out
@@ -400,11 +406,12 @@ local function remove_card(player, id)
 end
 
 local function pick_up(state, seat, events)
-  local player = state.players[seat]
-  local ids = {}
-  for _, c in ipairs(state.pile) do
-    player.hand[#player.hand + 1] = card_copy(c, false)
-    ids[#ids + 1] = c.id
+  local hand = state.players[seat].hand
+  local ids, n = {}, #hand
+  for i, c in ipairs(state.pile) do
+    n = n + 1
+    hand[n] = card_copy(c, false, true)
+    ids[i] = c.id
   end
   state.pile = {}
   state.value = 0
@@ -416,34 +423,50 @@ local function to_pile(state, card)
   state.pile[#state.pile + 1] = card_copy(card, true)
 end
 
+-- The player of `seat` in `state` (a copy of a state, its players map its own) made the state's own: a
+-- copy of its table and its three lists, which the move may then change (the cards in them are shared:
+-- a card is never changed, a card that turns up is a new card).
+local function own(state, seat)
+  local p = shallow(state.players[seat])
+  p.hand, p.front, p.back = copy_list(p.hand), copy_list(p.front), copy_list(p.back)
+  state.players[seat] = p
+  return p
+end
+
 -- play(state, seat, move) -> new state, events | nil, refusal.
 --   move = {pick_up = true}
 --        | {cards = {ids}}                               attack cards of one value, or one special
 --        | {cards = {undead}, give = id, take = id}      C17 (give absent when you have none)
 --        | {cards = {faceoff}, reveal = {id, id}, choose = id}   C18
 -- events: {what, seat, ids, text}; what = played, picked_up, burned, reversed, traded, took,
--- revealed, drew, won.
+-- revealed, drew, won. The new state shares with the input every table the move leaves as it was (own
+-- above; the discard pile, the draw pile and the burned cards are new lists when they change).
 function SkorchEngine.play(state, seat, move)
   local ok, refusal = SkorchEngine.check(state, seat, move)
   if not ok then return nil, refusal end
-  state = clone(state)
-  local player, events = state.players[seat], {}
+  state = shallow(state)
+  state.players = shallow(state.players)
+  state.pile = copy_list(state.pile)
+  local player, events = own(state, seat), {}
   state.turns = state.turns + 1
   local ends_with_pick_up = false
   if move.pick_up then
     pick_up(state, seat, events)
     ends_with_pick_up = true
   else
-    local had_pile = #state.pile > 0
+    local pile = state.pile
+    local on_pile = #pile
+    local had_pile = on_pile > 0
     local played, ids = {}, {}
     for i, id in ipairs(move.cards) do
       local card, place = remove_card(player, id)
       played[i] = card
       ids[i] = id
-      if place ~= "hand" and not card.face_up then
+      if place ~= "hand" and not card.face_up then  -- a face-down card is played on its own: one event
         events[#events + 1] = { what = "revealed", seat = seat, ids = { id }, text = seat .. " turns up " .. name(card) .. "." }
       end
-      to_pile(state, card)
+      on_pile = on_pile + 1
+      pile[on_pile] = card_copy(card, true)
     end
     local first = played[1]
     events[#events + 1] = { what = "played", seat = seat, ids = ids,
@@ -464,11 +487,13 @@ function SkorchEngine.play(state, seat, move)
     elseif kind == "demoter" then
       state.value = 0
     elseif kind == "skorch" then -- C16
-      local burned = {}
-      for _, c in ipairs(state.pile) do
-        state.burned[#state.burned + 1] = c
-        burned[#burned + 1] = c.id
+      local burned, out = {}, copy_list(state.burned)
+      local n = #out
+      for i, c in ipairs(state.pile) do
+        out[n + i] = c
+        burned[i] = c.id
       end
+      state.burned = out
       state.pile = {}
       state.value = 0
       events[#events + 1] = { what = "burned", seat = seat, ids = burned,
@@ -479,7 +504,7 @@ function SkorchEngine.play(state, seat, move)
         for _, t in ipairs(takeable(state, seat)) do
           if t.id == move.take then owner = t.seat end
         end
-        local victim = state.players[owner]
+        local victim = own(state, owner)
         local taken, row, slot = remove_card(victim, move.take)
         if move.give ~= nil then
           local given, my_row, my_slot = remove_card(player, move.give)
@@ -488,18 +513,17 @@ function SkorchEngine.play(state, seat, move)
           events[#events + 1] = { what = "traded", seat = seat, ids = { move.give, move.take },
             text = seat .. " trades " .. name(given) .. " for " .. owner .. "'s " .. name(taken) .. "." }
         else
-          player.hand[#player.hand + 1] = card_copy(taken, false)
+          player.hand[#player.hand + 1] = card_copy(taken, false, true)
           events[#events + 1] = { what = "took", seat = seat, ids = { move.take },
             text = seat .. " takes " .. owner .. "'s " .. name(taken) .. "." }
         end
       end
     elseif kind == "faceoff" then
       local revealed = {}
-      for _, id in ipairs(move.reveal or {}) do
+      for i, id in ipairs(move.reveal or {}) do
         local place, index = locate(player, id)
-        local c = card_at(player, place, index)
-        c.face_up = true
-        revealed[#revealed + 1] = id
+        player[place][index] = card_copy(card_at(player, place, index), true)  -- a prison card turns up
+        revealed[i] = id
       end
       if #revealed > 0 then
         events[#events + 1] = { what = "revealed", seat = seat, ids = revealed,
@@ -527,13 +551,17 @@ function SkorchEngine.play(state, seat, move)
   end
   -- C20: draw after a play while the draw pile lasts (not after picking up).
   if not ends_with_pick_up then
-    local drawn = {}
-    for _ = 1, state.rules.draw_per_turn do
-      if #state.draw > 0 then
-        local c = table.remove(state.draw, 1)
-        player.hand[#player.hand + 1] = c
-        drawn[#drawn + 1] = c.id
+    local draw, drawn = state.draw, {}
+    local left, count = #draw, math.min(state.rules.draw_per_turn, #state.draw)
+    if count > 0 then
+      local hand, rest = player.hand, {}
+      local n = #hand
+      for i = 1, count do
+        hand[n + i] = draw[i]
+        drawn[i] = draw[i].id
       end
+      for i = count + 1, left do rest[i - count] = draw[i] end
+      state.draw = rest
     end
     if #drawn > 0 then
       events[#events + 1] = { what = "drew", seat = seat, ids = drawn, text = seat .. " draws " .. #drawn .. "." }
@@ -541,6 +569,42 @@ function SkorchEngine.play(state, seat, move)
   end
   state.turn = SkorchEngine.next_seat(state, seat)
   return state, events
+end
+
+-- ---------------------------------------------------------------------------
+-- What a seat knows
+
+-- determinize(state, seat, seed) -> the state as `seat` may know it, what it cannot see redealt at random
+-- with `seed` (docs/scripting.md): the other players' hands (but for the cards every player saw go there,
+-- `shown`), every face-down prison card, its own too (C13: played blind; nobody looks at one), and the draw pile. Those
+-- cards are sorted by id, shuffled and dealt back into the same places, face down: every state that
+-- differs from this one only in where its hidden cards lie gives the same result. Hand sizes, the prison's
+-- shape, the face-up cards, the discard pile, the burned cards and the turn stay as they are.
+function SkorchEngine.determinize(state, seat, seed)
+  local out = shallow(state)
+  out.players = shallow(state.players)
+  local pool, lists, places, n = {}, {}, {}, 0
+  local function hide(list, i)
+    n = n + 1
+    pool[n], lists[n], places[n] = list[i], list, i
+  end
+  for _, s in ipairs(state.order) do
+    local player = own(out, s)
+    if s ~= seat then
+      for i, c in ipairs(player.hand) do
+        if not c.shown then hide(player.hand, i) end
+      end
+    end
+    each_prison_card(player, function(c, row, slot)
+      if not c.face_up then hide(player[row], slot) end
+    end)
+  end
+  out.draw = copy_list(state.draw)
+  for i = 1, #out.draw do hide(out.draw, i) end
+  table.sort(pool, function(a, b) return a.id < b.id end)
+  Random.shuffle_in_place(pool, Random.seed(seed))
+  for k = 1, n do lists[k][places[k]] = card_copy(pool[k], false) end
+  return out
 end
 
 -- ---------------------------------------------------------------------------
@@ -553,19 +617,19 @@ end
 function SkorchEngine.legal_moves(state, seat)
   local out, add = Util.appender()
   if state.winner or seat ~= state.turn then return out end
-  local by_value = {}
-  local values = {}
+  local by_value, sizes = {}, {}
+  local values, add_value = Util.appender()
   for _, entry in ipairs(SkorchEngine.playable(state, seat)) do
     local c = entry.card
     local blind = entry.place ~= "hand" and not c.face_up
     if c.kind == "attack" and not blind then
       if c.value >= state.value then
         if by_value[c.value] == nil then
-          by_value[c.value] = {}
-          values[#values + 1] = c.value
+          by_value[c.value], sizes[c.value] = {}, 0
+          add_value(c.value)
         end
-        local group = by_value[c.value]
-        group[#group + 1] = c.id  -- a few cards: the length is cheap
+        sizes[c.value] = sizes[c.value] + 1
+        by_value[c.value][sizes[c.value]] = c.id
       end
     elseif c.kind == "undead" then
       local takes = takeable(state, seat)
@@ -606,7 +670,7 @@ function SkorchEngine.legal_moves(state, seat)
   for _, v in ipairs(values) do
     local ids = by_value[v]
     for _, id in ipairs(ids) do add({ cards = { id } }) end
-    if #ids > 1 then add({ cards = ids }) end
+    if sizes[v] > 1 then add({ cards = ids }) end
   end
   if out[1] == nil then add({ pick_up = true }) end
   return out

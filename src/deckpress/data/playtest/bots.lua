@@ -15,9 +15,14 @@
 --           when the move is chosen at once with others, after their random choices, the same for every
 --           candidate), its seat's points minus the best other seat's, or the game's result if it ended;
 --   search  flat determinized Monte Carlo: each candidate is played out to the end `budget / candidates`
---           times with random moves, from the state as the seat may know it (the engine's optional
---           determinize(state, seat, seed): what the seat cannot see redealt; without it, the full state),
---           and the candidate with the best mean share of the win is chosen.
+--           times with random moves, each time from another state as the seat may know it (the engine's
+--           determinize(state, seat, seed): what the seat cannot see redealt at random), and the candidate
+--           with the best mean share of the win is chosen (a playout still going after M.PLAYOUT moves is
+--           won by the seats with the most points then). It needs determinize: on an engine without
+--           one it would see every hidden card, so it refuses to play (deckpress playtest says so first).
+--           The candidates are the seat's legal moves in the real state, which it may know; a playout
+--           in which the engine refuses the candidate (a move that names a card the seat cannot see,
+--           such as Skorch's blind prison card, is legal in some redeals only) does not count.
 -- Within one choice at once (to_act's "simultaneous"), every seat chooses from the same state: no bot
 -- sees the choices of the others.
 local Random = use("lib.random")
@@ -27,6 +32,7 @@ local M = {}
 local CANDIDATES = 24       -- at most this many candidate moves weighed by greedy and search
 local WIN = 1000000         -- greedy's value of a game won (times the share of the win)
 M.LIMIT = 20000             -- moves: a game still going after this many is a broken engine
+M.PLAYOUT = 2000            -- moves of a search bot's playout, after which the most points win it
 
 -- The generator of a game: a table {s = state} so that every function draws from one sequence.
 local function generator(seed)
@@ -167,15 +173,31 @@ local function standing(engine, state, seat)
   return mine - (best or 0)
 end
 
--- Random moves to the end of the game; returns the final state.
+-- The winners of a playout: random moves to the end of the game, or, when it is still going after
+-- M.PLAYOUT moves (random moves can take a long time to end a game: Skorch's hands once the draw pile and
+-- the Skorch cards are gone), the seats with the most points then.
 local function rollout(engine, state, r)
-  for _ = 1, M.LIMIT do
+  for _ = 1, M.PLAYOUT do
     local acting, kind = engine.to_act(state)
-    if kind == "over" then return state end
+    if kind == "over" then
+      local points, winners = engine.scores(state)
+      return winners
+    end
     local seat = acting[1]
     state = engine.play(state, seat, random_move(engine, state, seat, r))
   end
-  error("a game did not end in " .. M.LIMIT .. " moves", 0)
+  local points = engine.scores(state)
+  local best, leaders, n = nil, {}, 0
+  for _, p in pairs(points) do
+    if best == nil or p > best then best = p end
+  end
+  for _, seat in ipairs(sorted_keys(points)) do
+    if points[seat] == best then
+      n = n + 1
+      leaders[n] = seat
+    end
+  end
+  return leaders
 end
 
 local BOTS = {}
@@ -199,26 +221,24 @@ function BOTS.greedy(engine, state, seat, others, r)
   return best
 end
 
+M.NO_DETERMINIZE = "the search bot needs the engine's determinize(state, seat, seed) (docs/scripting.md): "
+  .. "without it, it would see every hidden card"
+
 function BOTS.search(engine, state, seat, others, r, budget)
+  if not engine.determinize then error(M.NO_DETERMINIZE, 0) end
   local moves = candidates(engine, state, seat, r, math.max(1, math.min(CANDIDATES, math.floor(budget / 4))))
   if moves[2] == nil then return moves[1] end
   local each = math.max(1, math.floor(budget / #moves))
   local best, best_value = moves[1], nil
   for _, move in ipairs(moves) do
-    local total = 0
+    local total, counted = 0, 0
     for _ = 1, each do
-      local from = state
-      if engine.determinize ~= nil then
-        r.s = Random.next(r.s)
-        from = engine.determinize(state, seat, r.s)
-      end
-      local after = play_with_others(engine, from, seat, move, others, r)
-      if after ~= nil then
-        local points, winners = engine.scores(rollout(engine, after, r))
-        total = total + share(winners, seat)
-      end
+      r.s = Random.next(r.s)
+      local after = play_with_others(engine, engine.determinize(state, seat, r.s), seat, move, others, r)
+      if after ~= nil then total, counted = total + share(rollout(engine, after, r), seat), counted + 1 end
     end
-    if best_value == nil or total > best_value then best, best_value = move, total end
+    local value = counted > 0 and total / counted or -1
+    if best_value == nil or value > best_value then best, best_value = move, value end
   end
   return best
 end
@@ -284,9 +304,12 @@ function M.game(engine, data, seats, opts, bots, seed, budget)
     end
     local chosen = {}
     for i, seat in ipairs(acting) do  -- at once: every seat chooses from the same state
-      local others = {}
+      local others, n = {}, 0
       for j, other in ipairs(acting) do
-        if j ~= i then others[#others + 1] = other end
+        if j ~= i then
+          n = n + 1
+          others[n] = other
+        end
       end
       chosen[i] = bot[seat](engine, state, seat, others, r, budget)
     end

@@ -36,6 +36,14 @@ function M.copy_list(list)
   return out
 end
 
+-- A new table with the same keys and values as `t` (one level: the values are shared). The engines' play
+-- copies a state this way, and only the parts a move changes, so that the input is never changed.
+function M.shallow_copy(t)
+  local out = {}
+  for k, v in pairs(t) do out[k] = v end
+  return out
+end
+
 -- A copy of `value` that shares no table with it (plain data: no cycles, no metatables).
 function M.deep_copy(value)
   if type(value) ~= "table" then return value end
