@@ -457,13 +457,14 @@ function SkorchEngine.play(state, seat, move)
     local pile = state.pile
     local on_pile = #pile
     local had_pile = on_pile > 0
-    local played, ids = {}, {}
+    local played, ids, said = {}, {}, #events
     for i, id in ipairs(move.cards) do
       local card, place = remove_card(player, id)
       played[i] = card
       ids[i] = id
       if place ~= "hand" and not card.face_up then  -- a face-down card is played on its own: one event
-        events[#events + 1] = { what = "revealed", seat = seat, ids = { id }, text = seat .. " turns up " .. name(card) .. "." }
+        said = said + 1
+        events[said] = { what = "revealed", seat = seat, ids = { id }, text = seat .. " turns up " .. name(card) .. "." }
       end
       on_pile = on_pile + 1
       pile[on_pile] = card_copy(card, true)
