@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from conftest import run_cli
-from contract_driver import Game, playout
+from contract_driver import Game, playout, setup
 from deckpress import scripted
 from deckpress.builders.tts import lua_data
 from deckpress.deck import load_deck
@@ -74,6 +74,21 @@ def test_its_engine_keeps_the_contract(project):
         final, _ = playout(game, SEATS[:players], seed)
         assert final["over"] and final["winners"]
     assert playout(game, SEATS[:2], 5) == playout(game, SEATS[:2], 5)
+
+
+def test_its_determinize_redeals_only_what_the_seat_cannot_see(project):
+    """The scaffold's determinize (for playtest's search bot): the seat's own hand and the pile stay, the other
+    hands keep their sizes, every card is kept, and the other hands and the draw pile change with the seed."""
+    game = engine_game(project)
+    state, _ = setup(game, SEATS[:3], seed=4)
+    before = to_py(state)
+    redeals = [to_py(game.engine.determinize(state, "White", seed)) for seed in range(1, 6)]
+    for after in redeals:
+        assert after["hands"]["White"] == before["hands"]["White"] and after["pile"] == before["pile"]
+        assert [len(after["hands"][s]) for s in SEATS[:3]] == [len(before["hands"][s]) for s in SEATS[:3]]
+        assert sorted(to_py(game.engine.all_ids(to_lua(game.lua, after)))) == sorted(to_py(game.engine.all_ids(state)))
+    assert len({str((r["hands"]["Red"], r["draw"])) for r in redeals}) == 5
+    assert to_py(state) == before                                                  # the input unchanged
 
 
 def state(table) -> dict:

@@ -344,3 +344,5 @@ def test_the_scaffold_of_a_scripted_game_plays_under_playtest(tmp_path):
     deck = next((root / "decks").glob("*.yaml"))
     report = figures(deck, games=20, bots="greedy")
     assert report["games"] == 20 and sum(s["wins"] for s in report["seats"]) == pytest.approx(20)
+    report = figures(deck, games=4, players=2, bots="search,random", budget=8)  # its determinize: a fair search
+    assert report["games"] == 4 and report["seats"][0]["bot"] == "search"

@@ -194,6 +194,32 @@ function Engine.scores(state)
   return points, copy(state.winners)
 end
 
+-- determinize(state, seat, seed) -> state: the game as `seat` may know it, for the search bot of
+-- `deckpress playtest`. What it cannot see (the other hands, the draw pile's order) is dealt again with
+-- `seed`, every hand keeping its size; its own hand and the pile (face up) stay. The hidden cards are
+-- sorted by id first, so where they really lay never shows through.
+function Engine.determinize(state, seat, seed)
+  local hidden, n = {}, 0
+  for _, other in ipairs(state.seats) do
+    if other ~= seat then
+      for _, card in ipairs(state.hands[other]) do n = n + 1; hidden[n] = card end
+    end
+  end
+  for _, card in ipairs(state.draw) do n = n + 1; hidden[n] = card end
+  table.sort(hidden, function(a, b) return a.id < b.id end)
+  hidden = Random.shuffle(hidden, seed)
+  local out = copy(state)
+  local k = 0
+  for _, other in ipairs(state.seats) do
+    if other ~= seat then
+      for i = 1, #state.hands[other] do out.hands[other][i] = copy(hidden[k + i]) end
+      k = k + #state.hands[other]
+    end
+  end
+  for i = 1, #state.draw do out.draw[i] = copy(hidden[k + i]) end
+  return out
+end
+
 -- Every card of the game, wherever it is (hands, pile, draw pile): no card is ever created or lost.
 function Engine.all_ids(state)
   local out, add = Util.appender()
