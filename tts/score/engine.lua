@@ -80,9 +80,14 @@ ScoreEngine.has = has
 -- overlaid with the mode's own (C1). An option the base does not know is an error.
 function ScoreEngine.mode_options(base, options)
   local full = copy(base or {})
-  local unknown = {}
+  local unknown, n_unknown = {}, 0
   for k, v in pairs(options or {}) do
-    if full[k] == nil then unknown[#unknown + 1] = tostring(k) else full[k] = copy(v) end
+    if full[k] == nil then
+      n_unknown = n_unknown + 1
+      unknown[n_unknown] = tostring(k)
+    else
+      full[k] = copy(v)
+    end
   end
   if #unknown > 0 then
     table.sort(unknown)
@@ -119,11 +124,14 @@ end
 -- Expand cards (each with an optional "count", default 1) into a deck, leaving out the
 -- mode's deck_remove ids (C20).
 function ScoreEngine.build_deck(cards, opts)
-  local deck = {}
+  local deck, n_deck = {}, 0
   for _, card in ipairs(cards) do
     ScoreEngine.validate_card(card)
     if not contains(opts.deck_remove, card.id) then
-      for _ = 1, card.count or 1 do deck[#deck + 1] = copy(card) end
+      for _ = 1, card.count or 1 do
+        n_deck = n_deck + 1
+        deck[n_deck] = copy(card)
+      end
     end
   end
   return deck
@@ -207,9 +215,12 @@ local function bug_check(state, plays, opts)
     if after[s] ~= after[1] then differ = true end
   end
   if not differ then return nil end
-  local responsible = {}
+  local responsible, n_responsible = {}, 0
   for s = 1, #after do
-    if after[s] ~= expected then responsible[#responsible + 1] = s - 1 end
+    if after[s] ~= expected then
+      n_responsible = n_responsible + 1
+      responsible[n_responsible] = s - 1
+    end
   end
   return { responsible = responsible, penalty = opts.bug_penalty, counts = after }
 end
@@ -244,8 +255,8 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
     return seat + 1
   end
 
-  local log = {}
-  local cards = {}   -- one report per flipped card, in seat order
+  local log, n_log = {}, 0
+  local cards, n_cards = {}, 0   -- one report per flipped card, in seat order
   local played = {}  -- the card table behind each report
   local live = {}    -- live[seat + 1] = index into `cards` of the card in front of the seat
   local targets = {}
@@ -254,9 +265,10 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
     if play then
       ScoreEngine.validate_card(play.card)
       targets[s] = play.target
-      cards[#cards + 1] = { card = play.card.id, seat = s - 1, holder = s - 1 }
-      played[#cards] = play.card
-      live[s] = #cards
+      n_cards = n_cards + 1
+      cards[n_cards] = { card = play.card.id, seat = s - 1, holder = s - 1 }
+      played[n_cards] = play.card
+      live[s] = n_cards
     end
   end
   local discarded = {}
@@ -287,7 +299,7 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
   local scores = copy_list(start)
   local protected = filled(n, false)
   local denied = filled(n, false)
-  local effective = {}
+  local effective, n_effective = {}, 0
 
   local function valid_target(seat, snap_protected) -- C4 (seat is 0-based)
     local target = targets[seat + 1]
@@ -295,11 +307,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
   end
 
   local function adversaries(seat, snap_protected) -- C5
-    local list = {}
+    local list, n_list = {}, 0
     for a = 0, n - 1 do
       if a ~= seat and not snap_protected[a + 1]
         and not (team_rules and teams[a + 1] == teams[seat + 1]) then
-        list[#list + 1] = a
+        n_list = n_list + 1
+        list[n_list] = a
       end
     end
     return list
@@ -325,9 +338,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
     if who == nil or who == "you" then return { holder } end
     if who == "target" then return { targets[holder + 1] } end
     if who == "adversaries" then return adversaries(holder, snap_protected) end
-    local all = {} -- everyone: every player who counts this action turn (not a No! player)
+    local all, n_all = {}, 0 -- everyone: every player who counts this action turn (not a No! player)
     for a = 0, n - 1 do
-      if not snap_protected[a + 1] then all[#all + 1] = a end
+      if not snap_protected[a + 1] then
+        n_all = n_all + 1
+        all[n_all] = a
+      end
     end
     return all
   end
@@ -341,9 +357,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
 
   while true do
     -- seats whose card lying in front of them has not resolved yet
-    local waiting = {}
+    local waiting, n_waiting = {}, 0
     for s = 1, n do
-      if live[s] ~= nil and cards[live[s]].status == nil then waiting[#waiting + 1] = s - 1 end
+      if live[s] ~= nil and cards[live[s]].status == nil then
+        n_waiting = n_waiting + 1
+        waiting[n_waiting] = s - 1
+      end
     end
     if #waiting == 0 then break end
     local step = nil
@@ -351,9 +370,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
       local k = key(live[s + 1], s)
       if step == nil or k < step then step = k end
     end
-    local acting = {}
+    local acting, n_acting = {}, 0
     for _, s in ipairs(waiting) do
-      if key(live[s + 1], s) == step then acting[#acting + 1] = live[s + 1] end
+      if key(live[s + 1], s) == step then
+        n_acting = n_acting + 1
+        acting[n_acting] = live[s + 1]
+      end
     end
     local snap_protected, snap_denied = copy_list(protected), copy_list(denied)
     local snap_scores = copy_list(scores)
@@ -368,45 +390,55 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
       local who = "seat " .. holder .. " plays " .. card.name
       if snap_denied[holder + 1] then -- C8: a denied player applies nothing this turn
         report.status = "denied"
-        log[#log + 1] = "seat " .. holder .. " is denied: " .. card.name .. " has no effect"
+        n_log = n_log + 1
+        log[n_log] = "seat " .. holder .. " is denied: " .. card.name .. " has no effect"
       elseif card.target and not valid_target(holder, snap_protected) then
         report.status = "no_target" -- C4
-        log[#log + 1] = who .. " without a valid target: no effect"
+        n_log = n_log + 1
+        log[n_log] = who .. " without a valid target: no effect"
       elseif pass_direction(card) ~= nil and pass_blocked(i, snap_denied) then
         report.status = "cancelled"
-        log[#log + 1] = who .. ": cancelled by the opposite pass"
+        n_log = n_log + 1
+        log[n_log] = who .. ": cancelled by the opposite pass"
       else
         report.status = "effect"
-        effective[#effective + 1] = report.card
-        local parts = {}
+        n_effective = n_effective + 1
+        effective[n_effective] = report.card
+        local parts, n_parts = {}, 0
         for _, st in ipairs(card.effect) do
           local kind = what(st)
           local hit = seats_of(st.who, holder, snap_protected)
           local k = times(st.per, holder, snap_protected)
           if kind == "protect" then
             for _, seat in ipairs(hit) do protected[seat + 1] = true end
-            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " protected"
+            n_parts = n_parts + 1
+            parts[n_parts] = "seat(s) " .. seat_list(hit) .. " protected"
           elseif kind == "deny" then
             for _, seat in ipairs(hit) do denied[seat + 1] = true end
-            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " denied"
+            n_parts = n_parts + 1
+            parts[n_parts] = "seat(s) " .. seat_list(hit) .. " denied"
           elseif kind == "pass" then
             if st.pass == "cw" then shift = shift + 1 else shift = shift - 1 end
             pass_players[holder] = true
             pass_cards[i] = true
-            parts[#parts + 1] = "pass " .. st.pass
+            n_parts = n_parts + 1
+            parts[n_parts] = "pass " .. st.pass
           elseif kind == "add" then
             for _, seat in ipairs(hit) do adds[entity(seat)] = adds[entity(seat)] + st.add * k end
-            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " " .. (st.add * k >= 0 and "+" or "") .. fmt(st.add * k)
+            n_parts = n_parts + 1
+            parts[n_parts] = "seat(s) " .. seat_list(hit) .. " " .. (st.add * k >= 0 and "+" or "") .. fmt(st.add * k)
           elseif kind == "multiply" then
             for _, seat in ipairs(hit) do mults[entity(seat)] = mults[entity(seat)] * st.multiply ^ k end
-            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " x" .. fmt(st.multiply ^ k)
+            n_parts = n_parts + 1
+            parts[n_parts] = "seat(s) " .. seat_list(hit) .. " x" .. fmt(st.multiply ^ k)
           elseif kind == "set" then
             local value = st.set
             if type(value) == "table" then -- the score of a player at the start of the step
               value = snap_scores[entity(seats_of(value.score_of, holder, snap_protected)[1])]
             end
             for _, seat in ipairs(hit) do sets[entity(seat)] = value end
-            parts[#parts + 1] = "seat(s) " .. seat_list(hit) .. " set to " .. fmt(value)
+            n_parts = n_parts + 1
+            parts[n_parts] = "seat(s) " .. seat_list(hit) .. " set to " .. fmt(value)
           else -- take
             local from = seats_of(st.from, holder, snap_protected)
             local to = seats_of(st.to, holder, snap_protected)
@@ -415,10 +447,12 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
               adds[entity(seat)] = adds[entity(seat)] - amount
               for _, gainer in ipairs(to) do adds[entity(gainer)] = adds[entity(gainer)] + amount end
             end
-            parts[#parts + 1] = fmt(amount) .. " from seat(s) " .. seat_list(from) .. " to seat(s) " .. seat_list(to)
+            n_parts = n_parts + 1
+            parts[n_parts] = fmt(amount) .. " from seat(s) " .. seat_list(from) .. " to seat(s) " .. seat_list(to)
           end
         end
-        log[#log + 1] = who .. ": " .. table.concat(parts, "; ")
+        n_log = n_log + 1
+        log[n_log] = who .. ": " .. table.concat(parts, "; ")
       end
     end
 
@@ -430,7 +464,8 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
           live[s] = nil
           if cards[index].status == nil then
             cards[index].status = "denied"
-            log[#log + 1] = "seat " .. (s - 1) .. " throws " .. played[index].name .. " (denied)"
+            n_log = n_log + 1
+            log[n_log] = "seat " .. (s - 1) .. " throws " .. played[index].name .. " (denied)"
           end
         end
       end
@@ -457,10 +492,11 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
         if live[s + 1] ~= nil then moved[(s + shift) % n + 1] = live[s + 1] end
       end
       live = moved
+      n_log = n_log + 1
       if shift > 0 then
-        log[#log + 1] = "cards pass clockwise"
+        log[n_log] = "cards pass clockwise"
       else
-        log[#log + 1] = "cards pass counter-clockwise"
+        log[n_log] = "cards pass counter-clockwise"
       end
       for s = 0, n - 1 do
         local index = live[s + 1]
@@ -481,7 +517,8 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
           if reason ~= nil then
             live[s + 1] = nil
             if status == nil then cards[index].status = "void" end
-            log[#log + 1] = "seat " .. s .. " throws " .. played[index].name .. " (" .. reason .. ")"
+            n_log = n_log + 1
+            log[n_log] = "seat " .. s .. " throws " .. played[index].name .. " (" .. reason .. ")"
           end
         end
       end
@@ -493,7 +530,7 @@ function ScoreEngine.resolve_action_turn(state, plays, mode)
     deltas[e] = scores[e] - start[e]
     shown[e] = fmt(scores[e])
   end
-  log[#log + 1] = "scores: " .. seat_list(shown)
+  log[n_log + 1] = "scores: " .. seat_list(shown)
   return { deltas = deltas, scores = scores, cards = cards, effective = effective,
     discarded = discarded, bug = nil, log = log }
 end
@@ -525,6 +562,7 @@ function ScoreEngine.resolve_round(state, rosters, mode, turn_inputs)
     for _, roster in ipairs(rosters) do n_turns = math.max(n_turns, #roster) end
   end
   local turns, log, bug = {}, {}, nil
+  local n_log = 0
   for t = 0, n_turns - 1 do
     local inputs = turn_inputs[t + 1] or {}
     local dice = inputs.dice
@@ -549,9 +587,13 @@ function ScoreEngine.resolve_round(state, rosters, mode, turn_inputs)
     end
     local turn_state = { scores = running, roster_counts = counts, turn = t, teams = teams, dice = dice }
     local result = ScoreEngine.resolve_action_turn(turn_state, plays, opts)
-    turns[#turns + 1] = result
-    log[#log + 1] = "action turn " .. (t + 1)
-    for _, line in ipairs(result.log) do log[#log + 1] = line end
+    turns[t + 1] = result
+    n_log = n_log + 1
+    log[n_log] = "action turn " .. (t + 1)
+    for _, line in ipairs(result.log) do
+      n_log = n_log + 1
+      log[n_log] = line
+    end
     if result.bug ~= nil then
       bug = result.bug
       break
@@ -583,7 +625,7 @@ function ScoreEngine.resolve_round(state, rosters, mode, turn_inputs)
     round_scores[e] = new_totals[e] - totals[e]
     shown[e] = fmt(round_scores[e])
   end
-  log[#log + 1] = "round scores: " .. seat_list(shown)
+  log[n_log + 1] = "round scores: " .. seat_list(shown)
   return { turns = turns, round_scores = round_scores, totals = new_totals, bug = bug, log = log }
 end
 
@@ -610,9 +652,12 @@ function ScoreEngine.game_status(totals, rounds_played, mode, teams, contenders)
   else
     eligible = copy_list(contenders)
   end
-  local reached = {}
+  local reached, n_reached = {}, 0
   for _, e in ipairs(eligible) do
-    if totals[e + 1] >= ScoreEngine.entity_target(opts, e, teams) then reached[#reached + 1] = e end
+    if totals[e + 1] >= ScoreEngine.entity_target(opts, e, teams) then
+      n_reached = n_reached + 1
+      reached[n_reached] = e
+    end
   end
   local status = { finished = false, tiebreak = {} }
   if opts.solo then -- C28: solo games are won or lost, never tied
@@ -631,9 +676,12 @@ function ScoreEngine.game_status(totals, rounds_played, mode, teams, contenders)
   for _, e in ipairs(pool) do
     if best == nil or totals[e + 1] > best then best = totals[e + 1] end
   end
-  local leaders = {}
+  local leaders, n_leaders = {}, 0
   for _, e in ipairs(pool) do
-    if totals[e + 1] == best then leaders[#leaders + 1] = e end
+    if totals[e + 1] == best then
+      n_leaders = n_leaders + 1
+      leaders[n_leaders] = e
+    end
   end
   local reason = "rounds"
   if #reached > 0 then
@@ -680,7 +728,7 @@ ScoreEngine.AUTO = "Auto"
 -- by id: {id, name, count, priority, target, effect}. Returns the table and a list of problems
 -- (cards the engine refuses).
 function ScoreEngine.deck_cards(data)
-  local out, problems = {}, {}
+  local out, problems, n_problems = {}, {}, 0
   for _, component in ipairs(data.components) do
     if component.type == "cards" and component.role == "play" then
       for _, card in ipairs(component.cards) do
@@ -688,7 +736,12 @@ function ScoreEngine.deck_cards(data)
         local entry = { id = card.id, name = card.name, count = card.count, priority = fields.priority,
           target = fields.target == true, effect = copy(fields.effect) }
         local ok, message = pcall(ScoreEngine.validate_card, entry)
-        if ok then out[card.id] = entry else problems[#problems + 1] = tostring(message) end
+        if ok then
+          out[card.id] = entry
+        else
+          n_problems = n_problems + 1
+          problems[n_problems] = tostring(message)
+        end
       end
     end
   end
@@ -724,9 +777,12 @@ end
 
 -- "team 1 (White, Blue)": a team (0-based) with its players.
 function ScoreEngine.team_names(state, team)
-  local out = {}
+  local out, n_out = {}, 0
   for _, seat in ipairs(state.players) do
-    if state.teams[seat] == team then out[#out + 1] = tostring(seat) end
+    if state.teams[seat] == team then
+      n_out = n_out + 1
+      out[n_out] = tostring(seat)
+    end
   end
   return "team " .. (team + 1) .. " (" .. table.concat(out, ", ") .. ")"
 end
@@ -734,11 +790,14 @@ end
 -- The players of the next round: the game's players, or the tied contenders (C24).
 function ScoreEngine.round_players(state, opts)
   if not state.contenders then return copy(state.players) end
-  local out = {}
+  local out, n_out = {}, 0
   for _, seat in ipairs(state.players) do
     local entity = seat
     if opts.teams == "pooled" then entity = state.teams[seat] end
-    if contains(state.contenders, entity) then out[#out + 1] = seat end
+    if contains(state.contenders, entity) then
+      n_out = n_out + 1
+      out[n_out] = seat
+    end
   end
   return out
 end
@@ -873,7 +932,7 @@ function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
 
   local n = #players
   local teams = opts.teams and ScoreEngine.team_list(state, players) or nil
-  local plays, own, unknown = {}, {}, {}
+  local plays, own, unknown, n_unknown = {}, {}, {}, 0
   local protected = {}
   for s, seat in ipairs(players) do
     plays[s], own[s] = false, false
@@ -881,7 +940,8 @@ function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
       local entry = rosters[seat][slot[s]]
       local card = cards[entry.id or ""]
       if card == nil then
-        unknown[#unknown + 1] = tostring(seat) .. "'s slot " .. slot[s]
+        n_unknown = n_unknown + 1
+        unknown[n_unknown] = tostring(seat) .. "'s slot " .. slot[s]
       else
         own[s] = { card = card, entry = entry }
         protected[s] = has(card, "protect")
@@ -946,18 +1006,26 @@ function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
 
   local out = { flip = {}, discard = {}, messages = {}, result = result }
   if dice then out.messages[#out.messages + 1] = ScoreEngine.dice_message(players, dice, opts) end
+  local n_flip, n_discard = 0, 0
   for s = 1, n do
     if own[s] then
-      out.flip[#out.flip + 1] = own[s].entry
-      if opts.discard then out.discard[#out.discard + 1] = own[s].entry end
+      n_flip = n_flip + 1
+      out.flip[n_flip] = own[s].entry
+      if opts.discard then
+        n_discard = n_discard + 1
+        out.discard[n_discard] = own[s].entry
+      end
     end
     if opts.pick == "dice" and round.turn == 0 then  -- C19: the whole roster is turned face up
       for _, entry in ipairs(rosters[players[s]] or {}) do
-        if entry and not (own[s] and entry == own[s].entry) then out.flip[#out.flip + 1] = entry end
+        if entry and not (own[s] and entry == own[s].entry) then
+          n_flip = n_flip + 1
+          out.flip[n_flip] = entry
+        end
       end
     end
   end
-  local lines = {}
+  local lines, n_lines = {}, 0
   for _, report in ipairs(result.cards) do
     local card = cards[report.card]
     local line = tostring(players[report.seat + 1]) .. ": " .. card.name
@@ -967,7 +1035,8 @@ function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
       line = line .. " on " .. tostring(players[targets[holder] + 1])
     end
     if STATUS[report.status] then line = line .. " (" .. STATUS[report.status] .. ")" end
-    lines[#lines + 1] = line
+    n_lines = n_lines + 1
+    lines[n_lines] = line
   end
   out.messages[#out.messages + 1] = "Action turn " .. (round.turn + 1) .. ": " .. table.concat(lines, "; ")
   state.pending = false
@@ -976,7 +1045,7 @@ function ScoreEngine.action_turn(state, opts, cards, rosters, pad)
   local finished = false
   if result.bug ~= nil then
     local who = {}
-    for _, seat in ipairs(result.bug.responsible) do who[#who + 1] = tostring(players[seat + 1]) end
+    for k, seat in ipairs(result.bug.responsible) do who[k] = tostring(players[seat + 1]) end
     out.messages[#out.messages + 1] = "Bug! The rosters differ in size: " .. table.concat(who, ", ")
       .. " score -" .. result.bug.penalty .. "; this SCORE! phase is void"
     finished = true
@@ -1021,9 +1090,12 @@ local function winners_of(state, opts, status)
     if status.winner == nil then return {} end
     return { state.players[status.winner + 1] }
   end
-  local out = {}
+  local out, n_out = {}, 0
   for _, seat in ipairs(state.players) do
-    if state.teams[seat] == team then out[#out + 1] = seat end
+    if state.teams[seat] == team then
+      n_out = n_out + 1
+      out[n_out] = seat
+    end
   end
   return out
 end
@@ -1081,8 +1153,8 @@ function ScoreEngine.end_round(state, opts, bug, out)
   local contenders = nil
   if state.contenders then
     contenders = {}
-    for _, c in ipairs(state.contenders) do
-      contenders[#contenders + 1] = pooled and c or index_of(state.players, c) - 1
+    for k, c in ipairs(state.contenders) do
+      contenders[k] = pooled and c or index_of(state.players, c) - 1
     end
   end
   local status = ScoreEngine.game_status(totals, state.rounds, opts, teams, contenders)
@@ -1182,7 +1254,8 @@ end
 -- pass card is discarded afterwards.
 function ScoreEngine.solitaire_reshuffle(face_down, discarded, flipped, seed)
   local pile = copy_list(face_down)
-  for _, c in ipairs(discarded) do pile[#pile + 1] = c end
+  local n_pile = #pile
+  for k, c in ipairs(discarded) do pile[n_pile + k] = c end
   return { face_down = ScoreEngine.shuffle(pile, seed), discarded = { flipped } }
 end
 
@@ -1211,7 +1284,7 @@ end
 -- Score Against!: resolve your flipped roster card against one virtual column.
 function ScoreEngine.score_against_turn(score, own_card, column)
   local candidates = { { card = own_card, source = "roster" } }
-  for _, c in ipairs(column) do candidates[#candidates + 1] = { card = c, source = "virtual" } end
+  for k, c in ipairs(column) do candidates[k + 1] = { card = c, source = "virtual" } end
   local best, winner = nil, 1
   for index, cand in ipairs(candidates) do
     ScoreEngine.validate_card(cand.card)
@@ -1231,9 +1304,12 @@ function ScoreEngine.score_against_turn(score, own_card, column)
   else
     delta = amount
   end
-  local discarded = {}
+  local discarded, n_discarded = {}, 0
   for index, cand in ipairs(candidates) do
-    if index ~= winner then discarded[#discarded + 1] = cand.card.id end
+    if index ~= winner then
+      n_discarded = n_discarded + 1
+      discarded[n_discarded] = cand.card.id
+    end
   end
   return { applied = { card = card.id, source = source }, delta = delta, score = score + delta,
     discarded = discarded }
@@ -1245,7 +1321,7 @@ function ScoreEngine.score_against_round(total, roster, columns, mode)
   local score, turns = 0, {}
   for i = 1, math.min(#roster, #columns) do
     local turn = ScoreEngine.score_against_turn(score, roster[i], columns[i])
-    turns[#turns + 1] = turn
+    turns[i] = turn
     score = turn.score
   end
   if opts.floor then score = math.max(score, opts.floor) end
@@ -1604,12 +1680,16 @@ local function score_round(state, events)
     state.targets[seat] = chosen.target or ScoreEngine.AUTO
   end
   local out
+  local n_events = #events
   local limit = state.opts.action_turns or state.opts.roster_size  -- a round's action turns at the most
   for _ = 1, limit do
     local problem
     out, problem = ScoreEngine.action_turn(state, state.opts, state.cards, rosters, state.totals)
     if out == nil then error(problem) end
-    for _, text in ipairs(out.messages) do events[#events + 1] = { what = "said", text = text } end
+    for _, text in ipairs(out.messages) do
+      n_events = n_events + 1
+      events[n_events] = { what = "said", text = text }
+    end
     for _, entry in ipairs(out.discard) do  -- C13: a discarded card leaves its slot
       for _, roster in pairs(rosters) do
         for k, slot in ipairs(roster) do

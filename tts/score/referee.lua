@@ -38,20 +38,26 @@ R.options = Engine.options      -- full engine options of a mode id
 
 -- The tags of the play card components: what table_cards() looks for.
 function R.card_tags(data)
-  local out = {}
+  local out, n_out = {}, 0
   for _, component in ipairs(data.components) do
-    if component.type == "cards" and component.role == "play" then out[#out + 1] = component.id end
+    if component.type == "cards" and component.role == "play" then
+      n_out = n_out + 1
+      out[n_out] = component.id
+    end
   end
   return out
 end
 
 -- The mode ids playable with `count` seated players (all modes when nobody is seated).
 function R.modes_for(data, count)
-  local out = {}
+  local out, n_out = {}, 0
   for _, mode in ipairs(data.modes) do
     local opts = R.options(data, mode.id)
     local fits = count >= opts.players_min and (not opts.players_max or count <= opts.players_max)
-    if count == 0 or fits then out[#out + 1] = mode.id end
+    if count == 0 or fits then
+      n_out = n_out + 1
+      out[n_out] = mode.id
+    end
   end
   return out
 end
@@ -191,8 +197,12 @@ local function assign(centres, objects)
       end
     end
   end
+  local n_problems = 0
   for i, obj in pairs(found) do
-    if (obj.count or 1) > 1 then problems[#problems + 1] = centres[i].label .. " holds more than one card" end
+    if (obj.count or 1) > 1 then
+      n_problems = n_problems + 1
+      problems[n_problems] = centres[i].label .. " holds more than one card"
+    end
   end
   return found, problems
 end
@@ -201,11 +211,12 @@ end
 -- a deck is one object with the top card's guid and id and `count` its number of cards).
 -- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
 function R.read_rosters(data, size, objects)
-  local centres, places = {}, {}
+  local centres, places, n = {}, {}, 0  -- centres[i] lies at places[i]
   for _, color in ipairs(data.seats) do
     for k, p in ipairs(R.slots(data, color, size)) do
-      centres[#centres + 1] = {x = p[1], z = p[3], label = color .. "'s roster slot " .. k}
-      places[#places + 1] = {color, k}
+      n = n + 1
+      centres[n] = {x = p[1], z = p[3], label = color .. "'s roster slot " .. k}
+      places[n] = {color, k}
     end
   end
   local found, problems = assign(centres, objects)
@@ -350,7 +361,7 @@ end
 -- Next value of `color`'s target selector: Auto, then each player of the game (yourself included).
 function R.next_target(state, color, seated_players)
   local options = {R.AUTO}
-  for _, c in ipairs(seated_players) do options[#options + 1] = c end
+  for k, c in ipairs(seated_players) do options[k + 1] = c end
   local current = state.targets[color] or R.AUTO
   state.targets[color] = R.cycle(options, current, 1)
   return state.targets[color]
@@ -375,14 +386,19 @@ function R.reveal(data, state, seated, rosters)
   local out = {flip = {}, messages = {}}
   if dice then out.messages[1] = Engine.dice_message(players, dice, opts) end
   local first_turn = not state.round or state.round.turn == 0
+  local n_flip = 0
   for s, color in ipairs(players) do
     local roster = rosters[color] or {}
     if opts.pick == "dice" and first_turn then  -- C19: the whole roster is turned face up
       for k = 1, #roster do
-        if roster[k] then out.flip[#out.flip + 1] = roster[k].guid end
+        if roster[k] then
+          n_flip = n_flip + 1
+          out.flip[n_flip] = roster[k].guid
+        end
       end
     elseif slot[s] then
-      out.flip[#out.flip + 1] = roster[slot[s]].guid
+      n_flip = n_flip + 1
+      out.flip[n_flip] = roster[slot[s]].guid
     end
   end
   out.warnings = R.target_warnings(data, state, players, rosters, slot)
@@ -392,7 +408,7 @@ end
 -- Warnings for the chosen targets this action turn cannot reach (C4): a player who plays No! (a protect
 -- step), or a player who is not in this round. Auto targets never aim there.
 function R.target_warnings(data, state, players, rosters, slot)
-  local cards, acting, out = R.cards(data), {}, {}
+  local cards, acting, out, n_out = R.cards(data), {}, {}, 0
   for s, color in ipairs(players) do
     local obj = slot[s] and rosters[color][slot[s]]
     acting[color] = obj and cards[obj.id or ""] or false
@@ -401,10 +417,12 @@ function R.target_warnings(data, state, players, rosters, slot)
     local card, chosen = acting[color], state.targets[color]
     if card and card.target and chosen and chosen ~= R.AUTO then
       if acting[chosen] == nil then
-        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who is not playing this round: "
+        n_out = n_out + 1
+        out[n_out] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who is not playing this round: "
           .. "it will have no effect; choose another target"
       elseif acting[chosen] and Engine.has(acting[chosen], "protect") then
-        out[#out + 1] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who plays " .. acting[chosen].name
+        n_out = n_out + 1
+        out[n_out] = color .. "'s " .. card.name .. " targets " .. chosen .. ", who plays " .. acting[chosen].name
           .. " and cannot be targeted: it will have no effect; choose another target"
       end
     end
@@ -490,10 +508,11 @@ end
 -- The face-down cards the player may flip next: not covered by a Deny!, and in Scorliroad! next to the
 -- previous flip.
 local function legal_flips(data, state, board, road)
-  local out = {}
+  local out, n_out = {}, 0
   for spot, place in pairs(board) do
     if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(data, state, spot, state.solo.spot)) then
-      out[#out + 1] = spot
+      n_out = n_out + 1
+      out[n_out] = spot
     end
   end
   return out
@@ -520,9 +539,12 @@ function R.solo_score(data, state, color, cards, total, count)
         .. "the next shuffle", {}
     end
   end
-  local flipped = {}
+  local flipped, n_flipped = {}, 0
   for _, card in ipairs(cards) do
-    if card.up and not state.solo.applied[card.guid] then flipped[#flipped + 1] = card end
+    if card.up and not state.solo.applied[card.guid] then
+      n_flipped = n_flipped + 1
+      flipped[n_flipped] = card
+    end
   end
   table.sort(flipped, function(a, b) return a.guid < b.guid end)
   if #flipped == 0 then
@@ -613,12 +635,13 @@ end
 -- The virtual roster read from the table: grid[col][row] = object or false (objects as read_rosters).
 -- Returns the grid and a list of problems.
 function R.read_virtual(data, color, size, rows, objects)
-  local centres, places, grid = {}, {}, {}
+  local centres, places, grid, n = {}, {}, {}, 0  -- centres[i] lies at places[i]
   for col, column in ipairs(R.virtual_slots(data, color, size, rows) or {}) do
     grid[col] = {}
     for r, p in ipairs(column) do
-      centres[#centres + 1] = {x = p[1], z = p[3], label = "virtual roster column " .. col .. ", row " .. r}
-      places[#places + 1] = {col, r}
+      n = n + 1
+      centres[n] = {x = p[1], z = p[3], label = "virtual roster column " .. col .. ", row " .. r}
+      places[n] = {col, r}
     end
   end
   local found, problems = assign(centres, objects)
@@ -645,8 +668,12 @@ function R.against_reveal(roster, grid)
   local own_k, col = against_next(roster, grid)
   local flip = {}
   if own_k then flip[1] = roster[own_k].guid end
+  local n_flip = #flip
   for _, obj in ipairs(col and grid[col] or {}) do
-    if obj then flip[#flip + 1] = obj.guid end
+    if obj then
+      n_flip = n_flip + 1
+      flip[n_flip] = obj.guid
+    end
   end
   return flip
 end
@@ -673,14 +700,17 @@ function R.against_score(data, state, color, roster, grid, total)
   local own = cards[own_obj.id or ""]
   local column, column_objs, unknown = {}, {}, {}
   if own == nil then unknown[#unknown + 1] = "your roster slot " .. own_k end
+  local n_unknown, n_column = #unknown, 0  -- column[i] is the card of column_objs[i]
   for r, obj in ipairs(grid[col]) do
     if obj then
       local card = cards[obj.id or ""]
       if card == nil then
-        unknown[#unknown + 1] = "virtual column " .. col .. ", row " .. r
+        n_unknown = n_unknown + 1
+        unknown[n_unknown] = "virtual column " .. col .. ", row " .. r
       else
-        column[#column + 1] = card
-        column_objs[#column_objs + 1] = obj
+        n_column = n_column + 1
+        column[n_column] = card
+        column_objs[n_column] = obj
       end
     end
   end
@@ -703,9 +733,9 @@ function R.against_score(data, state, color, roster, grid, total)
 
   local out = {flip = {own_obj.guid}, discard = {own_obj.guid}, messages = {}, turn = turn}
   local names = {}
-  for i, obj in ipairs(column_objs) do
-    out.flip[#out.flip + 1] = obj.guid
-    out.discard[#out.discard + 1] = obj.guid
+  for i, obj in ipairs(column_objs) do  -- after own_obj, the first of each list
+    out.flip[i + 1] = obj.guid
+    out.discard[i + 1] = obj.guid
     names[i] = column[i].name
   end
   local applied = cards[turn.applied.card]

@@ -47,7 +47,7 @@ end
 -- A card dropped onto another forms a Deck in TTS: it is one entry with its top card's guid and id and
 -- `count` its number of cards, so the referee sees two cards in that slot, not an empty one.
 local function table_cards()
-  local in_hand, out, seen = {}, {}, {}
+  local in_hand, out, seen, n_out = {}, {}, {}, 0
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
   end
@@ -60,10 +60,12 @@ local function table_cards()
         seen[guid] = true
         local p = obj.getPosition()
         if obj.type == "Card" then
-          out[#out + 1] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
+          n_out = n_out + 1
+          out[n_out] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
         elseif obj.type == "Deck" then
           local top = obj.getObjects()[1]
-          out[#out + 1] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
+          n_out = n_out + 1
+          out[n_out] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
                            obj = obj, count = obj.getQuantity()}
         end
       end
@@ -85,9 +87,12 @@ end
 
 -- The loose cards of table_cards() (what the solo layouts flip and gather).
 local function loose_cards()
-  local out = {}
+  local out, n_out = {}, 0
   for _, card in ipairs(table_cards()) do
-    if card.obj.type == "Card" then out[#out + 1] = card end
+    if card.obj.type == "Card" then
+      n_out = n_out + 1
+      out[n_out] = card
+    end
   end
   return out
 end
@@ -138,12 +143,13 @@ function T.draw_slots()
   local size = Referee.roster_size(DATA, ensure_state())
   local colors = seated()
   if #colors == 0 then colors = DATA.seats end
-  local points, lines = {}, {}
+  local points, lines, n = {}, {}, 0  -- lines[i] outlines the slot of points[i]
   for _, color in ipairs(colors) do
     local ry = Referee.rotation_y(DATA, color)
     for k, p in ipairs(Referee.slots(DATA, color, size)) do
-      points[#points + 1] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
-      lines[#lines + 1] = {points = Referee.slot_outline(DATA, color, size, k), color = {1, 1, 1},
+      n = n + 1
+      points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
+      lines[n] = {points = Referee.slot_outline(DATA, color, size, k), color = {1, 1, 1},
                            thickness = k == 1 and 0.12 or 0.06, loop = true}
     end
   end
@@ -153,20 +159,24 @@ function T.draw_slots()
       local ry = Referee.rotation_y(DATA, color)
       for col, column in ipairs(Referee.virtual_slots(DATA, color, size, rows)) do
         for r, p in ipairs(column) do
-          points[#points + 1] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
-          lines[#lines + 1] = {points = Referee.virtual_outline(DATA, color, size, rows, col, r),
+          n = n + 1
+          points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
+          lines[n] = {points = Referee.virtual_outline(DATA, color, size, rows, col, r),
                                color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
         end
       end
     end
   end
-  points[#points + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
+  points[n + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
   Global.setSnapPoints(points)
-  local ours, kept = our_outlines(), {}
+  local ours, kept, n_kept = our_outlines(), {}, 0
   for _, line in ipairs(Global.getVectorLines() or {}) do
-    if not ours[line_key(line.points or {})] then kept[#kept + 1] = line end
+    if not ours[line_key(line.points or {})] then
+      n_kept = n_kept + 1
+      kept[n_kept] = line
+    end
   end
-  for _, line in ipairs(lines) do kept[#kept + 1] = line end
+  for k, line in ipairs(lines) do kept[n_kept + k] = line end
   Global.setVectorLines(kept)
 end
 
@@ -224,13 +234,14 @@ end
 
 -- Move the cards `guids` to the discard pile; returns the objects moving there.
 local function discard(objects, guids)
-  local pile, moved = Referee.DISCARD, {}
+  local pile, moved, n_moved = Referee.DISCARD, {}, 0
   for i, guid in ipairs(guids) do
     local obj = objects[guid]
     if obj ~= nil then
       obj.setRotation({0, 180, 0})
       obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
-      moved[#moved + 1] = obj
+      n_moved = n_moved + 1
+      moved[n_moved] = obj
     end
   end
   return moved
@@ -246,9 +257,12 @@ end
 -- removes it again and never merges it into the main deck.
 local function retag(data)
   local function swap(tags)
-    local out = {Referee.COPY_TAG}
+    local out, n_out = {Referee.COPY_TAG}, 1
     for _, tag in ipairs(tags or {}) do
-      if tag ~= DATA.main then out[#out + 1] = tag end
+      if tag ~= DATA.main then
+        n_out = n_out + 1
+        out[n_out] = tag
+      end
     end
     return out
   end
@@ -414,10 +428,13 @@ function T.deal_ready(deck, seated_now, finish)
   local plan, message = Referee.plan_ready(DATA, state, seated_now, deck.getQuantity())
   if plan == nil then warn(message) return finish() end
   local aside = DATA.layout.aside
-  local guids = {}
+  local guids, n_guids = {}, 0
   for _, entry in ipairs(deck.getObjects()) do
     local id = Setup.card_id(entry.gm_notes)
-    if id ~= nil and plan.remove[id] then guids[#guids + 1] = entry.guid end
+    if id ~= nil and plan.remove[id] then
+      n_guids = n_guids + 1
+      guids[n_guids] = entry.guid
+    end
   end
   local j = Table.join(finish)
   for i, guid in ipairs(guids) do
@@ -471,7 +488,7 @@ function T.deal_ready(deck, seated_now, finish)
   local opts = Referee.options(DATA, state.mode)
   if opts.teams then
     local parts = {}
-    for _, color in ipairs(state.players) do parts[#parts + 1] = color .. " T" .. (state.teams[color] + 1) end
+    for k, color in ipairs(state.players) do parts[k] = color .. " T" .. (state.teams[color] + 1) end
     say("Teams: " .. table.concat(parts, ", "))
   end
   j.start()
