@@ -908,7 +908,7 @@ def test_scorlitaire_deny_covers_a_card_and_no_legal_flip_loses(save):
     flip = free[0]
     flip.setRotation(table.lua.table_from([0, 0, 0]))
     table.click("scoreScore", "White")
-    assert "Game over: no legal flip remains" in table.broadcasts and state(table)["over"] is True
+    assert any("Game over: no legal flip remains" in b for b in table.broadcasts) and state(table)["over"] is True
 
 
 # --- Score Against! ---------------------------------------------------------------------------------------------
@@ -982,7 +982,7 @@ def test_score_against_score_resolves_with_the_engine(save):
     expected = ENGINE.score_against_turn(0, CARDS["Fire! 3"], [CARDS[n] for n in columns[3]])
     assert expected["delta"] == 3 and expected["applied"] == {"card": CARDS["Fire! 3"]["id"], "source": "roster"}
     assert table.ui_value("score_run_White") == str(expected["score"]) == "3" and pad(table, "White") == 0
-    assert any("your Fire! 3 applies, +3 (round score 3)" in b for b in table.broadcasts)
+    assert any("White's Fire! 3 applies, +3 (round score 3)" in b for b in table.broadcasts)
     for obj in [own[0]] + [virtual[(3, r)] for r in (1, 2, 3)]:  # face up, on the discard pile
         assert obj.getRotation().z == 0 and near(obj, [-4.0, 0, 0.0])
     assert not any(near(o, [-4.0, 0, 0.0]) for o in own[1:])
@@ -1000,7 +1000,7 @@ def test_score_against_score_resolves_with_the_engine(save):
                                       {"solo": "score-against"})
     assert want["total"] == pad(table, "White") == 1 and [t["delta"] for t in want["turns"]] == [3, -2, 0]
     assert any("virtual No! applies, nothing happens" in b for b in table.broadcasts)
-    assert any("Round 1 over: you score 1" in b for b in table.broadcasts)
+    assert any("Round 1 is over: White scores 1" in b for b in table.broadcasts)
 
 
 def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
@@ -1014,7 +1014,7 @@ def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
     place_virtual(table, "White", {3: ["Score! 2", "Score! 3"]})
     table.click("scoreScore", "White")   # Score! 6 (yours) is the largest Score!: 50
     assert pad(table, "White") == 50 and state(table)["over"] is True
-    assert any("You win Score Against! with 50 points in 2 rounds" in b for b in table.broadcasts)
+    assert any("White wins Score Against! with 50 points in 2 rounds" in b for b in table.broadcasts)
     table.click("scoreScore", "White")
     assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 

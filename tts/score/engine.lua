@@ -1315,16 +1315,21 @@ function ScoreEngine.score_against_turn(score, own_card, column)
     discarded = discarded }
 end
 
+-- Score Against!: a round's score, floored at the mode's floor (C27).
+local function against_floored(score, opts)
+  if opts.floor then return math.max(score, opts.floor) end
+  return score
+end
+
 -- Score Against!: play a round; the round score is floored and added to `total`.
 function ScoreEngine.score_against_round(total, roster, columns, mode)
-  local opts = mode
   local score, turns = 0, {}
   for i = 1, math.min(#roster, #columns) do
     local turn = ScoreEngine.score_against_turn(score, roster[i], columns[i])
     turns[i] = turn
     score = turn.score
   end
-  if opts.floor then score = math.max(score, opts.floor) end
+  score = against_floored(score, mode)
   return { turns = turns, round_score = score, total = total + score }
 end
 
@@ -1369,7 +1374,7 @@ end
 -- down from that deck: state.virtual[seat][col] = its rows' ids, row 1 first, column by column.
 local function deal_own_decks(state, players)
   state.hands, state.chosen, state.decks, state.graves, state.kept = {}, {}, {}, {}, {}
-  state.deck, state.virtual = {}, {}
+  state.deck, state.virtual, state.discard, state.against = {}, {}, {}, false
   for _, seat in ipairs(state.players) do
     state.decks[seat] = shuffled_deck(state)
     state.graves[seat], state.kept[seat] = {}, {}
@@ -1440,7 +1445,8 @@ end
 -- state.discard the pile, state.last the last Score! flipped, state.spot the last flip's spot (false after a
 -- shuffle), state.deny a flipped Deny! still to place (or false). Moves: {flip = spot}; after a Deny!,
 -- {cover = spot}. Score Against!: Decking!'s keeps, against the virtual roster dealt before the first draw;
--- the full roster plays the round's action turns at once (score_against_round).
+-- the full roster plays the round's action turns at once (against_step, one action turn each; the table plays
+-- one a press through against_turn).
 
 -- Scorliroad!: spots a and b of a layout in rows of `columns` touch (side by side, one above the other, or
 -- corner to corner).
@@ -1507,7 +1513,7 @@ local function solitaire_flip_move(state, seat, spot)
     return refuse(26, rule, "flip a face-down card of the layout: {flip = spot}")
   end
   if state.covered[spot] then
-    return refuse(26, rule, "the card at spot " .. spot .. " lies under a Deny!: it stays out of play until the next shuffle")
+    return refuse(26, rule, "the card at spot " .. spot .. " is covered by Deny!: it stays out of play until the next shuffle")
   end
   local last = state.opts.solo == "scorliroad" and state.spot
   if last and not ScoreEngine.next_to(spot, last, state.opts.layout_columns) then
@@ -1522,7 +1528,7 @@ local function solitaire_flip_move(state, seat, spot)
   local events, add = Util.appender()
   local text = tostring(seat) .. " flips " .. card.name .. ": "
   if result.outcome == "block" then
-    text = text .. "it covers a face-down card, out of play until the next shuffle."
+    text = text .. "put it on a face-down card of your choice; that card stays out of play until the next shuffle."
     state.deny = id
   elseif result.outcome == "reshuffle" then
     text = text .. "the layout and the discard pile are shuffled and laid out again."
@@ -1565,51 +1571,95 @@ local function solitaire_cover_move(state, seat, spot)
   return state, events
 end
 
--- Scorlitaire!/Scorliroad!'s play: {flip = spot} or, after a Deny!, {cover = spot}.
+-- Scorlitaire!/Scorliroad!'s play: {flip = spot} or, after a Deny!, {cover = spot}. A layout that leaves no
+-- legal flip (a state built from outside, such as a table's) ends the game at the next move instead (C28).
 local function solitaire_play(state, seat, move)
   if seat ~= state.players[1] then return refuse(21, "setup", tostring(seat) .. " is not playing this game") end
+  if not state.deny and flips(state)[1] == nil then
+    state = copy(state)
+    local events, add = Util.appender()
+    stuck(state, seat, add)
+    return state, events
+  end
   if type(move) == "table" and move.cover ~= nil then return solitaire_cover_move(state, seat, move.cover) end
   return solitaire_flip_move(state, seat, type(move) == "table" and move.flip)
 end
 
--- Score Against!'s round (C27), once `seat`'s roster is full: its cards left to right against the virtual
--- roster's columns right to left (score_against_round), the round score saved, then the game's status (C28).
-local function against_round(state, seat, events)
-  local roster, columns, virtual = {}, {}, state.virtual[seat]
-  local size = #virtual
-  for k, id in ipairs(state.chosen[seat].roster) do roster[k] = state.cards[id] end
-  for i = 1, size do
-    local column = {}
-    for r, id in ipairs(virtual[size + 1 - i]) do column[r] = state.cards[id] end
-    columns[i] = column
+-- Score Against!'s next action turn (C27), `seat`'s roster laid (state a copy): the leftmost card left in the
+-- roster against the rightmost column of the virtual roster that still holds cards (score_against_turn),
+-- both then on the discard pile; state.against counts the round's action turns and its running score. Once no
+-- roster card or no column is left, the round ends: its score floored and saved, then the game's status
+-- (C28). Appends the events to `events`; returns true when the round ended.
+local function against_step(state, seat, events)
+  local roster, virtual = state.chosen[seat].roster, state.virtual[seat]
+  local running = state.against or { turn = 0, score = 0 }
+  state.against = running
+  local function next_card()
+    for k, id in ipairs(roster) do
+      if id then return k end
+    end
   end
-  local result = ScoreEngine.score_against_round(state.totals[seat], roster, columns, state.opts)
-  local n = #events
-  for i, turn in ipairs(result.turns) do
-    local names = {}
-    for r, card in ipairs(columns[i]) do names[r] = card.name end
+  local function next_column()
+    for c = #virtual, 1, -1 do
+      if virtual[c][1] then return c end
+    end
+  end
+  local n, discard = #events, state.discard
+  local k, c = next_card(), next_column()
+  if k and c then
+    local own, column, names = state.cards[roster[k]], {}, {}
+    for r, id in ipairs(virtual[c]) do
+      column[r], names[r] = state.cards[id], state.cards[id].name
+    end
+    local turn = ScoreEngine.score_against_turn(running.score, own, column)
+    running.turn, running.score = running.turn + 1, turn.score
     local applied = state.cards[turn.applied.card]
     local whose = turn.applied.source == "roster" and (tostring(seat) .. "'s ") or "the virtual "
+    local reading = ScoreEngine.solo_reading(applied)
+    local effect = (turn.delta >= 0 and "+" or "") .. fmt(turn.delta)
+    if turn.delta == 0 and (reading == "lost" or reading == "block" or reading == "reshuffle") then
+      effect = "nothing happens"
+    end
     n = n + 1
-    events[n] = { what = "said", seat = seat, text = "Action turn " .. i .. ": " .. tostring(seat) .. "'s " .. roster[i].name
-      .. " against virtual column " .. (size + 1 - i) .. " (" .. (names[1] and table.concat(names, ", ") or "empty")
-      .. "): " .. whose .. applied.name .. " applies, " .. (turn.delta >= 0 and "+" or "") .. fmt(turn.delta)
-      .. " (round score " .. fmt(turn.score) .. ")." }
+    events[n] = { what = "said", seat = seat, text = "Action turn " .. running.turn .. ": " .. tostring(seat) .. "'s "
+      .. own.name .. " against virtual column " .. c .. " (" .. (names[1] and table.concat(names, ", ") or "empty")
+      .. "): " .. whose .. applied.name .. " applies, " .. effect .. " (round score " .. fmt(turn.score) .. ")." }
+    local d = #discard + 1
+    discard[d], roster[k] = roster[k], false
+    for r, id in ipairs(virtual[c]) do discard[d + r] = id end
+    virtual[c] = {}
+    if next_card() and next_column() then return false end
   end
-  state.rounds = state.rounds + 1
-  state.totals[seat] = result.total
+  local round_score = against_floored(running.score, state.opts)
+  local total = state.totals[seat] + round_score
+  state.rounds, state.totals[seat], state.against = state.rounds + 1, total, false
   n = n + 1
   events[n] = { what = "round_over", totals = copy(state.totals), text = "Round " .. state.rounds .. " is over: "
-    .. tostring(seat) .. " scores " .. fmt(result.round_score) .. "; the score is " .. fmt(result.total) .. "." }
-  local status = ScoreEngine.game_status({ result.total }, state.rounds, state.opts)
+    .. tostring(seat) .. " scores " .. fmt(round_score) .. "; the score is " .. fmt(total) .. "." }
+  local status = ScoreEngine.game_status({ total }, state.rounds, state.opts)
   if status.finished then
     local text = status.reason == "target"
-      and ("SCORE! " .. tostring(seat) .. " wins Score Against! with " .. fmt(result.total) .. " points in "
+      and ("SCORE! " .. tostring(seat) .. " wins Score Against! with " .. fmt(total) .. " points in "
         .. state.rounds .. " round" .. (state.rounds == 1 and "" or "s") .. "!")
-      or ("Game over: " .. fmt(result.total) .. " points after " .. state.rounds .. " rounds; Score Against! is lost ("
+      or ("Game over: " .. fmt(total) .. " points after " .. state.rounds .. " rounds; Score Against! is lost ("
         .. fmt(state.opts.target) .. " needed).")
     events[n + 1] = solo_end(state, seat, status.reason == "target", text)
   end
+  return true
+end
+
+-- against_turn(state, seat) -> new state, events | nil, refusal: Score Against!'s next action turn of `seat`'s
+-- laid roster (against_step), the next round dealt once this one ends. `play`'s last keep plays the whole
+-- round through it; the table plays one action turn a press.
+function ScoreEngine.against_turn(state, seat)
+  if state.over then return refuse(22, "winning", "the game is over") end
+  if state.opts.solo ~= "score-against" then return refuse(27, state.name, "action turns one at a time are Score Against!'s") end
+  if seat ~= state.players[1] then return refuse(21, "setup", tostring(seat) .. " is not playing this game") end
+  if state.chosen[seat] == nil then return refuse(29, state.name, "fill your roster first: {keep = card id}") end
+  state = copy(state)
+  local events = {}
+  if against_step(state, seat, events) and not state.over then deal_round(state) end
+  return state, events
 end
 
 -- setup(data, seats, opts) -> state | nil, refusal. seats: clockwise (TTS colours at the table); opts:
@@ -1732,7 +1782,7 @@ local function keep(state, seat, move)
   state.chosen[seat] = { roster = roster, target = false }
   state.kept[seat] = {}
   if state.opts.solo then
-    against_round(state, seat, events)
+    while not against_step(state, seat, events) do end
     if not state.over then deal_round(state) end
     return state, events
   end
@@ -1796,15 +1846,17 @@ end
 function ScoreEngine.all_ids(state)
   local out, add = Util.appender()
   local function add_all(list)
-    for _, id in ipairs(list) do add(id) end
+    for _, id in ipairs(list) do
+      if id then add(id) end
+    end
   end
   add_all(state.deck)
-  if solitaire(state.opts) then  -- the layout, the Deny!s on it, the pile and a Deny! still to place
+  add_all(state.discard or {})  -- the solo modes' pile
+  if solitaire(state.opts) then  -- the layout, the Deny!s on it and a Deny! still to place
     for spot = 1, state.spots do
       if state.layout[spot] then add(state.layout[spot]) end
       if state.covered[spot] then add(state.covered[spot]) end
     end
-    add_all(state.discard)
     if state.deny then add(state.deny) end
   end
   for _, seat in ipairs(state.players) do

@@ -226,8 +226,6 @@ function R.read_rosters(data, size, objects)
   return rosters, problems
 end
 
-local count_cards = Engine.count_cards
-
 -- --- Get ready! ----------------------------------------------------------------------------------------
 
 -- The teams of `players` (clockwise): alternating 0, 1, 0, ... (never side by side, except the one
@@ -483,14 +481,8 @@ function R.solo_spot(data, state, color, x, z, count)
   return best
 end
 
--- Scorliroad!: spots a and b of the layout touch (the engine's next_to).
-function R.next_to(data, state, a, b)
-  return Engine.next_to(a, b, layout_columns(data, state))
-end
-
 -- The layout as the referee sees it: `cards` = the loose cards {guid, id, x, z, up} not on the discard pile.
--- Returns spot -> {down = face-down card, deny = applied Deny! lying there, under = any other card there} and
--- the spot of each guid.
+-- Returns spot -> {down = face-down card, deny = a flipped Deny! lying there} and the spot of each guid.
 local function solo_board(data, state, color, cards, count)
   local board, spot_of = {}, {}
   for _, card in ipairs(cards) do
@@ -499,106 +491,104 @@ local function solo_board(data, state, color, cards, count)
     if spot then
       board[spot] = board[spot] or {}
       if not card.up then board[spot].down = card end
-      if card.up and state.solo.denies[card.guid] then board[spot].deny = card else board[spot].under = card end
+      if card.up and state.solo.denies[card.guid] then board[spot].deny = card end
     end
   end
   return board, spot_of
 end
 
--- The face-down cards the player may flip next: not covered by a Deny!, and in Scorliroad! next to the
--- previous flip.
-local function legal_flips(data, state, board, road)
-  local out, n_out = {}, 0
-  for spot, place in pairs(board) do
-    if place.down and not place.deny and not (road and state.solo.spot and not R.next_to(data, state, spot, state.solo.spot)) then
-      n_out = n_out + 1
-      out[n_out] = spot
-    end
-  end
+-- The engine's state of `state`'s solo game (a contract state of its mode, Engine.setup), with `color`'s
+-- score `total` and the rounds played as the table shows them; or nil and a message.
+local function contract_state(data, state, color, total)
+  local s, refusal = Engine.setup(data, {color}, {mode = state.mode})
+  if s == nil then return nil, refusal.text end
+  s.totals[color], s.rounds = total, state.rounds
+  return s
+end
+
+-- The texts of the engine's `events`.
+local function texts(events)
+  local out = {}
+  for i, event in ipairs(events) do out[i] = event.text end
   return out
 end
 
--- Scorlitaire!/Scorliroad! SCORE! (C26, C28): apply each newly face-up card. `cards`: every loose card
--- of the layout {guid, id, x, z, up} (not the discard pile); `total`: the player's score; `count`: the
--- number of layout spots. Returns {discard (guids), reshuffle (guid of a CW!/CCW! card or nil), messages,
--- score, over} or nil, a message and the guids to turn face down again (a refused flip).
+-- Scorlitaire!/Scorliroad! SCORE! (C26, C28): the engine plays what the player did on the layout since the
+-- last press: {cover = spot} where a Deny! they flipped now lies, then {flip = spot} of the card they turned
+-- face up, on the engine's state built from the layout (face-down cards, the Deny!s on them) and what the
+-- referee keeps (the last Score! and flip, the Deny! to place). `cards`: every loose card of the layout
+-- {guid, id, x, z, up} (not the discard pile); `total`: the player's score; `count`: the number of layout
+-- spots. Returns {discard (guids), reshuffle (guid of a CW!/CCW! card or nil), messages, score, over} or nil,
+-- a message and the guids to turn face down again (a refused flip).
 function R.solo_score(data, state, color, cards, total, count)
   if state.over then return nil, "the game is over: press New game" end
-  local opts = R.options(data, state.mode)
-  local road = opts.solo == "scorliroad"
   local known = R.cards(data)
   state.solo = state.solo or {}
-  state.solo.last = state.solo.last or 0
-  state.solo.applied = state.solo.applied or {}
-  state.solo.denies = state.solo.denies or {}
+  local solo = state.solo
+  solo.applied = solo.applied or {}
+  solo.denies = solo.denies or {}
   local board, spot_of = solo_board(data, state, color, cards, count)
-  for guid, _ in pairs(state.solo.denies) do  -- a Deny! must cover a card before the next flip
-    local spot = spot_of[guid]
-    if spot == nil or board[spot].under == nil then
-      return nil, "put your Deny! on a face-down card of the layout first: that card stays out of play until "
-        .. "the next shuffle", {}
-    end
+  local s, problem = contract_state(data, state, color, total)
+  if s == nil then return nil, problem, {} end
+  s.spots, s.last, s.spot, s.deny, s.discard = count, solo.last or 0, solo.spot or false, false, {}
+  for spot = 1, count do
+    local place = board[spot] or {}
+    s.layout[spot] = place.down and place.down.id or false
+    s.covered[spot] = place.deny and place.deny.guid ~= solo.deny and place.deny.id or false
   end
-  local flipped, n_flipped = {}, 0
+  local flipped, n_flipped, events, n_events = {}, 0, {}, 0
   for _, card in ipairs(cards) do
-    if card.up and not state.solo.applied[card.guid] then
+    if card.guid == solo.deny then s.deny = card.id end
+    if card.up and not solo.applied[card.guid] then
       n_flipped = n_flipped + 1
       flipped[n_flipped] = card
     end
   end
-  table.sort(flipped, function(a, b) return a.guid < b.guid end)
-  if #flipped == 0 then
-    if #legal_flips(data, state, board, road) == 0 then
-      state.over = true
-      return {discard = {}, messages = {"Game over: no legal flip remains"}, score = total, over = "lost"}
+  local function play(move)
+    local after, result = Engine.play(s, color, move)
+    if after == nil then return result end
+    s = after
+    for _, event in ipairs(result) do
+      n_events = n_events + 1
+      events[n_events] = event
     end
-    return nil, "flip a face-down card of your layout first, then press SCORE!", {}
   end
+  table.sort(flipped, function(a, b) return a.guid < b.guid end)
   if #flipped > 1 then
     local back = {}
     for i, card in ipairs(flipped) do back[i] = card.guid end
     return nil, "flip one card at a time, then press SCORE!", back
   end
   local obj = flipped[1]
-  local spot = spot_of[obj.guid]
-  if spot and board[spot].deny then
-    return nil, "that card is covered by Deny!: it stays out of play until the next shuffle; flip another", {obj.guid}
+  local spot = obj and spot_of[obj.guid]
+  if obj and known[obj.id or ""] == nil then return nil, "not a SCORE! card", {} end
+  if spot then s.layout[spot] = obj.id end  -- face down until the engine flips it
+  if s.deny and play({cover = spot_of[solo.deny] or false}) then
+    return nil, "put your Deny! on a face-down card of the layout first: that card stays out of play until "
+      .. "the next shuffle", {}
   end
-  if road and state.solo.spot and not (spot and R.next_to(data, state, spot, state.solo.spot)) then
-    return nil, "Scorliroad!: flip a card next to the one you flipped before", {obj.guid}
+  local refusal = not s.over and play({flip = spot or false})
+  if refusal then
+    if spot == nil then return nil, "flip a face-down card of your layout first, then press SCORE!", {} end
+    return nil, refusal.rule .. ": " .. refusal.text, {obj.guid}
   end
-  local card = known[obj.id or ""]
-  if card == nil then return nil, "not a SCORE! card", {} end
-  local out = {discard = {}, messages = {}, score = total}
-  local result = Engine.solitaire_flip({score = out.score, last_score = state.solo.last}, card, opts)
-  out.score, state.solo.last = result.score, result.last_score
-  state.solo.applied[obj.guid] = true
-  state.solo.spot = spot
-  local line = card.name .. ": "
-  if result.outcome == "block" then
-    line = line .. "put it on a face-down card of your choice; that card stays out until the next shuffle"
-    state.solo.denies[obj.guid] = true
-  elseif result.outcome == "reshuffle" then
-    line = line .. "the layout and the discard pile are shuffled and laid out again"
-    out.reshuffle = obj.guid
-  elseif result.outcome == "lost" then
-    line = line .. "you lose!"
-  else
-    line = line .. (result.delta >= 0 and "+" or "") .. result.delta
-  end
-  if result.outcome ~= "block" and result.outcome ~= "reshuffle" then out.discard[#out.discard + 1] = obj.guid end
-  out.messages[#out.messages + 1] = line .. " (score " .. out.score .. ")"
-  if result.status ~= "playing" then
-    state.over, out.over = true, result.status
-    out.messages[#out.messages + 1] = result.status == "won" and ("SCORE! You win with " .. out.score .. " points!")
-      or "Game over: No! was flipped"
-  elseif out.reshuffle then
-    state.solo.applied, state.solo.denies, state.solo.spot = {}, {}, nil
-  else
-    if #legal_flips(data, state, board, road) == 0 and result.outcome ~= "block" then  -- C28
-      state.over, out.over = true, "lost"
-      out.messages[#out.messages + 1] = "Game over: no legal flip remains"
+  local out = {discard = {}, messages = texts(events), score = s.totals[color]}
+  for _, event in ipairs(events) do
+    if event.what == "flipped" then
+      solo.applied[obj.guid] = true
+      if event.outcome == "reshuffle" then
+        out.reshuffle = obj.guid
+        solo.applied, solo.denies = {}, {}
+      elseif event.outcome == "block" and s.deny then
+        solo.denies[obj.guid] = true
+      else
+        out.discard[1] = obj.guid
+      end
     end
+  end
+  solo.last, solo.spot, solo.deny = s.last, s.spot or nil, s.deny and obj.guid or nil
+  if s.over then
+    state.over, out.over = true, s.winners[1] and "won" or "lost"
   end
   return out
 end
@@ -678,110 +668,68 @@ function R.against_reveal(roster, grid)
   return flip
 end
 
--- Score Against! SCORE! (C27, C28): the leftmost card of `roster` (slot objects or false) against the
--- rightmost column of `grid` (read_virtual) that still holds cards, resolved by the engine's
--- score_against_turn; at the end of the round (the roster is empty) score_against_round floors the round
--- score and adds it to `total` (the player's saved score), then game_status says won or lost.
--- Returns {flip, discard (guids), messages, turn (the engine's), total (new saved score, at the round
--- end only), round_over, over ("won"/"lost" or nil)} or nil and a message. The state is updated.
+-- Score Against! SCORE! (C27, C28): the engine's next action turn (Engine.against_turn) on its state built
+-- from the table: the roster's cards left in `roster` (slot objects or false), the virtual roster `grid`
+-- (read_virtual), `total` (the player's saved score) and the round's running score the referee keeps. The
+-- engine plays the leftmost roster card against the rightmost column of `grid` that still holds cards and, at
+-- the end of the round, floors and saves the round score and says whether the game is won or lost.
+-- Returns {flip, discard (guids), messages, total (new saved score, at the round end only), round_over, over
+-- ("won"/"lost" or nil)} or nil and a message. The state is updated.
 function R.against_score(data, state, color, roster, grid, total)
   if state.over then return nil, "the game is over: press New game" end
   local opts = R.options(data, state.mode)
   local cards = R.cards(data)
   local own_k, col = against_next(roster, grid)
-  local left = count_cards(roster)
   if own_k == nil then
     return nil, "no card lies in your roster slots: put your roster face down in your slots, left to right"
   end
   if col == nil then
     return nil, "the virtual roster above your roster is empty: Get ready! deals it (3 columns of 3 cards)"
   end
-  local own_obj = roster[own_k]
-  local own = cards[own_obj.id or ""]
-  local column, column_objs, unknown = {}, {}, {}
-  if own == nil then unknown[#unknown + 1] = "your roster slot " .. own_k end
-  local n_unknown, n_column = #unknown, 0  -- column[i] is the card of column_objs[i]
-  for r, obj in ipairs(grid[col]) do
-    if obj then
-      local card = cards[obj.id or ""]
-      if card == nil then
-        n_unknown = n_unknown + 1
-        unknown[n_unknown] = "virtual column " .. col .. ", row " .. r
-      else
-        n_column = n_column + 1
-        column[n_column] = card
-        column_objs[n_column] = obj
+  local s, problem = contract_state(data, state, color, total)
+  if s == nil then return nil, problem end
+  local ids, unknown, n_unknown = {}, {}, 0
+  local function known(obj, where)
+    if cards[obj.id or ""] then return obj.id end
+    n_unknown = n_unknown + 1
+    unknown[n_unknown] = where
+  end
+  for k, obj in ipairs(roster) do ids[k] = obj and known(obj, "your roster slot " .. k) or false end
+  local out = {flip = {roster[own_k].guid}, discard = {roster[own_k].guid}}
+  for c, column in ipairs(grid) do
+    local list, n = {}, 0
+    for r, obj in ipairs(column) do
+      if obj then
+        n = n + 1
+        list[n] = known(obj, "virtual column " .. c .. ", row " .. r)
+        if c == col then
+          out.flip[n + 1] = obj.guid
+          out.discard[n + 1] = obj.guid
+        end
       end
     end
+    s.virtual[color][c] = list
   end
-  if #unknown > 0 then return nil, "not a SCORE! card: " .. table.concat(unknown, ", ") end
-
+  if n_unknown > 0 then return nil, "not a SCORE! card: " .. table.concat(unknown, ", ") end
+  s.chosen[color] = {roster = ids, target = false}
   if not state.round then
     R.start_game(data, state, {color})
-    state.round = {players = {color}, turn = 0, start = {0}, running = {0}, totals = {total},
-                   played = {}}
+    state.round = {players = {color}, turn = 0, start = {0}, running = {0}, totals = {total}}
   end
-  local round = state.round
-  round.played = round.played or {}
-  local ok, turn = pcall(Engine.score_against_turn, round.running[1], own, column)
-  if not ok then return nil, "the rules engine refused this action turn: " .. tostring(turn) end
-  local ids = {}
-  for i, card in ipairs(column) do ids[i] = card.id end
-  round.played[#round.played + 1] = {own = own.id, column = ids}
-  round.running = {turn.score}
-  round.turn = round.turn + 1
-
-  local out = {flip = {own_obj.guid}, discard = {own_obj.guid}, messages = {}, turn = turn}
-  local names = {}
-  for i, obj in ipairs(column_objs) do  -- after own_obj, the first of each list
-    out.flip[i + 1] = obj.guid
-    out.discard[i + 1] = obj.guid
-    names[i] = column[i].name
+  s.against = {turn = state.round.turn, score = state.round.running[1]}
+  local after, events = Engine.against_turn(s, color)
+  if after == nil then return nil, events.text end
+  out.messages = texts(events)
+  if after.against then
+    state.round.turn, state.round.running = after.against.turn, {after.against.score}
+    return out
   end
-  local applied = cards[turn.applied.card]
-  local where = turn.applied.source == "roster" and "your " or "the virtual "
-  local effect
-  local reading = Engine.solo_reading(applied)
-  if turn.delta == 0 and (reading == "lost" or reading == "block" or reading == "reshuffle") then
-    effect = "nothing happens"
+  state.rounds, state.round, state.pending = after.rounds, false, false
+  out.round_over, out.total = true, after.totals[color]
+  if after.over then
+    state.over, out.over = true, after.winners[1] and "won" or "lost"
   else
-    effect = (turn.delta >= 0 and "+" or "") .. turn.delta
-  end
-  out.messages[1] = "Action turn " .. round.turn .. ": your " .. own.name .. " against virtual column " .. col
-    .. " (" .. (#names > 0 and table.concat(names, ", ") or "empty") .. "): " .. where .. applied.name
-    .. " applies, " .. effect .. " (round score " .. turn.score .. ")"
-  if left - 1 > 0 then return out end
-
-  -- The round ends: the engine replays it (C27: floor, saved score), then the game status (C28).
-  local roster_cards, columns = {}, {}
-  for i, entry in ipairs(round.played) do
-    roster_cards[i] = cards[entry.own]
-    columns[i] = {}
-    for j, id in ipairs(entry.column) do columns[i][j] = cards[id] end
-  end
-  local ok_round, result = pcall(Engine.score_against_round, round.totals[1], roster_cards, columns, opts)
-  if not ok_round then return nil, "the rules engine refused this round: " .. tostring(result) end
-  state.rounds = state.rounds + 1
-  state.round = false
-  state.pending = false
-  out.round_over = true
-  out.total = result.total
-  out.messages[#out.messages + 1] = "Round " .. state.rounds .. " over: you score " .. result.round_score
-    .. "; your score is " .. result.total
-  local status = Engine.game_status({result.total}, state.rounds, opts)
-  if status.finished then
-    state.over = true
-    if status.reason == "target" then
-      out.over = "won"
-      out.messages[#out.messages + 1] = "SCORE! You win Score Against! with " .. result.total .. " points in "
-        .. state.rounds .. " round" .. (state.rounds == 1 and "" or "s") .. "!"
-    else
-      out.over = "lost"
-      out.messages[#out.messages + 1] = "Game over: " .. result.total .. " points after " .. state.rounds
-        .. " rounds; Score Against! is lost (" .. opts.target .. " needed)"
-    end
-  else
-    out.messages[#out.messages + 1] = "Next round: Get ready! (" .. (opts.target - result.total) .. " to go in "
+    out.messages[#out.messages + 1] = "Next round: Get ready! (" .. (opts.target - out.total) .. " to go in "
       .. (opts.max_rounds - state.rounds) .. " rounds)"
   end
   return out
