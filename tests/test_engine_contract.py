@@ -110,8 +110,10 @@ def test_decking_keeps_one_card_of_each_draw_filling_the_roster_from_the_right()
         choice = from_lua(state)["hands"]["White"][slot]
         state, events = game.engine.play(state, "White", to_lua(game.lua, {"keep": choice}))
         kept.append(choice)
-        assert from_lua(events)[0] == {"what": "kept", "seat": "White", "slot": slot,
-                                       "text": f"White keeps a card in roster slot {slot}."}
+        drawn = "White draws 8" if slot > 1 else "the roster is full"
+        assert from_lua(events)[0] == {"what": "kept", "seat": "White", "slot": slot, "draw": 8 if slot > 1 else 0,
+                                       "text": f"White keeps a card in roster slot {slot}; the rest of the draw "
+                                               f"goes to the graveyard; {drawn}."}
     s = from_lua(state)
     assert s["chosen"]["White"]["roster"] == kept[::-1] and len(s["graves"]["White"]) == 21
     assert "White" not in from_lua(game.engine.to_act(state)[0]) and s["hands"]["White"] == []

@@ -231,7 +231,7 @@ def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(save):
     assert len(graveyard) == 7 and all(o.getRotation().z == 0 for o in graveyard)   # face up
     keep(table, "Red", 2)
     keep(table, "Red", 1)
-    assert table.hand("Red") == [] and any("roster full" in b for b in table.broadcasts)
+    assert table.hand("Red") == [] and any("the roster is full" in b for b in table.broadcasts)
     assert len([o for o in table.objects() if o.type == "Card" and near(o, grave, 0.5)]) == 21
     assert own_cards(table, "Red") == 42 and own_cards(table, "White") == 42        # no card created or lost
     [deck] = [o for o in table.objects() if o.type == "Deck" and o.hasTag("score:copy")]

@@ -147,9 +147,14 @@ function ScoreEngine.hand_size(opts, n_players, deal)
   return size
 end
 
+-- True when the mode plays with `n_players` (its players_min and players_max, C21).
+function ScoreEngine.fits(opts, n_players)
+  return n_players >= opts.players_min and (not opts.players_max or n_players <= opts.players_max)
+end
+
 -- Raise an error if the player count or the team seating breaks the mode (C21).
 function ScoreEngine.validate_setup(opts, n_players, teams)
-  if n_players < opts.players_min or (opts.players_max and n_players > opts.players_max) then
+  if not ScoreEngine.fits(opts, n_players) then
     error(n_players .. " players is outside this mode's " .. opts.players_min .. ".."
       .. tostring(opts.players_max))
   end
@@ -1758,12 +1763,13 @@ local function score_round(state, events)
   end
 end
 
--- Decking! (C29): `seat` keeps the card `move.keep` of its draw in its rightmost empty roster slot; the
--- rest of the draw goes to its graveyard and, while slots are empty, it draws again. A full roster is
--- laid (Auto targets); the last one laid plays the round.
-local function keep(state, seat, move)
+-- keep_card(state, seat, id) -> new state, events | nil, refusal: Decking!'s keep (C29) alone: `seat` keeps the
+-- card `id` of its draw in its rightmost empty roster slot; the rest of the draw goes to its graveyard and,
+-- while slots are empty and its deck has cards, it draws again. events: {what = "kept", seat, slot, draw (the
+-- cards drawn, 0 once the roster is full), text}. `play`'s keep lays the full roster; the table's Keep plays this.
+function ScoreEngine.keep_card(state, seat, id)
   local hand = state.hands[seat]
-  local at = type(move) == "table" and index_of(hand, move.keep)
+  local at = hand and index_of(hand, id)
   if not at then return refuse(29, "Decking!", "keep one card of your draw: {keep = card id}") end
   state = copy(state)
   hand = state.hands[seat]
@@ -1771,12 +1777,19 @@ local function keep(state, seat, move)
   kept[#kept + 1] = table.remove(hand, at)
   take_ids(hand, grave, #hand)
   local size = state.opts.roster_size
-  local events = { { what = "kept", seat = seat, slot = size - #kept + 1,
-    text = tostring(seat) .. " keeps a card in roster slot " .. (size - #kept + 1) .. "." } }
-  if #kept < size and #state.decks[seat] > 0 then
-    take_ids(state.decks[seat], hand, state.opts.draw_per_slot)
-    return state, events
-  end
+  if #kept < size and #state.decks[seat] > 0 then take_ids(state.decks[seat], hand, state.opts.draw_per_slot) end
+  local slot, who = size - #kept + 1, tostring(seat)
+  local text = who .. " keeps a card in roster slot " .. slot .. "; the rest of the draw goes to the graveyard; "
+    .. (#hand > 0 and (who .. " draws " .. #hand) or "the roster is full") .. "."
+  return state, { { what = "kept", seat = seat, slot = slot, draw = #hand, text = text } }
+end
+
+-- Decking! (C29): keep_card; a full roster is laid (Auto targets); the last one laid plays the round.
+local function keep(state, seat, move)
+  local events
+  state, events = ScoreEngine.keep_card(state, seat, type(move) == "table" and move.keep)
+  if state == nil or events[1].draw > 0 then return state, events end
+  local kept = state.kept[seat]
   local roster = {}
   for k = 1, #kept do roster[k] = kept[#kept + 1 - k] end  -- filled from the right: the last kept is slot 1
   state.chosen[seat] = { roster = roster, target = false }

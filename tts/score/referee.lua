@@ -52,9 +52,7 @@ end
 function R.modes_for(data, count)
   local out, n_out = {}, 0
   for _, mode in ipairs(data.modes) do
-    local opts = R.options(data, mode.id)
-    local fits = count >= opts.players_min and (not opts.players_max or count <= opts.players_max)
-    if count == 0 or fits then
+    if count == 0 or Engine.fits(R.options(data, mode.id), count) then
       n_out = n_out + 1
       out[n_out] = mode.id
     end
@@ -144,9 +142,10 @@ function R.graveyard_position(data, color, size)
 end
 
 -- Decking!/Score Against! Keep (C29): the player laid one card of their draw in the rightmost empty slot of
--- `roster` (their slots, as read_rosters reads them); the rest of the draw goes to the graveyard and, while
--- slots are empty, they draw again. Returns {slot, draw (cards to draw now, 0 once the roster is full),
--- message} or nil and a message. The state counts the keeps of each player this round.
+-- `roster` (their slots, as read_rosters reads them); the engine's keep_card keeps it, on its state built from
+-- the mode (Engine.setup: the player's own deck) and the cards the roster holds; it sends the rest of the draw
+-- to the graveyard and says how many cards to draw again. Returns {slot, draw (cards to draw now, 0 once the
+-- roster is full), message} or nil and a message. The state counts the keeps of each player this round.
 function R.keep(data, state, color, roster)
   if state.over then return nil, "the game is over: press New game" end
   local opts = R.options(data, state.mode)
@@ -164,11 +163,15 @@ function R.keep(data, state, color, roster)
         .. " (the rightmost empty one), then press Keep"
     end
   end
+  local s, refusal = Engine.setup(data, state.players, {mode = state.mode, teams = state.teams})
+  if s == nil then return nil, refusal.text end
+  local ids, id = {}, roster[slot].id or ""
+  for k = size, slot + 1, -1 do ids[size + 1 - k] = roster[k].id end  -- kept first: the rightmost
+  s.kept[color], s.hands[color] = ids, {id}
+  local after, events = Engine.keep_card(s, color, id)
+  if after == nil then return nil, events.text end
   state.kept[color] = kept + 1
-  local draw = kept + 1 < size and opts.draw_per_slot or 0
-  local message = color .. " keeps a card in slot " .. slot .. "; the rest of the draw goes to the graveyard"
-  if draw > 0 then message = message .. "; " .. color .. " draws " .. draw else message = message .. "; roster full" end
-  return {slot = slot, draw = draw, message = message}
+  return {slot = events[1].slot, draw = events[1].draw, message = events[1].text}
 end
 
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
@@ -290,7 +293,7 @@ function R.plan_ready(data, state, seated, deck_size)
     teams = team_list({teams = t}, game_players)
   end
   local n = #game_players
-  if n < opts.players_min or (opts.players_max and n > opts.players_max) then
+  if not Engine.fits(opts, n) then
     local range = opts.players_max and (opts.players_min .. " to " .. opts.players_max)
       or (opts.players_min .. " or more")
     return nil, name .. " has no deal for " .. n .. " player" .. (n == 1 and "" or "s") .. ": it plays with "
