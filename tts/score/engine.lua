@@ -1766,7 +1766,8 @@ end
 -- keep_card(state, seat, id) -> new state, events | nil, refusal: Decking!'s keep (C29) alone: `seat` keeps the
 -- card `id` of its draw in its rightmost empty roster slot; the rest of the draw goes to its graveyard and,
 -- while slots are empty and its deck has cards, it draws again. events: {what = "kept", seat, slot, draw (the
--- cards drawn, 0 once the roster is full), text}. `play`'s keep lays the full roster; the table's Keep plays this.
+-- cards drawn, 0 once the roster is full), text}. It reads state.opts and the seat's hands, kept, graves and
+-- decks alone. `play`'s keep lays the full roster; the table's Keep plays this.
 function ScoreEngine.keep_card(state, seat, id)
   local hand = state.hands[seat]
   local at = hand and index_of(hand, id)

@@ -142,11 +142,12 @@ function R.graveyard_position(data, color, size)
 end
 
 -- Decking!/Score Against! Keep (C29): the player laid one card of their draw in the rightmost empty slot of
--- `roster` (their slots, as read_rosters reads them); the engine's keep_card keeps it, on its state built from
--- the mode (Engine.setup: the player's own deck) and the cards the roster holds; it sends the rest of the draw
--- to the graveyard and says how many cards to draw again. Returns {slot, draw (cards to draw now, 0 once the
--- roster is full), message} or nil and a message. The state counts the keeps of each player this round.
-function R.keep(data, state, color, roster)
+-- `roster` (their slots, as read_rosters reads them); the engine's keep_card keeps it, on the part of its state
+-- that keep_card reads, built from the table: the cards the roster holds, and `deck` face-down cards (unseen)
+-- left in the player's own deck. The engine sends the rest of the draw to the graveyard and says how many
+-- cards to draw again. Returns {slot, draw (cards to draw now, 0 once the roster is full), message} or nil and
+-- a message. The state counts the keeps of each player this round.
+function R.keep(data, state, color, roster, deck)
   if state.over then return nil, "the game is over: press New game" end
   local opts = R.options(data, state.mode)
   if not (opts.deck_per_player and opts.draw_per_slot) then
@@ -163,11 +164,11 @@ function R.keep(data, state, color, roster)
         .. " (the rightmost empty one), then press Keep"
     end
   end
-  local s, refusal = Engine.setup(data, state.players, {mode = state.mode, teams = state.teams})
-  if s == nil then return nil, refusal.text end
-  local ids, id = {}, roster[slot].id or ""
+  local ids, id, unseen = {}, roster[slot].id or "", {}
   for k = size, slot + 1, -1 do ids[size + 1 - k] = roster[k].id end  -- kept first: the rightmost
-  s.kept[color], s.hands[color] = ids, {id}
+  for i = 1, deck do unseen[i] = false end
+  local s = {opts = opts, hands = {[color] = {id}}, kept = {[color] = ids}, graves = {[color] = {}},
+             decks = {[color] = unseen}}
   local after, events = Engine.keep_card(s, color, id)
   if after == nil then return nil, events.text end
   state.kept[color] = kept + 1
@@ -742,7 +743,7 @@ end
 
 -- The table's game flow for lib.turns (tts/score/table.lua): each press of SCORE! or Keep is one move of
 -- the seat that pressed, made of what the table read: {score = {seated, rosters, pad}} (one action turn),
--- {keep = roster} (Decking!, Score Against!), {solitaire = {cards, total, count}} (Scorlitaire!,
+-- {keep = roster, deck = the cards of the player's own deck} (Decking!, Score Against!), {solitaire = {cards, total, count}} (Scorlitaire!,
 -- Scorliroad!), {against = {roster, grid, total}} (Score Against!). play(state, color, move) -> a new state
 -- (the one given is never changed) and events: {what = "said", seat, text} for each message, then
 -- {what = "done", seat, out} (no text: what the table carries out, the result of R.score, R.keep,
@@ -761,7 +762,7 @@ function R.flow(data)
     if move.score then
       out, message = R.score(data, s, move.score.seated, move.score.rosters, move.score.pad)
     elseif move.keep then
-      out, message = R.keep(data, s, color, move.keep)
+      out, message = R.keep(data, s, color, move.keep, move.deck)
     elseif move.solitaire then
       local m = move.solitaire
       out, message, back = R.solo_score(data, s, color, m.cards, m.total, m.count)

@@ -107,7 +107,7 @@ local function read_rosters()
       if card then owner[card.guid], objects[card.guid] = color, card.obj end
     end
   end
-  return rosters, owner, objects
+  return rosters, owner, objects, cards
 end
 
 -- --- Drawing the roster slots -------------------------------------------------------------------------
@@ -550,10 +550,11 @@ function scoreReveal(player, value, id)
   for _, line in ipairs(out.warnings) do warn(line) end
 end
 
--- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil.
-local function own_deck(color, size)
+-- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil; among `cards` when given
+-- (table_cards()).
+local function own_deck(color, size, cards)
   local spot = Referee.own_deck_position(DATA, color, size)
-  for _, card in ipairs(table_cards()) do
+  for _, card in ipairs(cards or table_cards()) do
     if card.obj.type == "Deck" and near(card, spot, 1.0) then return card.obj end
   end
   return nil
@@ -562,8 +563,9 @@ end
 -- Keep (Decking!, Score Against!): the rest of `color`'s draw to their graveyard, face up, then the next draw.
 local function keep(color, finish)
   press(color, finish, function()
-    local rosters = read_rosters()
-    return {keep = rosters[color] or {}}, {}
+    local rosters, _, _, cards = read_rosters()
+    local deck = own_deck(color, Referee.roster_size(DATA, ensure_state()), cards)
+    return {keep = rosters[color] or {}, deck = deck and deck.getQuantity() or 0}, {}
   end, function(out, _, done)
     local size = Referee.roster_size(DATA, ensure_state())
     local grave, ry = Referee.graveyard_position(DATA, color, size), Referee.rotation_y(DATA, color)
