@@ -18,6 +18,7 @@ from deckpress.tts.lua import BOX_ENTRY
 from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SEATS = ["White", "Red", "Blue"]
+BOX_END = "\n--box--\n"  # ends the box's own part of its saved state (lib/box.lua)
 # The fields TTS writes for every object (docs/tts.md, "As TTS writes them", names the saves), and the ones
 # it adds for a Bag: MaterialIndex and MeshIndex -1, Bag {Order: 0}, ContainedObjects (docs/tts.md).
 OBJECT_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "GMNotes", "AltLookAngle", "ColorDiffuse",
@@ -271,7 +272,7 @@ def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
     assert scope_of(box) == scope and origin_of(box) == origin
     assert to_py(box.globals.GAME.state()) == state and to_py(box.globals.DATA.components) == components
     assert box.ui_value("skorch_faceoff") == "Face-off: in"
-    assert saved.startswith(box.save()[: saved.index("\n--box--\n")])
+    assert saved.startswith(box.save()[: saved.index(BOX_END)])
     _, turn, move = legal_single(box, random.Random(2))
     play(table, box, turn, move["cards"])
     assert to_py(box.globals.GAME.state())["pile"][-1]["id"] == move["cards"][-1]
@@ -355,10 +356,14 @@ class InBox:
     """The FakeTTS of a game played in its box: a table with TTS's hand zones and no Global script, the box
     put where the full save's layout lies (some table tests compute places from the table's centre; the
     layout moved with the box is tested above). The table tests of the full save run on it unchanged: their
-    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs."""
+    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs. A
+    test's saved state (LuaScriptState) goes to a box as it comes out of the file, its components inside: the
+    game's part of it (the box's own part, where the game lay, is tested with the box's own reload above)."""
 
-    def __init__(self, full: dict, box_file: dict, seated: list[str]):
+    def __init__(self, full: dict, box_file: dict, seated: list[str], state: str = ""):
         self.table = empty_table(full, seated)
+        game = state.split(BOX_END, 1)[-1]
+        box_file = dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=game)])
         self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0], 1.5, tts_save.BOX_SPOT[1]))
         self.lua, self.globals = self.table.lua, self.box.globals
 
@@ -379,15 +384,16 @@ class InBox:
 
 
 def table_tests():
-    """(module, test) of every table test of Skorch, Scoop and Scout that takes only the save."""
+    """(module, test) of every table test of Skorch, Scoop, Scout and SCORE! that takes only the save."""
     import inspect
 
     import test_scoop_table
+    import test_score_table
     import test_scout_table
     import test_skorch_table
 
     out = []
-    for module in (test_skorch_table, test_scoop_table, test_scout_table):
+    for module in (test_skorch_table, test_scoop_table, test_scout_table, test_score_table):
         for name, test in vars(module).items():
             if name.startswith("test_") and set(inspect.signature(test).parameters) <= {"save", "timing"}:
                 out.append(pytest.param(module, test, id=f"{module.__name__[5:]}.{name[5:]}"))
@@ -398,7 +404,8 @@ def table_tests():
 def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, test, timing):
     deck = module.__name__.split("_")[1]
     full, box_file, _ = games(deck)
-    monkeypatch.setattr(module, "FakeTTS", lambda save, seated, **_: InBox(full, box_file, seated))
+    monkeypatch.setattr(module, "FakeTTS",
+                        lambda save, seated, **_: InBox(full, box_file, seated, save.get("LuaScriptState", "")))
     kwargs = {"save": full, "timing": timing}
     test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
 

@@ -134,8 +134,9 @@ local function move_data(data)
 end
 
 --- Read the box's part back from `text` and return the rest (the game's); `data` is DATA, whose places
---- and GUIDs become the box's. A box with no part of its own saved is new: it unpacks, and done() runs
---- once its components are out. As the Global script: `text` as it is, done() at once.
+--- and GUIDs become the box's. A box with no part of its own saved is new: it unpacks, done() runs once
+--- its components are out, and the whole text is the game's. As the Global script: `text` as it is,
+--- done() at once.
 function M.load(text, data, done)
   if M.box == nil then
     done()
@@ -146,7 +147,7 @@ function M.load(text, data, done)
   if type(saved) ~= "table" or type(saved.scope) ~= "string" then
     M.unpack(data.layout, done)
     move_data(data)
-    return ""
+    return text
   end
   M.scope = saved.scope
   if type(saved.origin) == "table" then M.origin = saved.origin end
