@@ -419,6 +419,18 @@ def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of
     redraws("save", lambda: select_mode(table, "Randomness!"), 4 * 6)
 
 
+@pytest.mark.xfail(strict=True, reason="tts/score/table.lua lays Referee.DISCARD (and SOLO_DISCARD) at the table's "
+                   "centre without Api.at: SCORE!'s own file, for its owner to fix (docs/tts.md, 'Not done')")
+def test_score_in_its_box_has_its_discard_pile_by_the_box(games):
+    full, box_file, _ = games("score")
+    table = empty_table(full)
+    box = table.load_box(box_file, (100.0, 1.5, 0.0))
+    ox, oz = origin_of(box)
+    dx, dz = xz(to_py(box.globals.use("score.referee").DISCARD))
+    assert (round(ox + dx, 3), round(oz + dz, 3)) in [
+        (round(x, 3), round(z, 3)) for x, z in points_by_tag(table)[(scope_of(box),)]]
+
+
 def test_a_box_knows_its_lines_as_tts_keeps_them(skorch):
     """TTS keeps a line's points as 32-bit floats: a box finds the lines it set by the numbers TTS gives back,
     not its own (1.00050001 reads back as 1.00049996, on the other side of a rounding); it sees and replaces
