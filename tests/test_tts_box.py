@@ -278,6 +278,18 @@ def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
     assert to_py(box.globals.GAME.state())["pile"][-1]["id"] == move["cards"][-1]
 
 
+@pytest.mark.parametrize("state", ["", "White=7;Red=2", "{S5:broken" + BOX_END + "White=7;Red=2"])
+def test_a_new_box_unpacks_and_gives_the_game_its_saved_state(skorch, state):
+    """A box whose saved state has no part of its own (none, as built), or a damaged one, is new: it unpacks,
+    and the game gets the rest of the text."""
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    box = table.load_box(dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=state)]),
+                         (30.0, 1.5, 0.0))
+    assert box.obj.getQuantity() == 0 and len(mine(table, box)) == len(box_file["ObjectStates"][0]["ContainedObjects"])
+    assert [box.ui_value(f"score_{c}") for c in ("White", "Red")] == (["0", "0"] if state == "" else ["7", "2"])
+
+
 def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
     full, box_file, _ = scoop
     table = empty_table(full)

@@ -236,9 +236,9 @@ local function move_data(data)
 end
 
 --- Read the box's part back from `text` and return the rest (the game's); `data` is DATA, whose places
---- and GUIDs become the box's. A box with no part of its own saved is new: it unpacks, done() runs once
---- its components are out, and the whole text is the game's. As the Global script: `text` as it is,
---- done() at once.
+--- and GUIDs become the box's. A box with no part of its own saved (or a damaged one) is new: it unpacks,
+--- done() runs once its components are out, and the whole text is the game's (whose own reading skips
+--- what is not its own). As the Global script: `text` as it is, done() at once.
 function M.load(text, data, done)
   if M.box == nil then
     done()
