@@ -71,16 +71,17 @@ class FakeTTS:
         self.lua = lua52.LuaRuntime(unpack_returned_tuples=True)
         self.lua.execute(FAKE.read_text(encoding="utf-8"))
         globals_ = self.lua.globals()
-        # Object scripts run in globals of their own (as each TTS object's script does): kept for load_box,
-        # before the sandbox takes `load` away from the scripts.
-        self._object_script = self.lua.eval("""(function(load, G) return function(source, name, obj)
-          local env = setmetatable({}, {__index = G})
+        # Object scripts run in globals of their own (as each TTS object's script does), which start from TTS's
+        # API alone, never from what the Global script set (`api`): kept for load_box, before the sandbox
+        # takes `load` away from the scripts.
+        self._object_script = self.lua.eval("""(function(load) return function(source, name, obj, api)
+          local env = setmetatable({}, {__index = api})
           env._G, env.self = env, obj
           local chunk, problem = load(source, name, "t", env)
           if chunk == nil then error(problem, 0) end
           chunk()
           return env
-        end end)(load, _G)""")
+        end end)(load)""")
         self.boxes: list[Box] = []
         for name in REMOVED:
             globals_[name] = None
@@ -92,7 +93,8 @@ class FakeTTS:
         self.fake.order_seed = TIMING["order_seed"] if order_seed is None else order_seed
         self.fake.seated = to_lua(self.lua, list(seated))
         self.fake.load(to_lua(self.lua, save["ObjectStates"]))
-        self.fake_globals = set(globals_.keys())  # TTS's API: what a loaded game's script starts with
+        self.fake_globals = dict(globals_.items())  # TTS's API: what a loaded game's script starts with
+        self.api = self.lua.table_from(self.fake_globals)
         self.script = script if script is not None else save["LuaScript"]
         self.start_script(save.get("LuaScriptState", ""))
 
@@ -108,8 +110,9 @@ class FakeTTS:
         """What saving the game and loading it again does in TTS: the script's onSave() text is kept, and the
         script starts afresh with it (its modules and variables anew), the objects where they lie; returns
         the text. Nothing the old script started is still running (the table settles first), and none of its
-        globals is left: the saved text is all the new script knows. The boxes' scripts (load_box) do the same
-        with their own onSave() texts. A Global script without onSave (an empty table's) keeps ""."""
+        globals is left (TTS's own, such as Global, are TTS's again): the saved text is all the new script
+        knows. The boxes' scripts (load_box) do the same with their own onSave() texts. A Global script without
+        onSave (an empty table's) keeps ""."""
         state = self.call("onSave") if self.script else ""
         if not isinstance(state, str):
             raise AssertionError(f"onSave returned {type(state).__name__}, not a string")
@@ -117,6 +120,8 @@ class FakeTTS:
         globals_ = self.lua.globals()
         for name in [name for name in globals_.keys() if name not in self.fake_globals]:
             globals_[name] = None
+        for name, value in self.fake_globals.items():
+            globals_[name] = value
         self.start_script(state)
         for box, box_state in boxes:
             box.start(box_state)
@@ -211,7 +216,7 @@ class Box:
 
     def start(self, state: str) -> None:
         """Run the object's script afresh in globals of its own, then its onLoad(state)."""
-        self.globals = self.table._object_script(self.script, f"box {self.obj.getGUID()}", self.obj)
+        self.globals = self.table._object_script(self.script, f"box {self.obj.getGUID()}", self.obj, self.table.api)
         on_load = self.globals.onLoad
         if on_load is not None:
             on_load(state)

@@ -15,9 +15,10 @@ import pytest
 from conftest import run_cli
 from deckpress.tts import save as tts_save
 from deckpress.tts.lua import BOX_ENTRY
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SEATS = ["White", "Red", "Blue"]
+BOX_END = "\n--box--\n"  # ends the box's own part of its saved state (lib/box.lua)
 # The fields TTS writes for every object (docs/tts.md, "As TTS writes them", names the saves), and the ones
 # it adds for a Bag: MaterialIndex and MeshIndex -1, Bag {Order: 0}, ContainedObjects (docs/tts.md).
 OBJECT_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "GMNotes", "AltLookAngle", "ColorDiffuse",
@@ -271,10 +272,22 @@ def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
     assert scope_of(box) == scope and origin_of(box) == origin
     assert to_py(box.globals.GAME.state()) == state and to_py(box.globals.DATA.components) == components
     assert box.ui_value("skorch_faceoff") == "Face-off: in"
-    assert saved.startswith(box.save()[: saved.index("\n--box--\n")])
+    assert saved.startswith(box.save()[: saved.index(BOX_END)])
     _, turn, move = legal_single(box, random.Random(2))
     play(table, box, turn, move["cards"])
     assert to_py(box.globals.GAME.state())["pile"][-1]["id"] == move["cards"][-1]
+
+
+@pytest.mark.parametrize("state", ["", "White=7;Red=2", "{S5:broken" + BOX_END + "White=7;Red=2"])
+def test_a_new_box_unpacks_and_gives_the_game_its_saved_state(skorch, state):
+    """A box whose saved state has no part of its own (none, as built), or a damaged one, is new: it unpacks,
+    and the game gets the rest of the text."""
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    box = table.load_box(dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=state)]),
+                         (30.0, 1.5, 0.0))
+    assert box.obj.getQuantity() == 0 and len(mine(table, box)) == len(box_file["ObjectStates"][0]["ContainedObjects"])
+    assert [box.ui_value(f"score_{c}") for c in ("White", "Red")] == (["0", "0"] if state == "" else ["7", "2"])
 
 
 def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
@@ -322,6 +335,138 @@ def test_each_games_deal_in_its_box_deals_what_the_full_save_deals_and_leaves_th
     assert table.broadcasts == whole.broadcasts  # the same messages: the same deal
 
 
+# --- Global's snap points and vector lines, shared by the save's script and every box ------------------------
+
+def xz(p) -> tuple[float, float]:
+    """A point's x and z, given as {x, y, z} or [x, y, z]."""
+    return (p["x"], p["z"]) if isinstance(p, dict) else (p[0], p[2])
+
+
+def whose(x: float) -> str:
+    """Which game a place belongs to, in test_score_boxes_...: the save's lies around 0, box one's around
+    x = 109 and box two's around x = -91 (the boxes put at x = +-100, 9 units left of their layout's middle)."""
+    return "one" if x > 50 else "two" if x < -50 else "save"
+
+
+def lines_by_game(table, drawn: dict) -> dict:
+    """Every vector line on the table (as the fake keeps them, TTS's 32-bit numbers), by the game whose
+    region it lies in; the player's own line apart."""
+    out = {"one": [], "two": [], "save": [], "player": []}
+    for line in to_py(table.fake.vector_lines):
+        points = [xz(p) for p in line["points"]]
+        key = "player" if points == [xz(p) for p in drawn["points"]] else whose(points[0][0])
+        out[key].append(points)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def points_by_tag(table) -> dict:
+    """Every snap point on the table by its tags (a box's carry its scope tag)."""
+    out: dict[tuple, list] = {}
+    for point in to_py(table.fake.snap_points):
+        out.setdefault(tuple(point["tags"]), []).append(xz(point["position"]))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def around(places: list, ox: float, oz: float) -> list:
+    """Places (or lists of them) relative to (ox, oz), rounded: one game's layout compared with another's."""
+    def rel(p):
+        return [rel(q) for q in p] if isinstance(p, list) else (round(p[0] - ox, 2), round(p[1] - oz, 2))
+    return sorted(rel(p) for p in places)
+
+
+def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of_the_others(games):
+    """SCORE!'s table draws its roster slots as Global's snap points and vector lines, which TTS keeps one list
+    of for the whole table. Two SCORE! boxes and the full save's own game at one table (and a line a player
+    drew) each draw, redraw for another mode or seating, and are saved and loaded: each one's slots are its
+    own layout's, and nothing of the others' is lost or doubled."""
+    full, box_file, _ = games("score")
+    table = FakeTTS(full, seated=SEATS)
+    drawn = {"points": [[1, 1, 1], [4, 1, 2], [6, 1, -3]], "color": [0.2, 0.6, 1], "thickness": 0.1}
+    lines = to_py(table.globals.Global.getVectorLines())
+    table.globals.Global.setVectorLines(to_lua(table.lua, lines + [drawn]))
+    one = table.load_box(box_file, (100.0, 1.5, 0.0))
+    two = table.load_box(box_file, (-100.0, 1.5, 20.0))
+    tags = {"one": (scope_of(one),), "two": (scope_of(two),), "save": ()}
+    origins = {"one": origin_of(one), "two": origin_of(two), "save": (0.0, 0.0)}
+    discard = xz(to_py(table.globals.use("score.referee").DISCARD))  # the save's, at the table's centre
+
+    def slots(points, game):  # the roster slots of a game's snap points: all but its discard pile's
+        return [p for p in points if p != discard]
+
+    lines, points = lines_by_game(table, drawn), points_by_tag(table)
+    assert set(points) == set(tags.values())  # the save's untagged, each box's with its scope tag
+    assert lines["player"] == [[xz(p) for p in drawn["points"]]]
+    for game in ("one", "two", "save"):  # 3 seated, Classic!: three slots each, drawn around each layout
+        assert len(lines[game]) == 9 and len(points[tags[game]]) == 9 + 1
+        assert around(lines[game], *origins[game]) == around(lines["save"], 0.0, 0.0)
+        assert around(slots(points[tags[game]], game), *origins[game]) == around(slots(points[()], "save"), 0, 0)
+
+    def redraws(game, action, slots_now):
+        """`action` makes `game` draw again: its lines and points change, nobody else's do."""
+        lines, points = lines_by_game(table, drawn), points_by_tag(table)
+        action()
+        after, after_points = lines_by_game(table, drawn), points_by_tag(table)
+        assert len(after[game]) == slots_now and len(after_points[tags[game]]) == slots_now + 1
+        for other in {"one", "two", "save", "player"} - {game}:
+            assert after[other] == lines[other], other
+            if other != "player":
+                assert after_points[tags[other]] == points[tags[other]], other
+
+    def select_mode(box, name):
+        for _ in range(12):
+            if box.ui_value("score_mode") == name:
+                return
+            box.click("scoreModeNext", "White")
+        raise AssertionError(f"mode {name} not offered")
+
+    redraws("two", lambda: select_mode(two, "Randomness!"), 3 * 6)  # six slots each
+    table.fake.seated = to_lua(table.lua, SEATS + ["Green"])
+    redraws("one", lambda: one.call("onPlayerChangeColor", "Green"), 4 * 3)
+    redraws("save", lambda: table.call("onPlayerChangeColor", "Green"), 4 * 3)
+    redraws("two", lambda: two.call("onPlayerChangeColor", "Green"), 4 * 6)
+    before, before_points = lines_by_game(table, drawn), points_by_tag(table)
+    table.reload()  # every script starts afresh, draws again, and knows its own lines from its saved state
+    assert lines_by_game(table, drawn) == before and points_by_tag(table) == before_points
+    redraws("one", lambda: select_mode(one, "Randomness!"), 4 * 6)
+    redraws("save", lambda: select_mode(table, "Randomness!"), 4 * 6)
+
+
+@pytest.mark.xfail(strict=True, reason="tts/score/table.lua lays Referee.DISCARD (and SOLO_DISCARD) at the table's "
+                   "centre without Api.at: SCORE!'s own file, for its owner to fix (docs/tts.md, 'Not done')")
+def test_score_in_its_box_has_its_discard_pile_by_the_box(games):
+    full, box_file, _ = games("score")
+    table = empty_table(full)
+    box = table.load_box(box_file, (100.0, 1.5, 0.0))
+    ox, oz = origin_of(box)
+    dx, dz = xz(to_py(box.globals.use("score.referee").DISCARD))
+    assert (round(ox + dx, 3), round(oz + dz, 3)) in [
+        (round(x, 3), round(z, 3)) for x, z in points_by_tag(table)[(scope_of(box),)]]
+
+
+def test_a_box_knows_its_lines_as_tts_keeps_them(skorch):
+    """TTS keeps a line's points as 32-bit floats: a box finds the lines it set by the numbers TTS gives back,
+    not its own (1.00050001 reads back as 1.00049996, on the other side of a rounding); it sees and replaces
+    only its own lines and snap points, and leaves the table's."""
+    full, box_file, _ = skorch
+    table = empty_table(full)
+    theirs = {"points": [[1, 1, 1], [4, 1, 2]], "color": [0.2, 0.6, 1], "thickness": 0.1}
+    table.globals.Global.setVectorLines(to_lua(table.lua, [theirs]))  # the host table's: a player drew it
+    table.globals.Global.setSnapPoints(to_lua(table.lua, [{"position": [5, 1, 5]}]))
+    box = table.load_box(box_file, (30.0, 1.5, 0.0))
+    mine = {"points": [[1.00050001, 1, 0], [2, 1, 0]], "thickness": 0.2}
+    box.globals.Global.setVectorLines(to_lua(table.lua, [mine]))
+    box.globals.Global.setSnapPoints(to_lua(table.lua, [{"position": [1, 1, 0], "tags": ["deck"]}]))
+    assert [xz(p) for p in to_py(box.globals.Global.getVectorLines())[0]["points"]] == [(1.0004999637603760, 0), (2, 0)]
+    assert len(to_py(table.fake.vector_lines)) == 2
+    assert [p["tags"] for p in to_py(table.fake.snap_points)] == [[], ["deck", scope_of(box)]]
+    assert [p["tags"] for p in to_py(box.globals.Global.getSnapPoints())] == [["deck", scope_of(box)]]
+    box.globals.Global.setVectorLines(to_lua(table.lua, []))
+    box.globals.Global.setSnapPoints(to_lua(table.lua, []))
+    assert to_py(table.fake.vector_lines) == [theirs] and to_py(box.globals.Global.getVectorLines()) == []
+    assert to_py(table.fake.snap_points) == [{"position": [5, 1, 5], "rotation": [0, 0, 0], "rotation_snap": False,
+                                              "tags": []}]
+
+
 def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets_no_box(tmp_path):
     """A project's tts/lib/ replaces deckpress's whole: one copied before lib/box.lua existed still builds a
     full save that loads, deals and saves, and its deck gets no box (which would need the box's layer)."""
@@ -355,10 +500,14 @@ class InBox:
     """The FakeTTS of a game played in its box: a table with TTS's hand zones and no Global script, the box
     put where the full save's layout lies (some table tests compute places from the table's centre; the
     layout moved with the box is tested above). The table tests of the full save run on it unchanged: their
-    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs."""
+    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs. A
+    test's saved state (LuaScriptState) goes to a box as it comes out of the file, its components inside: the
+    game's part of it (the box's own part, where the game lay, is tested with the box's own reload above)."""
 
-    def __init__(self, full: dict, box_file: dict, seated: list[str]):
+    def __init__(self, full: dict, box_file: dict, seated: list[str], state: str = ""):
         self.table = empty_table(full, seated)
+        game = state.split(BOX_END, 1)[-1]
+        box_file = dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=game)])
         self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0], 1.5, tts_save.BOX_SPOT[1]))
         self.lua, self.globals = self.table.lua, self.box.globals
 
@@ -379,15 +528,16 @@ class InBox:
 
 
 def table_tests():
-    """(module, test) of every table test of Skorch, Scoop and Scout that takes only the save."""
+    """(module, test) of every table test of Skorch, Scoop, Scout and SCORE! that takes only the save."""
     import inspect
 
     import test_scoop_table
+    import test_score_table
     import test_scout_table
     import test_skorch_table
 
     out = []
-    for module in (test_skorch_table, test_scoop_table, test_scout_table):
+    for module in (test_skorch_table, test_scoop_table, test_scout_table, test_score_table):
         for name, test in vars(module).items():
             if name.startswith("test_") and set(inspect.signature(test).parameters) <= {"save", "timing"}:
                 out.append(pytest.param(module, test, id=f"{module.__name__[5:]}.{name[5:]}"))
@@ -398,7 +548,8 @@ def table_tests():
 def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, test, timing):
     deck = module.__name__.split("_")[1]
     full, box_file, _ = games(deck)
-    monkeypatch.setattr(module, "FakeTTS", lambda save, seated, **_: InBox(full, box_file, seated))
+    monkeypatch.setattr(module, "FakeTTS",
+                        lambda save, seated, **_: InBox(full, box_file, seated, save.get("LuaScriptState", "")))
     kwargs = {"save": full, "timing": timing}
     test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
 

@@ -839,21 +839,57 @@ function spawnObjectData(params)
   return rec.proxy
 end
 
+-- x as Unity keeps it: a 32-bit float (the table's snap points and vector lines are Unity Vector3s), so
+-- what a script reads back is not its own number to the last digit.
+local function single(x)
+  if x == 0 or x ~= x or x == math.huge or x == -math.huge then return x end
+  local m, e = math.frexp(x)
+  return math.ldexp(math.floor(m * 16777216 + 0.5) / 16777216, e)
+end
+
+-- A position given as {x, y, z} or {x=, y=, z=}, kept in the same shape with 32-bit numbers.
+local function stored_vector(v, what)
+  if type(v) ~= "table" then error(what .. ": a vector expected, got " .. type(v), 3) end
+  local out = {}
+  for k, n in pairs(v) do
+    if type(n) ~= "number" then error(what .. ": a vector's " .. tostring(k) .. " is not a number", 3) end
+    out[k] = single(n)
+  end
+  return out
+end
+
+-- The table's snap points and vector lines (Global's; objects' own are not modelled). TTS's API docs
+-- (object.md, setSnapPoints, getSnapPoints, setVectorLines): set replaces the whole list; a snap point's
+-- position, rotation, rotation_snap and tags are optional ({0,0,0}, {0,0,0}, false, {}) and get gives all
+-- four; tags are a list of strings (object-tags in the knowledge base: a snap point with tags takes only
+-- objects sharing one). The fake asks every snap point for its position and every line for two points.
 Fake.snap_points, Fake.vector_lines = {}, {}
 Global = strict("Global", GLOBAL_API, {
   setSnapPoints = function(points)
-    for _, point in ipairs(points) do
+    local kept = {}
+    for i, point in ipairs(points) do
       if point.position == nil then error("setSnapPoints: every snap point needs a position", 2) end
+      local tags = {}
+      for k, tag in ipairs(point.tags or {}) do
+        if type(tag) ~= "string" then error("setSnapPoints: a snap point's tags are strings", 2) end
+        tags[k] = tag
+      end
+      kept[i] = {position = stored_vector(point.position, "setSnapPoints"),
+                 rotation = stored_vector(point.rotation or {0, 0, 0}, "setSnapPoints"),
+                 rotation_snap = point.rotation_snap == true, tags = tags}
     end
-    Fake.snap_points = deep_copy(points)
+    Fake.snap_points = kept
     return true
   end,
   getSnapPoints = function() return deep_copy(Fake.snap_points) end,
   setVectorLines = function(lines)
-    for _, line in ipairs(lines) do
+    local kept = {}
+    for i, line in ipairs(lines) do
       if type(line.points) ~= "table" or #line.points < 2 then error("setVectorLines: a line needs points", 2) end
+      kept[i] = deep_copy(line)
+      for k, p in ipairs(line.points) do kept[i].points[k] = stored_vector(p, "setVectorLines") end
     end
-    Fake.vector_lines = deep_copy(lines)
+    Fake.vector_lines = kept
     return true
   end,
   getVectorLines = function() return deep_copy(Fake.vector_lines) end,

@@ -1,13 +1,15 @@
 -- Where the runtime runs (module lib.box): the one layer between the Global script's body and the
 -- object that runs it. The same bundled runtime and game table run as the full save's Global script or
 -- as the script of the game's box, a bag holding the components (docs/tts.md, "The game in a box").
--- In the full save nothing here changes anything. In a box (M.enter(self), from the box's own script):
+-- In the full save only Global's snap points change: its setSnapPoints keeps the boxes' (below). In a box
+-- (M.enter(self), from the box's own script):
 --   * UI is the box's own Object UI (self.UI), not the global XmlUI;
 --   * getObjectsWithTag, getObjects and Player[color].getHandObjects see only this box's objects: those
 --     carrying its scope tag, "box:" and the box's GUID when it was unpacked;
 --   * places are relative to where the box was unpacked: M.at(p), and lib.seating's seats;
 --   * DATA's card GUIDs are the ones the box gave its cards (M.unpack);
---   * the box's own state (its scope, origin and GUIDs) is saved before the game's (M.save, M.load).
+--   * Global's snap points and vector lines are shared with every other script at the table (below);
+--   * the box's own state (its scope, origin, GUIDs and lines) is saved before the game's (M.save, M.load).
 -- A table script never needs to know which: it calls the same globals and lib.api either way.
 local Saved = use("lib.saved")
 
@@ -17,7 +19,101 @@ M.origin = {0, 0, 0}  -- where the centre of the full save's table lies (x, z us
 M.scope = nil         -- the scope tag of this box's objects; nil as the Global script
 M.box = nil           -- the box object; nil as the Global script
 M.guids = {}          -- the GUID the box gave each of its objects, by the GUID the build gave it
+M.lines = {}          -- the vector lines this box put into Global's, by their key (line_key)
 local END = "\n--box--\n"  -- ends the box's own part of the saved state
+local BOX_TAG = "box:"      -- every box's scope tag starts so
+
+-- --- Global's snap points and vector lines -------------------------------------------------------------
+-- TTS keeps one list of each for the whole table; Global.setSnapPoints and Global.setVectorLines replace
+-- it, for every script at the table: the full save's Global script and each box's. A box's points and
+-- lines stay Global's, in table coordinates like the game it laid out (an object's own would move with
+-- the box, away from its cards, and turn with it), and each script replaces only its own:
+--   * a box's snap points carry its scope tag, so they take only its own objects (TTS: a snap point with
+--     tags interacts only with objects sharing one); the Global script's are the points with no box's tag;
+--   * a vector line has no tag: a box remembers the lines it set, saved with its state. The Global
+--     script's lines are all of them, as TTS gives them (SCORE!'s table keeps every line it did not draw).
+-- Each script's getSnapPoints (and a box's getVectorLines) gives only its own.
+
+local function filter(list, keep)
+  local out, n = {}, 0
+  for _, item in ipairs(list or {}) do
+    if keep(item) then
+      n = n + 1
+      out[n] = item
+    end
+  end
+  return out, n
+end
+
+local function has_tag(point, tag)  -- tag nil: any box's scope tag
+  for _, t in ipairs(point.tags or {}) do
+    if t == tag or (tag == nil and string.sub(t, 1, #BOX_TAG) == BOX_TAG) then return true end
+  end
+  return false
+end
+
+local function own_point(point)
+  if M.box == nil then return not has_tag(point, nil) end
+  return has_tag(point, M.scope)
+end
+
+-- A line's points as text, {x, y, z} or TTS's Vectors alike.
+local function line_key(line)
+  local parts = {}
+  for i, p in ipairs(line.points or {}) do
+    parts[i] = string.format("%.3f,%.3f,%.3f", p.x or p[1], p.y or p[2], p.z or p[3])
+  end
+  return table.concat(parts, ";")
+end
+
+-- Global with its snap points and vector lines as this script's own; everything else is Global's.
+local function shared(global)
+  local own = {}
+  own.getSnapPoints = function() return (filter(global.getSnapPoints(), own_point)) end
+  own.setSnapPoints = function(points)
+    local kept, n = filter(global.getSnapPoints(), function(p) return not own_point(p) end)
+    for _, point in ipairs(points) do
+      local copy = {}
+      for k, v in pairs(point) do copy[k] = v end
+      if M.box ~= nil and not has_tag(point, M.scope) then
+        local tags, count = {}, 0
+        for _, tag in ipairs(point.tags or {}) do
+          count = count + 1
+          tags[count] = tag
+        end
+        tags[count + 1] = M.scope
+        copy.tags = tags
+      end
+      n = n + 1
+      kept[n] = copy
+    end
+    return global.setSnapPoints(kept)
+  end
+  own.getVectorLines = function()
+    if M.box == nil then return global.getVectorLines() end
+    return (filter(global.getVectorLines(), function(line) return M.lines[line_key(line)] end))
+  end
+  own.setVectorLines = function(lines)
+    if M.box == nil then return global.setVectorLines(lines) end
+    local kept, n = filter(global.getVectorLines(), function(line) return not M.lines[line_key(line)] end)
+    local others = n
+    for _, line in ipairs(lines) do
+      n = n + 1
+      kept[n] = line
+    end
+    local done = global.setVectorLines(kept)
+    -- the keys of the lines as TTS keeps them (its numbers are not ours to the last digit), in the order set
+    local stored, mine = global.getVectorLines() or {}, {}
+    for k = others + 1, n do
+      if stored[k] ~= nil then mine[line_key(stored[k])] = true end
+    end
+    M.lines = mine
+    return done
+  end
+  return setmetatable(own, {__index = global})
+end
+
+Global = shared(Global)
 
 --- A place of the full save's table, {x, y, z}, where it is for this script (around its box).
 function M.at(p)
@@ -119,7 +215,13 @@ end
 --- The box's part of the saved state, to go before the game's.
 function M.save()
   if M.box == nil then return "" end
-  return Saved.encode({scope = M.scope, origin = M.origin, guids = M.guids}) .. END
+  local lines, n = {}, 0
+  for key in pairs(M.lines) do
+    n = n + 1
+    lines[n] = key
+  end
+  table.sort(lines)
+  return Saved.encode({scope = M.scope, origin = M.origin, guids = M.guids, lines = lines}) .. END
 end
 
 -- DATA as it is around the box: its places (layout.home, layout.aside) moved, its cards' GUIDs the box's.
@@ -134,8 +236,9 @@ local function move_data(data)
 end
 
 --- Read the box's part back from `text` and return the rest (the game's); `data` is DATA, whose places
---- and GUIDs become the box's. A box with no part of its own saved is new: it unpacks, and done() runs
---- once its components are out. As the Global script: `text` as it is, done() at once.
+--- and GUIDs become the box's. A box with no part of its own saved (or a damaged one) is new: it unpacks,
+--- done() runs once its components are out, and the whole text is the game's (whose own reading skips
+--- what is not its own). As the Global script: `text` as it is, done() at once.
 function M.load(text, data, done)
   if M.box == nil then
     done()
@@ -146,11 +249,12 @@ function M.load(text, data, done)
   if type(saved) ~= "table" or type(saved.scope) ~= "string" then
     M.unpack(data.layout, done)
     move_data(data)
-    return ""
+    return text
   end
   M.scope = saved.scope
   if type(saved.origin) == "table" then M.origin = saved.origin end
   if type(saved.guids) == "table" then M.guids = saved.guids end
+  for _, key in ipairs(type(saved.lines) == "table" and saved.lines or {}) do M.lines[key] = true end
   move_data(data)
   done()
   return string.sub(text, at + #END)
