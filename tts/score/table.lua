@@ -122,38 +122,59 @@ local function line_key(points)
   return table.concat(parts, ";")
 end
 
+-- The outlines depend only on the table (DATA) and where it lies (lib.box's origin), so they are worked
+-- out once there: every draw after the first costs one read of the lines on the table and one write.
+local Box = use("lib.box")
+local drawn = {}  -- drawn.x, drawn.z: the origin the rest was worked out for
+
+local function geometry()
+  local origin = Box.origin
+  if drawn.x ~= origin[1] or drawn.z ~= origin[3] then
+    drawn = {x = origin[1], z = origin[3], layouts = {}}
+  end
+  return drawn
+end
+
 -- Every outline this script could have drawn (any seat, any mode's roster size, Score Against!'s
 -- rows): the lines on the table that match one are ours, every other line is a player's.
 local function our_outlines()
-  local keys = {}
+  local known = geometry()
+  if known.keys then return known.keys end
+  local keys, done = {}, {}
   for _, mode in ipairs(DATA.modes) do
     local opts = Referee.options(DATA, mode.id)
     local size, rows = opts.roster_size, opts.virtual_rows or 0
-    for _, color in ipairs(DATA.seats) do
-      for k = 1, size do keys[line_key(Referee.slot_outline(DATA, color, size, k))] = true end
-      for col = 1, size do
-        for r = 1, rows do keys[line_key(Referee.virtual_outline(DATA, color, size, rows, col, r))] = true end
+    if not done[size * 1000 + rows] then
+      done[size * 1000 + rows] = true
+      for _, color in ipairs(DATA.seats) do
+        for k = 1, size do keys[line_key(Referee.slot_outline(DATA, color, size, k))] = true end
+        for col = 1, size do
+          for r = 1, rows do keys[line_key(Referee.virtual_outline(DATA, color, size, rows, col, r))] = true end
+        end
       end
     end
   end
+  known.keys = keys
   return keys
 end
 
-function T.draw_slots()
-  local size = Referee.roster_size(DATA, ensure_state())
-  local colors = seated()
-  if #colors == 0 then colors = DATA.seats end
-  local points, lines, n = {}, {}, 0  -- lines[i] outlines the slot of points[i]
+-- The snap points and outlines of `colors`' rosters of `size` slots (and `rows` virtual rows), and the
+-- discard pile's snap point: lines[i] outlines the slot of points[i].
+local function layout(colors, size, rows)
+  local known = geometry()
+  local key = size .. "/" .. rows .. "/" .. table.concat(colors, ",")
+  local found = known.layouts[key]
+  if found then return found.points, found.lines end
+  local points, lines, n = {}, {}, 0
   for _, color in ipairs(colors) do
     local ry = Referee.rotation_y(DATA, color)
     for k, p in ipairs(Referee.slots(DATA, color, size)) do
       n = n + 1
       points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
       lines[n] = {points = Referee.slot_outline(DATA, color, size, k), color = {1, 1, 1},
-                           thickness = k == 1 and 0.12 or 0.06, loop = true}
+                  thickness = k == 1 and 0.12 or 0.06, loop = true}
     end
   end
-  local rows = Referee.virtual_rows(DATA, ensure_state())
   if rows > 0 then  -- Score Against!: the virtual roster above the roster
     for _, color in ipairs(colors) do
       local ry = Referee.rotation_y(DATA, color)
@@ -162,12 +183,21 @@ function T.draw_slots()
           n = n + 1
           points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
           lines[n] = {points = Referee.virtual_outline(DATA, color, size, rows, col, r),
-                               color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
+                      color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
         end
       end
     end
   end
   points[n + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
+  known.layouts[key] = {points = points, lines = lines}
+  return points, lines
+end
+
+function T.draw_slots()
+  local state = ensure_state()
+  local colors = seated()
+  if #colors == 0 then colors = DATA.seats end
+  local points, lines = layout(colors, Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state))
   Global.setSnapPoints(points)
   local ours, kept, n_kept = our_outlines(), {}, 0
   for _, line in ipairs(Global.getVectorLines() or {}) do
