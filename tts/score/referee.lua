@@ -176,10 +176,31 @@ end
 -- there: each object counts `count` cards, 1 by default; a deck is one object) and a list of problems.
 local function assign(centres, objects)
   local found, problems = {}, {}
-  local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
+  local radius = R.SLOT_RADIUS
+  local limit, side, floor = radius * radius, 2 * radius, math.floor
+  -- Each centre listed in the cells (of a grid of this side) its circle touches, in order: an object is
+  -- measured against the few centres of its own cell, not against every slot of the table.
+  local cells = {}
+  for i, c in ipairs(centres) do
+    for cx = floor((c.x - radius) / side), floor((c.x + radius) / side) do
+      for cz = floor((c.z - radius) / side), floor((c.z + radius) / side) do
+        local key = cx * 100000 + cz
+        local cell = cells[key]
+        if cell == nil then
+          cell = {n = 0}
+          cells[key] = cell
+        end
+        cell.n = cell.n + 1
+        cell[cell.n] = i
+      end
+    end
+  end
   for _, obj in ipairs(objects) do
     local best, best_d = nil, nil
-    for i, c in ipairs(centres) do
+    local cell = cells[floor(obj.x / side) * 100000 + floor(obj.z / side)]
+    for j = 1, cell and cell.n or 0 do
+      local i = cell[j]
+      local c = centres[i]
       local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
       if d <= limit and (best_d == nil or d < best_d) then best, best_d = i, d end
     end
