@@ -54,20 +54,27 @@ local function table_cards()
   local tags = Referee.card_tags(DATA)
   tags[#tags + 1] = Referee.COPY_TAG
   for _, tag in ipairs(tags) do
-    for _, obj in ipairs(Table.tagged(tag)) do
+    local guids, object_of, n = {}, {}, 0  -- Table.tagged's order, each GUID asked once (a call into TTS)
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
       local guid = obj.getGUID()
       if not in_hand[guid] and not seen[guid] then
         seen[guid] = true
-        local p = obj.getPosition()
-        if obj.type == "Card" then
-          n_out = n_out + 1
-          out[n_out] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
-        elseif obj.type == "Deck" then
-          local top = obj.getObjects()[1]
-          n_out = n_out + 1
-          out[n_out] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
-                           obj = obj, count = obj.getQuantity()}
-        end
+        n = n + 1
+        guids[n], object_of[guid] = guid, obj
+      end
+    end
+    table.sort(guids)
+    for _, guid in ipairs(guids) do
+      local obj = object_of[guid]
+      local kind, p = obj.type, obj.getPosition()
+      if kind == "Card" then
+        n_out = n_out + 1
+        out[n_out] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
+      elseif kind == "Deck" then
+        local top = obj.getObjects()[1]
+        n_out = n_out + 1
+        out[n_out] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
+                      obj = obj, count = obj.getQuantity()}
       end
     end
   end
@@ -583,8 +590,17 @@ end
 -- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil.
 local function own_deck(color, size)
   local spot = Referee.own_deck_position(DATA, color, size)
-  for _, card in ipairs(table_cards()) do
-    if card.obj.type == "Deck" and near(card, spot, 1.0) then return card.obj end
+  local tags = Referee.card_tags(DATA)
+  tags[#tags + 1] = Referee.COPY_TAG
+  for _, tag in ipairs(tags) do  -- table_cards()'s first deck there, reading only the decks
+    local found, found_guid = nil, nil
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+      if obj.type == "Deck" and near(obj.getPosition(), spot, 1.0) then
+        local guid = obj.getGUID()
+        if found_guid == nil or guid < found_guid then found, found_guid = obj, guid end
+      end
+    end
+    if found ~= nil then return found end
   end
   return nil
 end
