@@ -43,10 +43,20 @@ local function seated()
   return Api.seated()
 end
 
+-- The card id of a card on the table: its GM notes', or a deck's top card's.
+local function card_id(obj)
+  if obj.type == "Deck" then
+    local top = obj.getObjects()[1]
+    return top and Setup.card_id(top.gm_notes)
+  end
+  return Setup.card_id(obj.getGMNotes())
+end
+
 -- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj, count}, sorted by GUID.
 -- A card dropped onto another forms a Deck in TTS: it is one entry with its top card's guid and id and
 -- `count` its number of cards, so the referee sees two cards in that slot, not an empty one.
-local function table_cards()
+-- `without_ids`: no ids (card_id() reads them for the few cards that need one).
+local function table_cards(without_ids)
   local in_hand, out, seen, n_out = {}, {}, {}, 0
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
@@ -66,15 +76,12 @@ local function table_cards()
     table.sort(guids)
     for _, guid in ipairs(guids) do
       local obj = object_of[guid]
-      local kind, p = obj.type, obj.getPosition()
-      if kind == "Card" then
+      local kind = obj.type
+      if kind == "Card" or kind == "Deck" then
+        local p = obj.getPosition()
         n_out = n_out + 1
-        out[n_out] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
-      elseif kind == "Deck" then
-        local top = obj.getObjects()[1]
-        n_out = n_out + 1
-        out[n_out] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
-                      obj = obj, count = obj.getQuantity()}
+        out[n_out] = {guid = guid, id = not without_ids and card_id(obj) or nil, x = p.x, y = p.y, z = p.z,
+                      obj = obj, count = kind == "Deck" and obj.getQuantity() or nil}
       end
     end
   end
@@ -105,13 +112,16 @@ local function loose_cards()
 end
 
 local function read_rosters()
-  local cards = table_cards()
+  local cards = table_cards(true)  -- the ids of the cards in the slots alone are read
   local rosters, problems = Referee.read_rosters(DATA, Referee.roster_size(DATA, ensure_state()), cards)
   for _, problem in ipairs(problems) do warn(problem) end
   local owner, objects = {}, {}
   for color, roster in pairs(rosters) do
     for _, card in ipairs(roster) do
-      if card then owner[card.guid], objects[card.guid] = color, card.obj end
+      if card then
+        card.id = card_id(card.obj)
+        owner[card.guid], objects[card.guid] = color, card.obj
+      end
     end
   end
   return rosters, owner, objects
