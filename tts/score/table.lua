@@ -242,18 +242,29 @@ end
 
 -- --- The panel -------------------------------------------------------------------------------------------
 
+-- What the panel shows, as this script last set it: each value and attribute is set again only when it
+-- changes (every set is a call into TTS, and the panel is laid out again after it).
+local shown = {}
+
+local function show(id, attribute, text)
+  local key = id .. "/" .. attribute
+  if shown[key] == text then return end
+  shown[key] = text
+  if attribute == "value" then UI.setValue(id, text) else UI.setAttribute(id, attribute, text) end
+end
+
 function T.refresh()
   local s = ensure_state()
   local mode = Referee.mode(DATA, s.mode)
   local opts = Referee.options(DATA, s.mode)
-  UI.setValue("score_mode", mode.name)
+  show("score_mode", "value", mode.name)
   referee.show_turn()
-  local playing = {}
-  for _, color in ipairs(seated()) do playing[color] = true end
-  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, seated())
+  local playing, now = {}, seated()
+  for _, color in ipairs(now) do playing[color] = true end
+  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, now)
   for _, color in ipairs(DATA.seats) do
-    UI.setAttribute("score_seat_" .. color, "active", playing[color] and "true" or "false")
-    UI.setValue("score_target_" .. color, s.targets[color] or Referee.AUTO)
+    show("score_seat_" .. color, "active", playing[color] and "true" or "false")
+    show("score_target_" .. color, "value", s.targets[color] or Referee.AUTO)
     local running = ""
     if s.round then
       for i, c in ipairs(s.round.players) do
@@ -263,10 +274,10 @@ function T.refresh()
         end
       end
     end
-    UI.setValue("score_run_" .. color, running)
+    show("score_run_" .. color, "value", running)
     local team = ""
     if opts.teams and teams[color] ~= nil then team = "T" .. (teams[color] + 1) end
-    UI.setValue("score_team_" .. color, team)
+    show("score_team_" .. color, "value", team)
   end
 end
 
