@@ -1093,18 +1093,20 @@ def test_two_cards_in_one_slot_are_reported_and_the_top_one_counts():
 
 
 def test_a_card_lies_in_the_nearest_slot_within_reach_wherever_it_lies_around_it():
-    # read_rosters looks each card up in a grid of the slots; checked against every slot, in Python
+    # read_rosters looks each card up in a grid of the slots, and the table reads only the cards that
+    # roster_reach says are in reach: both checked against every slot, in Python
     lua = runtime()
     referee = modules("score", lua)("score.referee")
     data = lua.table_from({"seats": lua.table_from(SEATS), "layout": lua.table_from({"seat_radius": 21.5})})
     radius = referee.SLOT_RADIUS
     for size in (3, 6):  # six slots 2.5 apart: a card between two is in reach of both
         centres = [(color, k, p[1], p[3]) for color in SEATS for k, p in referee.slots(data, color, size).items()]
+        reach = referee.roster_reach(data, size)
         for _, _, cx, cz in centres:
             for step in range(8):
                 angle = math.tau * step / 8 + 0.1
-                for reach in (0.5, 1.2, 1.75, 1.85):
-                    x, z = cx + reach * math.cos(angle), cz + reach * math.sin(angle)
+                for distance in (0.5, 1.2, 1.75, 1.85):
+                    x, z = cx + distance * math.cos(angle), cz + distance * math.sin(angle)
                     near = [(math.dist((x, z), (px, pz)), color, k) for color, k, px, pz in centres]
                     expected = min((d, i, color, k) for i, (d, color, k) in enumerate(near) if d <= radius)[2:] \
                         if any(d <= radius for d, _, _ in near) else None
@@ -1112,3 +1114,4 @@ def test_a_card_lies_in_the_nearest_slot_within_reach_wherever_it_lies_around_it
                     rosters, _ = referee.read_rosters(data, size, lua.table_from([card]))
                     found = [(color, k) for color in SEATS for k, c in rosters[color].items() if c]
                     assert found == ([expected] if expected else []), (size, x, z)
+                    assert reach(x, z) == (expected is not None), (size, x, z)

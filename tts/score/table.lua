@@ -43,6 +43,20 @@ local function seated()
   return Api.seated()
 end
 
+-- The slots' places depend only on the table (DATA) and where it lies (lib.box's origin), so what is
+-- worked out from them is kept while the origin stays: the outlines (every draw after the first costs
+-- one read of the lines on the table and one write) and the roster slots' reach.
+local Box = use("lib.box")
+local worked_out = {}  -- worked_out.x, worked_out.z: the origin the rest was worked out for
+
+local function geometry()
+  local origin = Box.origin
+  if worked_out.x ~= origin[1] or worked_out.z ~= origin[3] then
+    worked_out = {x = origin[1], z = origin[3], layouts = {}, reach = {}}
+  end
+  return worked_out
+end
+
 -- The card id of a card on the table: its GM notes', or a deck's top card's.
 local function card_id(obj)
   if obj.type == "Deck" then
@@ -55,8 +69,9 @@ end
 -- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj, count}, sorted by GUID.
 -- A card dropped onto another forms a Deck in TTS: it is one entry with its top card's guid and id and
 -- `count` its number of cards, so the referee sees two cards in that slot, not an empty one.
--- `without_ids`: no ids (card_id() reads them for the few cards that need one).
-local function table_cards(without_ids)
+-- With `reach` (Referee.roster_reach), only the cards within reach of a slot, without ids (card_id() reads
+-- the few that need one): each other card costs two calls into TTS, its type and position.
+local function table_cards(reach)
   local in_hand, out, seen, n_out = {}, {}, {}, 0
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
@@ -64,25 +79,27 @@ local function table_cards(without_ids)
   local tags = Referee.card_tags(DATA)
   tags[#tags + 1] = Referee.COPY_TAG
   for _, tag in ipairs(tags) do
-    local guids, object_of, n = {}, {}, 0  -- Table.tagged's order, each GUID asked once (a call into TTS)
+    local guids, object_of, place_of, deck, n = {}, {}, {}, {}, 0  -- Table.tagged's order, each GUID asked once
     for _, obj in ipairs(getObjectsWithTag(tag)) do
-      local guid = obj.getGUID()
-      if not in_hand[guid] and not seen[guid] then
-        seen[guid] = true
-        n = n + 1
-        guids[n], object_of[guid] = guid, obj
+      local kind = obj.type
+      if kind == "Card" or kind == "Deck" then
+        local p = obj.getPosition()
+        if reach == nil or reach(p.x, p.z) then
+          local guid = obj.getGUID()
+          if not in_hand[guid] and not seen[guid] then
+            seen[guid] = true
+            n = n + 1
+            guids[n], object_of[guid], place_of[guid], deck[guid] = guid, obj, p, kind == "Deck"
+          end
+        end
       end
     end
     table.sort(guids)
     for _, guid in ipairs(guids) do
-      local obj = object_of[guid]
-      local kind = obj.type
-      if kind == "Card" or kind == "Deck" then
-        local p = obj.getPosition()
-        n_out = n_out + 1
-        out[n_out] = {guid = guid, id = not without_ids and card_id(obj) or nil, x = p.x, y = p.y, z = p.z,
-                      obj = obj, count = kind == "Deck" and obj.getQuantity() or nil}
-      end
+      local obj, p = object_of[guid], place_of[guid]
+      n_out = n_out + 1
+      out[n_out] = {guid = guid, id = not reach and card_id(obj) or nil, x = p.x, y = p.y, z = p.z, obj = obj,
+                    count = deck[guid] and obj.getQuantity() or nil}
     end
   end
   return out
@@ -112,8 +129,10 @@ local function loose_cards()
 end
 
 local function read_rosters()
-  local cards = table_cards(true)  -- the ids of the cards in the slots alone are read
-  local rosters, problems = Referee.read_rosters(DATA, Referee.roster_size(DATA, ensure_state()), cards)
+  local size, known = Referee.roster_size(DATA, ensure_state()), geometry()
+  known.reach[size] = known.reach[size] or Referee.roster_reach(DATA, size)
+  local cards = table_cards(known.reach[size])  -- the ids of the slots' cards alone are read
+  local rosters, problems = Referee.read_rosters(DATA, size, cards)
   for _, problem in ipairs(problems) do warn(problem) end
   local owner, objects = {}, {}
   for color, roster in pairs(rosters) do
@@ -137,19 +156,6 @@ local function line_key(points)
     parts[i] = string.format("%.2f,%.2f", x, z)
   end
   return table.concat(parts, ";")
-end
-
--- The outlines depend only on the table (DATA) and where it lies (lib.box's origin), so they are worked
--- out once there: every draw after the first costs one read of the lines on the table and one write.
-local Box = use("lib.box")
-local drawn = {}  -- drawn.x, drawn.z: the origin the rest was worked out for
-
-local function geometry()
-  local origin = Box.origin
-  if drawn.x ~= origin[1] or drawn.z ~= origin[3] then
-    drawn = {x = origin[1], z = origin[3], layouts = {}}
-  end
-  return drawn
 end
 
 -- Every outline this script could have drawn (any seat, any mode's roster size, Score Against!'s
