@@ -508,8 +508,9 @@ function T.deal_ready(deck, seated_now, finish)
   if plan.layout then
     T.lay_out(deck, plan.players[1], j.add())
   elseif plan.own_decks then
-    local copies = {}  -- every copy is the whole shuffled deck, taken before the first player draws from it
-    for i = 2, #plan.players do copies[i] = retag(deck.getData()) end
+    -- every copy is the whole shuffled deck, read once before the first player draws from it (TTS spawns
+    -- each from the data with new GUIDs)
+    local copy = #plan.players > 1 and retag(deck.getData()) or nil
     for i, color in ipairs(plan.players) do
       local position = Referee.own_deck_position(DATA, color, plan.roster_size)
       local rotation = {0, Referee.rotation_y(DATA, color), 180}
@@ -524,7 +525,7 @@ function T.deal_ready(deck, seated_now, finish)
         end
       else
         local spawned = j.add()
-        spawnObjectData({data = copies[i], position = position, rotation = rotation,
+        spawnObjectData({data = copy, position = position, rotation = rotation,
                          callback_function = function(copy)
                            copy.shuffle()
                            if plan.draw > 0 then
