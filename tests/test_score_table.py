@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import re
 import shutil
@@ -456,6 +457,18 @@ def test_drawing_the_outlines_keeps_the_lines_players_drew(save):
     select_mode(table, "Randomness!")  # six slots each
     after = to_py(table.globals.Global.getVectorLines())
     assert len(after) == 3 * 6 + 1 and after.count(drawn) == 1
+
+
+def test_leaving_score_against_takes_its_virtual_roster_outlines_away(save):
+    table = against_table(save)
+    drawn = {"points": [[1, 1, 1], [4, 1, 2]], "color": [0.2, 0.6, 1], "thickness": 0.1}
+    lines = to_py(table.globals.Global.getVectorLines())
+    assert len(lines) == 3 + 9
+    table.globals.Global.setVectorLines(to_lua(table.lua, lines + [drawn]))
+    table.click("scoreModeNext", "White")
+    after = to_py(table.globals.Global.getVectorLines())
+    assert table.ui_value("score_mode") != "Score Against!" and after.count(drawn) == 1
+    assert all(line["color"] == [1, 1, 1] for line in after if line != drawn)  # the red virtual outlines are gone
 
 
 def test_score_pressed_again_while_the_cards_move_is_refused(save):
@@ -1077,3 +1090,28 @@ def test_two_cards_in_one_slot_are_reported_and_the_top_one_counts():
     assert rosters["White"][2]["guid"] == "high"
     assert rosters["White"][1] is False and rosters["Red"][2] is False
     assert list(problems.values()) == ["White's roster slot 2 holds more than one card"]
+
+
+def test_a_card_lies_in_the_nearest_slot_within_reach_wherever_it_lies_around_it():
+    # read_rosters looks each card up in a grid of the slots, and the table reads only the cards that
+    # roster_reach says are in reach: both checked against every slot, in Python
+    lua = runtime()
+    referee = modules("score", lua)("score.referee")
+    data = lua.table_from({"seats": lua.table_from(SEATS), "layout": lua.table_from({"seat_radius": 21.5})})
+    radius = referee.SLOT_RADIUS
+    for size in (3, 6):  # six slots 2.5 apart: a card between two is in reach of both
+        centres = [(color, k, p[1], p[3]) for color in SEATS for k, p in referee.slots(data, color, size).items()]
+        reach = referee.roster_reach(data, size)
+        for _, _, cx, cz in centres:
+            for step in range(8):
+                angle = math.tau * step / 8 + 0.1
+                for distance in (0.5, 1.2, 1.75, 1.85):
+                    x, z = cx + distance * math.cos(angle), cz + distance * math.sin(angle)
+                    near = [(math.dist((x, z), (px, pz)), color, k) for color, k, px, pz in centres]
+                    expected = min((d, i, color, k) for i, (d, color, k) in enumerate(near) if d <= radius)[2:] \
+                        if any(d <= radius for d, _, _ in near) else None
+                    card = lua.table_from({"guid": "g", "id": "score-3", "x": x, "y": 1, "z": z})
+                    rosters, _ = referee.read_rosters(data, size, lua.table_from([card]))
+                    found = [(color, k) for color in SEATS for k, c in rosters[color].items() if c]
+                    assert found == ([expected] if expected else []), (size, x, z)
+                    assert reach(x, z) == (expected is not None), (size, x, z)

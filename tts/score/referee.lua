@@ -175,18 +175,48 @@ function R.keep(data, state, color, roster, deck)
   return {slot = events[1].slot, draw = events[1].draw, message = events[1].text}
 end
 
+-- nearest(x, z): the index of the nearest of `centres` ({x, z}) within SLOT_RADIUS of (x, z), the first of
+-- them on a tie, or nil. Each centre is listed in the cells (of a grid of this side) its circle touches, in
+-- order: a point is measured against the few centres of its own cell, not against every slot of the table.
+local function nearest_of(centres)
+  local radius = R.SLOT_RADIUS
+  local limit, side, floor = radius * radius, 2 * radius, math.floor
+  local cells = {}
+  for i, c in ipairs(centres) do
+    for cx = floor((c.x - radius) / side), floor((c.x + radius) / side) do
+      for cz = floor((c.z - radius) / side), floor((c.z + radius) / side) do
+        local key = cx * 100000 + cz
+        local cell = cells[key]
+        if cell == nil then
+          cell = {n = 0}
+          cells[key] = cell
+        end
+        cell.n = cell.n + 1
+        cell[cell.n] = i
+      end
+    end
+  end
+  return function(x, z)
+    local best, best_d = nil, nil
+    local cell = cells[floor(x / side) * 100000 + floor(z / side)]
+    for j = 1, cell and cell.n or 0 do
+      local i = cell[j]
+      local c = centres[i]
+      local d = (x - c.x) * (x - c.x) + (z - c.z) * (z - c.z)
+      if d <= limit and (best_d == nil or d < best_d) then best, best_d = i, d end
+    end
+    return best
+  end
+end
+
 -- Each object goes to the nearest of `centres` ({x, z, label}) within SLOT_RADIUS. Returns found[i] =
 -- the object in centre i (the highest when several lie there, its `count` then the number of cards
 -- there: each object counts `count` cards, 1 by default; a deck is one object) and a list of problems.
 local function assign(centres, objects)
   local found, problems = {}, {}
-  local limit = R.SLOT_RADIUS * R.SLOT_RADIUS
+  local nearest = nearest_of(centres)
   for _, obj in ipairs(objects) do
-    local best, best_d = nil, nil
-    for i, c in ipairs(centres) do
-      local d = (obj.x - c.x) * (obj.x - c.x) + (obj.z - c.z) * (obj.z - c.z)
-      if d <= limit and (best_d == nil or d < best_d) then best, best_d = i, d end
-    end
+    local best = nearest(obj.x, obj.z)
     if best ~= nil then
       local held = found[best]
       if held then
@@ -211,10 +241,8 @@ local function assign(centres, objects)
   return found, problems
 end
 
--- Rosters read from the table. `objects`: list of {guid, id, x, y, z, count} (cards not in a hand;
--- a deck is one object with the top card's guid and id and `count` its number of cards).
--- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
-function R.read_rosters(data, size, objects)
+-- The centres ({x, z, label}) of every seat's `size` roster slots, and the {color, k} of each.
+local function roster_centres(data, size)
   local centres, places, n = {}, {}, 0  -- centres[i] lies at places[i]
   for _, color in ipairs(data.seats) do
     for k, p in ipairs(R.slots(data, color, size)) do
@@ -223,6 +251,21 @@ function R.read_rosters(data, size, objects)
       places[n] = {color, k}
     end
   end
+  return centres, places
+end
+
+-- reach(x, z): whether a card there lies in a roster slot of `size` of some seat, for read_rosters (a table
+-- reads no more of the cards out of reach).
+function R.roster_reach(data, size)
+  local nearest = nearest_of(roster_centres(data, size))
+  return function(x, z) return nearest(x, z) ~= nil end
+end
+
+-- Rosters read from the table. `objects`: list of {guid, id, x, y, z, count} (cards not in a hand;
+-- a deck is one object with the top card's guid and id and `count` its number of cards).
+-- Returns rosters[color][k] = object or false for each seat colour, and a list of problems.
+function R.read_rosters(data, size, objects)
+  local centres, places = roster_centres(data, size)
   local found, problems = assign(centres, objects)
   local rosters = {}
   for _, color in ipairs(data.seats) do rosters[color] = {} end

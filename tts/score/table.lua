@@ -43,10 +43,35 @@ local function seated()
   return Api.seated()
 end
 
+-- The slots' places depend only on the table (DATA) and where it lies (lib.box's origin), so what is
+-- worked out from them is kept while the origin stays: the outlines (every draw after the first costs
+-- one read of the lines on the table and one write) and the roster slots' reach.
+local Box = use("lib.box")
+local worked_out = {}  -- worked_out.x, worked_out.z: the origin the rest was worked out for
+
+local function geometry()
+  local origin = Box.origin
+  if worked_out.x ~= origin[1] or worked_out.z ~= origin[3] then
+    worked_out = {x = origin[1], z = origin[3], layouts = {}, reach = {}}
+  end
+  return worked_out
+end
+
+-- The card id of a card on the table: its GM notes', or a deck's top card's.
+local function card_id(obj)
+  if obj.type == "Deck" then
+    local top = obj.getObjects()[1]
+    return top and Setup.card_id(top.gm_notes)
+  end
+  return Setup.card_id(obj.getGMNotes())
+end
+
 -- Every SCORE! card lying on the table (not in a hand): {guid, id, x, y, z, obj, count}, sorted by GUID.
 -- A card dropped onto another forms a Deck in TTS: it is one entry with its top card's guid and id and
 -- `count` its number of cards, so the referee sees two cards in that slot, not an empty one.
-local function table_cards()
+-- With `reach` (Referee.roster_reach), only the cards within reach of a slot, without ids (card_id() reads
+-- the few that need one): each other card costs two calls into TTS, its type and position.
+local function table_cards(reach)
   local in_hand, out, seen, n_out = {}, {}, {}, 0
   for _, color in ipairs(DATA.seats) do
     for _, obj in ipairs(Player[color].getHandObjects() or {}) do in_hand[obj.getGUID()] = true end
@@ -54,21 +79,27 @@ local function table_cards()
   local tags = Referee.card_tags(DATA)
   tags[#tags + 1] = Referee.COPY_TAG
   for _, tag in ipairs(tags) do
-    for _, obj in ipairs(Table.tagged(tag)) do
-      local guid = obj.getGUID()
-      if not in_hand[guid] and not seen[guid] then
-        seen[guid] = true
+    local guids, object_of, place_of, deck, n = {}, {}, {}, {}, 0  -- Table.tagged's order, each GUID asked once
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+      local kind = obj.type
+      if kind == "Card" or kind == "Deck" then
         local p = obj.getPosition()
-        if obj.type == "Card" then
-          n_out = n_out + 1
-          out[n_out] = {guid = guid, id = Setup.card_id(obj.getGMNotes()), x = p.x, y = p.y, z = p.z, obj = obj}
-        elseif obj.type == "Deck" then
-          local top = obj.getObjects()[1]
-          n_out = n_out + 1
-          out[n_out] = {guid = guid, id = top and Setup.card_id(top.gm_notes), x = p.x, y = p.y, z = p.z,
-                           obj = obj, count = obj.getQuantity()}
+        if reach == nil or reach(p.x, p.z) then
+          local guid = obj.getGUID()
+          if not in_hand[guid] and not seen[guid] then
+            seen[guid] = true
+            n = n + 1
+            guids[n], object_of[guid], place_of[guid], deck[guid] = guid, obj, p, kind == "Deck"
+          end
         end
       end
+    end
+    table.sort(guids)
+    for _, guid in ipairs(guids) do
+      local obj, p = object_of[guid], place_of[guid]
+      n_out = n_out + 1
+      out[n_out] = {guid = guid, id = not reach and card_id(obj) or nil, x = p.x, y = p.y, z = p.z, obj = obj,
+                    count = deck[guid] and obj.getQuantity() or nil}
     end
   end
   return out
@@ -98,16 +129,21 @@ local function loose_cards()
 end
 
 local function read_rosters()
-  local cards = table_cards()
-  local rosters, problems = Referee.read_rosters(DATA, Referee.roster_size(DATA, ensure_state()), cards)
+  local size, known = Referee.roster_size(DATA, ensure_state()), geometry()
+  known.reach[size] = known.reach[size] or Referee.roster_reach(DATA, size)
+  local cards = table_cards(known.reach[size])  -- the ids of the slots' cards alone are read
+  local rosters, problems = Referee.read_rosters(DATA, size, cards)
   for _, problem in ipairs(problems) do warn(problem) end
   local owner, objects = {}, {}
   for color, roster in pairs(rosters) do
     for _, card in ipairs(roster) do
-      if card then owner[card.guid], objects[card.guid] = color, card.obj end
+      if card then
+        card.id = card_id(card.obj)
+        owner[card.guid], objects[card.guid] = color, card.obj
+      end
     end
   end
-  return rosters, owner, objects, cards
+  return rosters, owner, objects
 end
 
 -- --- Drawing the roster slots -------------------------------------------------------------------------
@@ -125,35 +161,43 @@ end
 -- Every outline this script could have drawn (any seat, any mode's roster size, Score Against!'s
 -- rows): the lines on the table that match one are ours, every other line is a player's.
 local function our_outlines()
-  local keys = {}
+  local known = geometry()
+  if known.keys then return known.keys end
+  local keys, done = {}, {}
   for _, mode in ipairs(DATA.modes) do
     local opts = Referee.options(DATA, mode.id)
     local size, rows = opts.roster_size, opts.virtual_rows or 0
-    for _, color in ipairs(DATA.seats) do
-      for k = 1, size do keys[line_key(Referee.slot_outline(DATA, color, size, k))] = true end
-      for col = 1, size do
-        for r = 1, rows do keys[line_key(Referee.virtual_outline(DATA, color, size, rows, col, r))] = true end
+    if not done[size * 1000 + rows] then
+      done[size * 1000 + rows] = true
+      for _, color in ipairs(DATA.seats) do
+        for k = 1, size do keys[line_key(Referee.slot_outline(DATA, color, size, k))] = true end
+        for col = 1, size do
+          for r = 1, rows do keys[line_key(Referee.virtual_outline(DATA, color, size, rows, col, r))] = true end
+        end
       end
     end
   end
+  known.keys = keys
   return keys
 end
 
-function T.draw_slots()
-  local size = Referee.roster_size(DATA, ensure_state())
-  local colors = seated()
-  if #colors == 0 then colors = DATA.seats end
-  local points, lines, n = {}, {}, 0  -- lines[i] outlines the slot of points[i]
+-- The snap points and outlines of `colors`' rosters of `size` slots (and `rows` virtual rows), and the
+-- discard pile's snap point: lines[i] outlines the slot of points[i].
+local function layout(colors, size, rows)
+  local known = geometry()
+  local key = size .. "/" .. rows .. "/" .. table.concat(colors, ",")
+  local found = known.layouts[key]
+  if found then return found.points, found.lines end
+  local points, lines, n = {}, {}, 0
   for _, color in ipairs(colors) do
     local ry = Referee.rotation_y(DATA, color)
     for k, p in ipairs(Referee.slots(DATA, color, size)) do
       n = n + 1
       points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
       lines[n] = {points = Referee.slot_outline(DATA, color, size, k), color = {1, 1, 1},
-                           thickness = k == 1 and 0.12 or 0.06, loop = true}
+                  thickness = k == 1 and 0.12 or 0.06, loop = true}
     end
   end
-  local rows = Referee.virtual_rows(DATA, ensure_state())
   if rows > 0 then  -- Score Against!: the virtual roster above the roster
     for _, color in ipairs(colors) do
       local ry = Referee.rotation_y(DATA, color)
@@ -162,12 +206,21 @@ function T.draw_slots()
           n = n + 1
           points[n] = {position = p, rotation = {0, ry, 0}, rotation_snap = true}
           lines[n] = {points = Referee.virtual_outline(DATA, color, size, rows, col, r),
-                               color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
+                      color = {0.85, 0.35, 0.3}, thickness = 0.06, loop = true}
         end
       end
     end
   end
   points[n + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
+  known.layouts[key] = {points = points, lines = lines}
+  return points, lines
+end
+
+function T.draw_slots()
+  local state = ensure_state()
+  local colors = seated()
+  if #colors == 0 then colors = DATA.seats end
+  local points, lines = layout(colors, Referee.roster_size(DATA, state), Referee.virtual_rows(DATA, state))
   Global.setSnapPoints(points)
   local ours, kept, n_kept = our_outlines(), {}, 0
   for _, line in ipairs(Global.getVectorLines() or {}) do
@@ -195,18 +248,29 @@ end
 
 -- --- The panel -------------------------------------------------------------------------------------------
 
+-- What the panel shows, as this script last set it: each value and attribute is set again only when it
+-- changes (every set is a call into TTS, and the panel is laid out again after it).
+local shown = {}
+
+local function show(id, attribute, text)
+  local key = id .. "/" .. attribute
+  if shown[key] == text then return end
+  shown[key] = text
+  if attribute == "value" then UI.setValue(id, text) else UI.setAttribute(id, attribute, text) end
+end
+
 function T.refresh()
   local s = ensure_state()
   local mode = Referee.mode(DATA, s.mode)
   local opts = Referee.options(DATA, s.mode)
-  UI.setValue("score_mode", mode.name)
+  show("score_mode", "value", mode.name)
   referee.show_turn()
-  local playing = {}
-  for _, color in ipairs(seated()) do playing[color] = true end
-  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, seated())
+  local playing, now = {}, seated()
+  for _, color in ipairs(now) do playing[color] = true end
+  local teams = Referee.in_progress(s) and s.teams or Referee.chosen_teams(s, now)
   for _, color in ipairs(DATA.seats) do
-    UI.setAttribute("score_seat_" .. color, "active", playing[color] and "true" or "false")
-    UI.setValue("score_target_" .. color, s.targets[color] or Referee.AUTO)
+    show("score_seat_" .. color, "active", playing[color] and "true" or "false")
+    show("score_target_" .. color, "value", s.targets[color] or Referee.AUTO)
     local running = ""
     if s.round then
       for i, c in ipairs(s.round.players) do
@@ -216,10 +280,10 @@ function T.refresh()
         end
       end
     end
-    UI.setValue("score_run_" .. color, running)
+    show("score_run_" .. color, "value", running)
     local team = ""
     if opts.teams and teams[color] ~= nil then team = "T" .. (teams[color] + 1) end
-    UI.setValue("score_team_" .. color, team)
+    show("score_team_" .. color, "value", team)
   end
 end
 
@@ -444,8 +508,9 @@ function T.deal_ready(deck, seated_now, finish)
   if plan.layout then
     T.lay_out(deck, plan.players[1], j.add())
   elseif plan.own_decks then
-    local copies = {}  -- every copy is the whole shuffled deck, taken before the first player draws from it
-    for i = 2, #plan.players do copies[i] = retag(deck.getData()) end
+    -- every copy is the whole shuffled deck, read once before the first player draws from it (TTS spawns
+    -- each from the data with new GUIDs)
+    local copy = #plan.players > 1 and retag(deck.getData()) or nil
     for i, color in ipairs(plan.players) do
       local position = Referee.own_deck_position(DATA, color, plan.roster_size)
       local rotation = {0, Referee.rotation_y(DATA, color), 180}
@@ -460,7 +525,7 @@ function T.deal_ready(deck, seated_now, finish)
         end
       else
         local spawned = j.add()
-        spawnObjectData({data = copies[i], position = position, rotation = rotation,
+        spawnObjectData({data = copy, position = position, rotation = rotation,
                          callback_function = function(copy)
                            copy.shuffle()
                            if plan.draw > 0 then
@@ -550,12 +615,20 @@ function scoreReveal(player, value, id)
   for _, line in ipairs(out.warnings) do warn(line) end
 end
 
--- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil; among `cards` when given
--- (table_cards()).
-local function own_deck(color, size, cards)
+-- The deck lying on `color`'s own deck spot (Decking!, Score Against!), or nil.
+local function own_deck(color, size)
   local spot = Referee.own_deck_position(DATA, color, size)
-  for _, card in ipairs(cards or table_cards()) do
-    if card.obj.type == "Deck" and near(card, spot, 1.0) then return card.obj end
+  local tags = Referee.card_tags(DATA)
+  tags[#tags + 1] = Referee.COPY_TAG
+  for _, tag in ipairs(tags) do  -- table_cards()'s first deck there, reading only the decks
+    local found, found_guid = nil, nil
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+      if obj.type == "Deck" and near(obj.getPosition(), spot, 1.0) then
+        local guid = obj.getGUID()
+        if found_guid == nil or guid < found_guid then found, found_guid = obj, guid end
+      end
+    end
+    if found ~= nil then return found end
   end
   return nil
 end
@@ -563,8 +636,8 @@ end
 -- Keep (Decking!, Score Against!): the rest of `color`'s draw to their graveyard, face up, then the next draw.
 local function keep(color, finish)
   press(color, finish, function()
-    local rosters, _, _, cards = read_rosters()
-    local deck = own_deck(color, Referee.roster_size(DATA, ensure_state()), cards)
+    local rosters = read_rosters()
+    local deck = own_deck(color, Referee.roster_size(DATA, ensure_state()))
     return {keep = rosters[color] or {}, deck = deck and deck.getQuantity() or 0}, {}
   end, function(out, _, done)
     local size = Referee.roster_size(DATA, ensure_state())
