@@ -390,8 +390,11 @@ def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of
     origins = {"one": origin_of(one), "two": origin_of(two), "save": (0.0, 0.0)}
     discard = xz(to_py(table.globals.use("score.referee").DISCARD))  # the save's, at the table's centre
 
-    def slots(points, game):  # the roster slots of a game's snap points: all but its discard pile's
-        return [p for p in points if p != discard]
+    def slots(points, game):  # the roster slots of a game's snap points: all but its discard pile's, by its layout
+        pile = (discard[0] + origins[game][0], discard[1] + origins[game][1])
+        out = [p for p in points if abs(p[0] - pile[0]) > 1e-3 or abs(p[1] - pile[1]) > 1e-3]
+        assert len(out) == len(points) - 1, (game, pile, points)
+        return out
 
     lines, points = lines_by_game(table, drawn), points_by_tag(table)
     assert set(points) == set(tags.values())  # the save's untagged, each box's with its scope tag
@@ -431,8 +434,6 @@ def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of
     redraws("save", lambda: select_mode(table, "Randomness!"), 4 * 6)
 
 
-@pytest.mark.xfail(strict=True, reason="tts/score/table.lua lays Referee.DISCARD (and SOLO_DISCARD) at the table's "
-                   "centre without Api.at: SCORE!'s own file, for its owner to fix (docs/tts.md, 'Not done')")
 def test_score_in_its_box_has_its_discard_pile_by_the_box(games):
     full, box_file, _ = games("score")
     table = empty_table(full)
@@ -504,11 +505,11 @@ class InBox:
     test's saved state (LuaScriptState) goes to a box as it comes out of the file, its components inside: the
     game's part of it (the box's own part, where the game lay, is tested with the box's own reload above)."""
 
-    def __init__(self, full: dict, box_file: dict, seated: list[str], state: str = ""):
+    def __init__(self, full: dict, box_file: dict, seated: list[str], state: str = "", shift: float = 0.0):
         self.table = empty_table(full, seated)
         game = state.split(BOX_END, 1)[-1]
         box_file = dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=game)])
-        self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0], 1.5, tts_save.BOX_SPOT[1]))
+        self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0] + shift, 1.5, tts_save.BOX_SPOT[1]))
         self.lua, self.globals = self.table.lua, self.box.globals
 
     def click(self, *args, **kwargs):
@@ -552,6 +553,28 @@ def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, 
                         lambda save, seated, **_: InBox(full, box_file, seated, save.get("LuaScriptState", "")))
     kwargs = {"save": full, "timing": timing}
     test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
+
+
+def test_score_in_a_box_away_from_the_centre_discards_by_its_box(games):
+    """A round of SCORE! played in a box 60 units right of the table's centre: the cards it resolves go face up
+    to the box's own discard pile, not to the table's centre (where another game's pile may lie)."""
+    import test_score_table as st
+
+    full, box_file, _ = games("score")
+    table = InBox(full, box_file, ["White", "Red"], shift=60.0)
+    table.click("uiGetReady", "White")
+    [five] = st.place(table, "White", ["Score! 5"])
+    st.place(table, "White", ["Score! 1", "Score! 2"], start=2)
+    [fire] = st.place(table, "Red", ["Fire! 2"])
+    st.place(table, "Red", ["Score! 2", "Score! 3"], start=2)
+    st.target(table, "Red", "White")
+    table.click("scoreScore", "Red")
+    assert table.ui_value("score_run_White") == "3"
+    ox, oz = origin_of(table.box)
+    assert ox == 60.0
+    for obj in (five, fire):
+        p = obj.getPosition()
+        assert (round(p.x - ox, 3), round(p.z - oz, 3)) == (-4.0, 0.0) and obj.getRotation().z == 0
 
 
 def test_the_box_scripts_lookups_see_only_the_boxs_own_objects(skorch):

@@ -211,7 +211,7 @@ local function layout(colors, size, rows)
       end
     end
   end
-  points[n + 1] = {position = Referee.DISCARD, rotation = {0, 180, 0}, rotation_snap = true}
+  points[n + 1] = {position = Api.at(Referee.DISCARD), rotation = {0, 180, 0}, rotation_snap = true}
   known.layouts[key] = {points = points, lines = lines}
   return points, lines
 end
@@ -298,7 +298,7 @@ end
 
 -- Move the cards `guids` to the discard pile; returns the objects moving there.
 local function discard(objects, guids)
-  local pile, moved, n_moved = Referee.DISCARD, {}, 0
+  local pile, moved, n_moved = Api.at(Referee.DISCARD), {}, 0
   for i, guid in ipairs(guids) do
     local obj = objects[guid]
     if obj ~= nil then
@@ -386,17 +386,17 @@ end
 local function solo_score(color, finish)
   color = seated()[1] or color
   press(color, finish, function()
-    local layout, objects, n = {}, {}, 0
+    local layout, objects, n, pile = {}, {}, 0, Api.at(Referee.SOLO_DISCARD)
     for _, card in ipairs(loose_cards()) do
       objects[card.guid] = card.obj
-      if not near(card, Referee.SOLO_DISCARD, 2) then
+      if not near(card, pile, 2) then
         n = n + 1
         layout[n] = {guid = card.guid, id = card.id, x = card.x, z = card.z, up = face_up(card.obj)}
       end
     end
     return {solitaire = {cards = layout, total = Api.score(color), count = main_count()}}, objects
   end, function(out, objects, done)
-    local pile, moved, n = Referee.SOLO_DISCARD, {}, 0
+    local pile, moved, n = Api.at(Referee.SOLO_DISCARD), {}, 0
     local function to_pile(obj, i)
       obj.setRotation({0, 180, 0})
       obj.setPositionSmooth({pile[1], pile[2] + 0.2 * i, pile[3]})
