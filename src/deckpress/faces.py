@@ -120,8 +120,8 @@ def cut(image, bleed_px: float, size: Size):
     scaled to 0.55-0.98 its pixels differ from Lanczos's by about 1/255 (RMS) and it takes 70 % of the
     time (8 instead of 11 ms for a poker card at 0.97). Scaled to less than a sixth (a thumbnail's card),
     the face is first reduced by a whole factor (averages of pixel blocks), leaving at least three times
-    the size to resample (Pillow's reducing_gap: a result it calls indistinguishable from resampling the
-    whole face), in a third of the time."""
+    the size to resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker
+    card's thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
     from PIL import Image
 
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
