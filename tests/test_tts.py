@@ -197,12 +197,13 @@ def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
     from PIL import Image
 
     from deckpress import png
+    from deckpress.faces import Tile
     from deckpress.tts.sheets import EMPTY_SLOT, Grid, compose
 
     grid = Grid(columns=2, rows=2, card_w=30, card_h=40)
     tile = tmp_path / "tile.png"
     tile.write_bytes(png.encode(Image.new("RGB", (30, 40), (200, 10, 10)), 300))
-    sheet = compose(grid, [tile, None])
+    sheet = compose(grid, [Tile(tile), None])
     assert sheet.size == (60, 80)
     colours = [sheet.crop(grid.box(slot)).getcolors() for slot in range(4)]
     assert colours[0] == [(1200, (200, 10, 10))] and colours[2] == colours[3] == [(1200, EMPTY_SLOT)]

@@ -33,8 +33,12 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 
 def scaled(face: Image.Image, bleed_px: float, size: tuple[int, int]) -> Image.Image:
-    """The face cut to its trim and scaled to `size`."""
+    """The face cut to its trim and scaled to `size`; at the trim's own size, its pixels as they are, the
+    trim's edges rounded to whole pixels."""
     box = (bleed_px, bleed_px, face.width - bleed_px, face.height - bleed_px)
+    if size == (round(box[2] - box[0]), round(box[3] - box[1])):
+        left = round(bleed_px)
+        return face.convert("RGB").crop((left, left, left + size[0], left + size[1]))
     return face.convert("RGB").resize(size, Image.Resampling.BICUBIC, box=box)
 
 

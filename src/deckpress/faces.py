@@ -1,6 +1,7 @@
 """The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
 and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
-while it is in memory and kept in the output folder's cache/ for the next build."""
+while it is in memory and kept in the output folder's cache/ for the next build. A tile at the size of the
+face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from . import png
@@ -19,6 +21,7 @@ from .schema import Card, Component
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
 CACHE = "cache"  # the output folder's cache of tiles
+REDUCING_GAP = 3.0  # see cut
 Size = tuple[int, int]
 
 
@@ -51,6 +54,14 @@ class Faces:
     def all(self) -> list[Face]:
         return [*self.fronts.values(), *self.backs.values()]
 
+    def at(self, path: str) -> Face:
+        """The face whose file is `path`."""
+        return self._by_path[path]
+
+    @cached_property
+    def _by_path(self) -> dict[str, Face]:
+        return {face.path: face for face in self.all()}
+
 
 def plan_faces(deck: LoadedDeck) -> Faces:
     faces = Faces()
@@ -70,14 +81,51 @@ def tile_path(face_path: str, size: Size) -> str:
     return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.png"
 
 
+def crop_box(face: Face, bleed_mm: float, size: Size) -> tuple[int, int, int, int] | None:
+    """The box of the face's pixels that are its tile of `size` as they are, when that tile is the trim at
+    full size (a token, a sheet slot as large as the card): a crop, no resampling, and no file in cache/
+    (the face's own file serves). Its edges are the trim's rounded to whole pixels (a poker face's 37.5 px
+    of bleed: 38). None when the tile must be scaled."""
+    from .render import face_pixels, mm_to_px
+
+    width, height = face_pixels(face.component.size, bleed_mm)
+    bleed = mm_to_px(bleed_mm)
+    if size != (round(width - 2 * bleed), round(height - 2 * bleed)):
+        return None
+    left = round(bleed)
+    return (left, left, left + size[0], left + size[1])
+
+
+@dataclass(frozen=True)
+class Tile:
+    """Where a builder reads a tile: its file in cache/, or the face's file and the box cropped from it."""
+
+    path: Path
+    box: tuple[int, int, int, int] | None = None
+
+    def read(self):
+        """The tile as an RGB image."""
+        image = png.read(self.path)
+        return image if self.box is None else image.crop(self.box)
+
+
+def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
+    """The tile of `size` of the face, in the build `folder` (the face stage made it there)."""
+    box = crop_box(face, bleed_mm, size)
+    return Tile(folder / face.path, box) if box is not None else Tile(folder / tile_path(face.path, size))
+
+
 def cut(image, bleed_px: float, size: Size):
     """The face `image` cut to its trim and scaled to `size` in one resampling step. Bicubic: on card faces
     scaled to 0.55-0.98 its pixels differ from Lanczos's by about 1/255 (RMS) and it takes 70 % of the
-    time (8 instead of 11 ms for a poker card at 0.97)."""
+    time (8 instead of 11 ms for a poker card at 0.97). Scaled to less than a sixth (a thumbnail's card),
+    the face is first reduced by a whole factor (averages of pixel blocks), leaving at least three times
+    the size to resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker
+    card's thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
     from PIL import Image
 
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
-    return image.resize(size, Image.Resampling.BICUBIC, box=box)
+    return image.resize(size, Image.Resampling.BICUBIC, box=box, reducing_gap=REDUCING_GAP)
 
 
 @dataclass(frozen=True)
@@ -243,7 +291,7 @@ class FaceStage:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
             keys[face.path] = key = self.key(face)
-            sizes = sorted(tiles.get(face.path, ()))
+            sizes = sorted(s for s in tiles.get(face.path, ()) if crop_box(face, self.deck.model.bleed, s) is None)
             if not self.reusable(face, key):
                 todo.append(_Job(face, sizes=tuple(sizes)))
                 continue

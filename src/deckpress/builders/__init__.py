@@ -8,8 +8,9 @@ A builder's options are a Record (`Options`): `deckpress build` and `watch` get 
 builder gets them typed as `self.options`. Its steps:
 
     check(deck)         `deckpress check`: the builder's own settings files load and fit (a DeckError if not)
-    tiles(deck, faces)  the face tiles (scaled-down faces) it wants: the face stage cuts them while each face
-                        is in memory, and keeps them in the output folder's cache/ (see faces.tile_path)
+    tiles(deck, faces)  the face tiles (faces cut to the trim at a size) it wants: the face stage cuts them while
+                        each face is in memory, and keeps them in the output folder's cache/; faces.tile says
+                        where the builder reads each (a tile at the trim's own size is the face cropped)
     prepare(ctx)        runs while the faces are drawn: import its libraries, read its fonts
     build(ctx)          once the faces are drawn: write its outputs into ctx.out
 

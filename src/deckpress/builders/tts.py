@@ -17,14 +17,13 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from PIL import Image
 
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
-from ..faces import Faces, Size, tile_path
+from ..faces import Faces, Size, Tile, tile
 from ..inputs import artifact_key
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
@@ -221,8 +220,8 @@ def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
     return wanted
 
 
-def _tile(ctx: BuildContext, face: str | None, size: Size) -> Path | None:
-    return ctx.out / tile_path(face, size) if face is not None else None
+def _tile(ctx: BuildContext, face: str | None, size: Size) -> Tile | None:
+    return tile(ctx.out, ctx.faces.at(face), size, ctx.deck.model.bleed) if face is not None else None
 
 
 def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key: int) -> save.ComponentArt:

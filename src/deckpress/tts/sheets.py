@@ -21,11 +21,12 @@ import math
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from .. import png
+if TYPE_CHECKING:
+    from ..faces import Tile
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -105,12 +106,12 @@ def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) 
     return plan(count)
 
 
-def open_tile(path: Path | None, size: tuple[int, int]) -> Image.Image:
-    """A tile the face stage cut from a face (see faces.tile_path); None: a plain card."""
-    return plain_card(size) if path is None else png.read(path)
+def open_tile(tile: Tile | None, size: tuple[int, int]) -> Image.Image:
+    """A tile the face stage made from a face (see faces.tile); None: a plain card."""
+    return plain_card(size) if tile is None else tile.read()
 
 
-def compose(grid: Grid, tiles: list[Path | None]) -> Image.Image:
+def compose(grid: Grid, tiles: list[Tile | None]) -> Image.Image:
     """A sheet: the tile tiles[i] (a face cut to the grid's slot) in slot i; None a plain card, empty slots
     white."""
     if len(tiles) > grid.slots:
@@ -162,13 +163,13 @@ def thumbnail_card_size(trim_w: float, trim_h: float, size: int = THUMBNAIL) -> 
     return max(1, round(trim_w * scale)), max(1, round(trim_h * scale))
 
 
-def thumbnail(tiles: list[Path], size: int = THUMBNAIL) -> bytes:
+def thumbnail(tiles: list[Tile], size: int = THUMBNAIL) -> bytes:
     """A size x size PNG of the tiles (faces cut to thumbnail_card_size; see thumbnail_faces) fanned out on
     a green cloth (the save's picture)."""
     canvas = Image.new("RGBA", (size, size), THUMBNAIL_BACKGROUND + (255,))
     count = len(tiles)
     for i, tile in enumerate(tiles):
-        card = png.read(tile).convert("RGBA")
+        card = tile.read().convert("RGBA")
         angle = 0.0 if count == 1 else 24.0 - 48.0 * i / (count - 1)
         turned = card.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True)
         offset = 0.0 if count == 1 else (i - (count - 1) / 2) * size * 0.13
