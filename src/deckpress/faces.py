@@ -275,8 +275,7 @@ class FaceStage:
         elif job.output == "image":
             done.image = image
         for size in job.sizes:
-            target = self.out / tile_path(job.face.path, size)
-            target.parent.mkdir(parents=True, exist_ok=True)
+            target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
             target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
         return done
 
@@ -305,6 +304,9 @@ class FaceStage:
                     missing.append(size)
             if missing:
                 todo.append(_Job(face, draw=False, output=None, sizes=tuple(missing)))
+        for job in todo:  # the tiles' folders, made here: a drawing process never makes a folder, so none can
+            for size in job.sizes:  # make the staging folder again after the deck's process removed it on a stop
+                (self.out / tile_path(job.face.path, size)).parent.mkdir(parents=True, exist_ok=True)
         drawn = sum(job.draw for job in todo)
         count = 0
         results = _run(self, todo)
