@@ -456,11 +456,59 @@ function ScoutEngine.scouted_hand(state, seat, scout)
   return after.hands[player]
 end
 
--- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first move), each show (every
--- adjacent stretch that is a set or run and beats the active set), each scout (side x position x
--- turn) and, with the chip, each scout & show.
+-- The shows of a hand whose active values are vals[1..n], against the active set `beaten` ({n, kind,
+-- low} of its values, or false): every adjacent stretch that is a set or run (C12) and beats it (C13),
+-- each stretch checked once as it grows, in the order first, then last. add(scout, first, last).
+local function add_shows(vals, n, beaten, scout, add)
+  for first = 1, n do
+    local v1 = vals[first]
+    local equal, up, down, lowest, prev = true, true, true, v1, v1
+    for last = first, n do
+      local v = vals[last]
+      if last > first then
+        if v ~= v1 then equal = false end
+        if v ~= prev + 1 then up = false end
+        if v ~= prev - 1 then down = false end
+        if not (equal or up or down) then break end -- a longer stretch is no run or set either
+        if v < lowest then lowest = v end
+        prev = v
+      end
+      local len, wins = last - first + 1, true
+      if beaten then
+        if len ~= beaten.n then wins = len > beaten.n
+        elseif equal ~= (beaten.kind == "set") then wins = equal
+        else wins = lowest > beaten.low end
+      end
+      if wins then add(scout, first, last) end
+    end
+  end
+end
+
+-- {n, kind, low} of the active values cards[from..to], or false when there are none.
+local function beaten_of(cards, from, to)
+  if to < from then return false end
+  local vals, n = {}, 0
+  for i = from, to do
+    n = n + 1
+    vals[n] = value(cards[i])
+  end
+  return { n = n, kind = ScoutEngine.kind(vals), low = low(vals) }
+end
+
+-- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first
+-- move), each show (every adjacent stretch that is a set or run and beats the active set), each scout
+-- (side x position x turn) and, with the chip, each scout & show. The hand after each scout is never
+-- built: its values are laid into one list, the shows read from it.
 function ScoutEngine.legal_moves(state, seat)
-  local out, add = Util.appender()
+  local out, count = {}, 0
+  local function add(move)
+    count = count + 1
+    out[count] = move
+  end
+  local function add_show(scout, first, last)
+    count = count + 1
+    out[count] = { scout = scout, show = { first = first, last = last } }
+  end
   local player = index_of(state.seats, seat)
   if player == nil or state.game_over then return out end
   if state.round_over then
@@ -469,32 +517,28 @@ function ScoutEngine.legal_moves(state, seat)
   end
   if check_turn_hand(state, player) then add({ turn_hand = true }) end
   if player ~= state.turn then return out end
-  local function shows(s, scout)
-    local hand = s.hands[player]
-    local beaten = s.active and values_of(s.active.cards)
-    for first = 1, #hand do
-      local values, count = {}, 0
-      for last = first, #hand do
-        count = count + 1
-        values[count] = value(hand[last])
-        if ScoutEngine.kind(values) == nil then break end -- a longer stretch is no run or set either
-        if not beaten or ScoutEngine.beats(values, beaten) then
-          add({ scout = scout, show = { first = first, last = last } })
-        end
-      end
-    end
-  end
-  shows(state, nil)
-  if state.active and state.active.owner ~= player then
+  local hand, active = state.hands[player], state.active
+  local held = values_of(hand)
+  local n = #held
+  add_shows(held, n, active and beaten_of(active.cards, 1, #active.cards), nil, add_show)
+  if active and active.owner ~= player then
+    local cards = active.cards
+    local size = #cards
+    local chip = state.chips[player] > 0
+    local vals = {}
     for _, side in ipairs({ "left", "right" }) do
-      for position = 1, #state.hands[player] + 1 do
+      local taken = side == "left" and cards[1] or cards[size]
+      local flipped = taken.flipped and true or false
+      local left = chip and (side == "left" and beaten_of(cards, 2, size) or beaten_of(cards, 1, size - 1))
+      for position = 1, n + 1 do
         for _, turn in ipairs({ false, true }) do
           local scout = { side = side, position = position, turn = turn }
           add({ scout = scout })
-          if state.chips[player] > 0 then
-            local after = scout_trial(state)
-            do_scout(after, player, scout, {})
-            shows(after, scout)
+          if chip then
+            for i = 1, position - 1 do vals[i] = held[i] end
+            vals[position] = (flipped ~= turn) and taken.bottom or taken.top
+            for i = position, n do vals[i + 1] = held[i] end
+            add_shows(vals, n + 1, left, scout, add_show)
           end
         end
       end
