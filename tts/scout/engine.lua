@@ -456,35 +456,40 @@ function ScoutEngine.scouted_hand(state, seat, scout)
   return after.hands[player]
 end
 
--- The shows of a hand whose active values are vals[1..n], against the active set `beaten` ({n, kind,
--- low} of its values, or false): every adjacent stretch that is a set or run (C12) and beats it (C13),
--- each stretch checked once as it grows, in the order first, then last. add(scout, first, last).
-local function add_shows(vals, n, beaten, scout, add)
+-- The sets and runs of a hand whose active values are vals[1..n] (C12), by first card: from[f] = {n,
+-- equal = {}, up = {}, down = {}, low = {}}, entry k for the stretch f .. f + k - 1 (the stretches that
+-- start at f and are sets or runs are f .. f + from[f].n - 1: a longer one is no run or set either).
+local function stretches(vals, n)
+  local from = {}
   for first = 1, n do
     local v1 = vals[first]
-    local equal, up, down, lowest, prev = true, true, true, v1, v1
-    for last = first, n do
+    local eq, ups, downs, lows = { true }, { true }, { true }, { v1 }
+    local equal, up, down, lowest, prev, count = true, true, true, v1, v1, 1
+    for last = first + 1, n do
       local v = vals[last]
-      if last > first then
-        if v ~= v1 then equal = false end
-        if v ~= prev + 1 then up = false end
-        if v ~= prev - 1 then down = false end
-        if not (equal or up or down) then break end -- a longer stretch is no run or set either
-        if v < lowest then lowest = v end
-        prev = v
-      end
-      local len, wins = last - first + 1, true
-      if beaten then
-        if len ~= beaten.n then wins = len > beaten.n
-        elseif equal ~= (beaten.kind == "set") then wins = equal
-        else wins = lowest > beaten.low end
-      end
-      if wins then add(scout, first, last) end
+      if v ~= v1 then equal = false end
+      if v ~= prev + 1 then up = false end
+      if v ~= prev - 1 then down = false end
+      if not (equal or up or down) then break end
+      if v < lowest then lowest = v end
+      prev, count = v, count + 1
+      eq[count], ups[count], downs[count], lows[count] = equal, up, down, lowest
     end
+    from[first] = { n = count, equal = eq, up = ups, down = downs, low = lows }
   end
+  return from
 end
 
--- {n, kind, low} of the active values cards[from..to], or false when there are none.
+-- C13: does a set or run of `len` cards (`equal`: a set; `lowest` its lowest value) beat `beaten` ({n,
+-- set, low} of the active set, or false: nothing to beat)?
+local function wins(beaten, len, equal, lowest)
+  if not beaten then return true end
+  if len ~= beaten.n then return len > beaten.n end
+  if equal ~= beaten.set then return equal end
+  return lowest > beaten.low
+end
+
+-- {n, set, low} of the active values cards[from..to], or false when there are none.
 local function beaten_of(cards, from, to)
   if to < from then return false end
   local vals, n = {}, 0
@@ -492,13 +497,25 @@ local function beaten_of(cards, from, to)
     n = n + 1
     vals[n] = value(cards[i])
   end
-  return { n = n, kind = ScoutEngine.kind(vals), low = low(vals) }
+  return { n = n, set = ScoutEngine.kind(vals) == "set", low = low(vals) }
+end
+
+-- Which stretches of `from` beat `beaten`: won[f][k] for the stretch f .. f + k - 1.
+local function winners(from, n, beaten)
+  local won = {}
+  for f = 1, n do
+    local s, w = from[f], {}
+    for k = 1, s.n do w[k] = wins(beaten, k, s.equal[k], s.low[k]) end
+    won[f] = w
+  end
+  return won
 end
 
 -- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first
 -- move), each show (every adjacent stretch that is a set or run and beats the active set), each scout
--- (side x position x turn) and, with the chip, each scout & show. The hand after each scout is never
--- built: its values are laid into one list, the shows read from it.
+-- (side x position x turn) and, with the chip, each scout & show. The hand after a scout is never built:
+-- its stretches before and after the scouted card are the hand's own, found once; only those through the
+-- scouted card are checked anew.
 function ScoutEngine.legal_moves(state, seat)
   local out, count = {}, 0
   local function add(move)
@@ -517,28 +534,70 @@ function ScoutEngine.legal_moves(state, seat)
   end
   if check_turn_hand(state, player) then add({ turn_hand = true }) end
   if player ~= state.turn then return out end
-  local hand, active = state.hands[player], state.active
-  local held = values_of(hand)
+  local active = state.active
+  local held = values_of(state.hands[player])
   local n = #held
-  add_shows(held, n, active and beaten_of(active.cards, 1, #active.cards), nil, add_show)
-  if active and active.owner ~= player then
-    local cards = active.cards
-    local size = #cards
-    local chip = state.chips[player] > 0
-    local vals = {}
-    for _, side in ipairs({ "left", "right" }) do
-      local taken = side == "left" and cards[1] or cards[size]
-      local flipped = taken.flipped and true or false
-      local left = chip and (side == "left" and beaten_of(cards, 2, size) or beaten_of(cards, 1, size - 1))
-      for position = 1, n + 1 do
-        for _, turn in ipairs({ false, true }) do
-          local scout = { side = side, position = position, turn = turn }
-          add({ scout = scout })
-          if chip then
-            for i = 1, position - 1 do vals[i] = held[i] end
-            vals[position] = (flipped ~= turn) and taken.bottom or taken.top
-            for i = position, n do vals[i + 1] = held[i] end
-            add_shows(vals, n + 1, left, scout, add_show)
+  local from = stretches(held, n)
+  local won = winners(from, n, active and beaten_of(active.cards, 1, #active.cards))
+  for f = 1, n do
+    local w = won[f]
+    for k = 1, from[f].n do
+      if w[k] then add_show(nil, f, f + k - 1) end
+    end
+  end
+  if not (active and active.owner ~= player) then return out end
+  local cards = active.cards
+  local size = #cards
+  local chip = state.chips[player] > 0
+  -- The stretches of the scouted hand (the card of value `cv` at `p`) from `first` through the card,
+  -- the stretch first .. p being a set or run with these flags, each extended while it stays one.
+  local function through(scout, beaten, first, p, v1, prev, equal, up, down, lowest)
+    local last = p
+    while true do
+      if wins(beaten, last - first + 1, equal, lowest) then add_show(scout, first, last) end
+      if last > n then return end
+      local v = held[last]  -- the scouted hand's card last + 1
+      if v ~= v1 then equal = false end
+      if v ~= prev + 1 then up = false end
+      if v ~= prev - 1 then down = false end
+      if not (equal or up or down) then return end
+      if v < lowest then lowest = v end
+      prev, last = v, last + 1
+    end
+  end
+  for _, side in ipairs({ "left", "right" }) do
+    local taken = side == "left" and cards[1] or cards[size]
+    local flipped = taken.flipped and true or false
+    local beaten = chip and (side == "left" and beaten_of(cards, 2, size) or beaten_of(cards, 1, size - 1))
+    local left_won = chip and winners(from, n, beaten)
+    for p = 1, n + 1 do
+      for _, turn in ipairs({ false, true }) do
+        local scout = { side = side, position = p, turn = turn }
+        add({ scout = scout })
+        if chip then
+          local cv = (flipped ~= turn) and taken.bottom or taken.top
+          for f = 1, p - 1 do -- stretches before the card, then through it
+            local s, w = from[f], left_won[f]
+            local k = 1
+            while k <= s.n and f + k - 1 < p do
+              if w[k] then add_show(scout, f, f + k - 1) end
+              k = k + 1
+            end
+            if s.n >= p - f then -- f .. p - 1 is a set or run: extend it with the card
+              local j = p - f
+              local v1, prev = held[f], held[p - 1]
+              local equal, up, down = s.equal[j] and cv == v1, s.up[j] and cv == prev + 1, s.down[j] and cv == prev - 1
+              if equal or up or down then
+                through(scout, beaten, f, p, v1, cv, equal, up, down, math.min(s.low[j], cv))
+              end
+            end
+          end
+          through(scout, beaten, p, p, cv, cv, true, true, true, cv) -- from the card
+          for f = p + 1, n + 1 do -- after the card: the hand's own, one place on
+            local w = left_won[f - 1]
+            for k = 1, from[f - 1].n do
+              if w[k] then add_show(scout, f, f + k - 1) end
+            end
           end
         end
       end
