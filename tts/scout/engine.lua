@@ -522,9 +522,18 @@ function ScoutEngine.legal_moves(state, seat)
     count = count + 1
     out[count] = move
   end
+  -- show_of[f][k] = {first = f, last = f + k - 1}, each made once: the moves share it (moves are read,
+  -- never changed), and the loops below add a move with no call (thousands on a long hand).
+  local show_of = {}
   local function add_show(scout, first, last)
+    local row, k = show_of[first], last - first + 1
+    local show = row[k]
+    if show == nil then
+      show = { first = first, last = last }
+      row[k] = show
+    end
     count = count + 1
-    out[count] = { scout = scout, show = { first = first, last = last } }
+    out[count] = { scout = scout, show = show }
   end
   local player = index_of(state.seats, seat)
   if player == nil or state.game_over then return out end
@@ -538,11 +547,21 @@ function ScoutEngine.legal_moves(state, seat)
   local held = values_of(state.hands[player])
   local n = #held
   local from = stretches(held, n)
+  for f = 1, n + 1 do
+    local row = {}
+    for k = 1, math.max(from[f] and from[f].n or 0, from[f - 1] and from[f - 1].n or 0) do
+      row[k] = { first = f, last = f + k - 1 }
+    end
+    show_of[f] = row
+  end
   local won = winners(from, n, active and beaten_of(active.cards, 1, #active.cards))
   for f = 1, n do
-    local w = won[f]
+    local w, row = won[f], show_of[f]
     for k = 1, from[f].n do
-      if w[k] then add_show(nil, f, f + k - 1) end
+      if w[k] then
+        count = count + 1
+        out[count] = { show = row[k] }
+      end
     end
   end
   if not (active and active.owner ~= player) then return out end
@@ -552,9 +571,15 @@ function ScoutEngine.legal_moves(state, seat)
   -- The stretches of the scouted hand (the card of value `cv` at `p`) from `first` through the card,
   -- the stretch first .. p being a set or run with these flags, each extended while it stays one.
   local function through(scout, beaten, first, p, v1, prev, equal, up, down, lowest)
-    local last = p
+    local last, bn, bset, blow = p, beaten and beaten.n, beaten and beaten.set, beaten and beaten.low
     while true do
-      if wins(beaten, last - first + 1, equal, lowest) then add_show(scout, first, last) end
+      local len, win = last - first + 1, true  -- wins(beaten, len, equal, lowest), inline
+      if bn then
+        if len ~= bn then win = len > bn
+        elseif equal ~= bset then win = equal
+        else win = lowest > blow end
+      end
+      if win then add_show(scout, first, last) end
       if last > n then return end
       local v = held[last]  -- the scouted hand's card last + 1
       if v ~= v1 then equal = false end
@@ -571,32 +596,41 @@ function ScoutEngine.legal_moves(state, seat)
     local beaten = chip and (side == "left" and beaten_of(cards, 2, size) or beaten_of(cards, 1, size - 1))
     local left_won = chip and winners(from, n, beaten)
     for p = 1, n + 1 do
-      for _, turn in ipairs({ false, true }) do
+      for t = 1, 2 do
+        local turn = t == 2
         local scout = { side = side, position = p, turn = turn }
         add({ scout = scout })
         if chip then
           local cv = (flipped ~= turn) and taken.bottom or taken.top
           for f = 1, p - 1 do -- stretches before the card, then through it
-            local s, w = from[f], left_won[f]
-            local k = 1
-            while k <= s.n and f + k - 1 < p do
-              if w[k] then add_show(scout, f, f + k - 1) end
-              k = k + 1
+            local s, w, row = from[f], left_won[f], show_of[f]
+            local before = p - f  -- the stretches of f that end before the card
+            if s.n < before then before = s.n end
+            for k = 1, before do
+              if w[k] then
+                count = count + 1
+                out[count] = { scout = scout, show = row[k] }
+              end
             end
             if s.n >= p - f then -- f .. p - 1 is a set or run: extend it with the card
               local j = p - f
               local v1, prev = held[f], held[p - 1]
               local equal, up, down = s.equal[j] and cv == v1, s.up[j] and cv == prev + 1, s.down[j] and cv == prev - 1
               if equal or up or down then
-                through(scout, beaten, f, p, v1, cv, equal, up, down, math.min(s.low[j], cv))
+                local lowest = s.low[j]
+                if cv < lowest then lowest = cv end
+                through(scout, beaten, f, p, v1, cv, equal, up, down, lowest)
               end
             end
           end
           through(scout, beaten, p, p, cv, cv, true, true, true, cv) -- from the card
           for f = p + 1, n + 1 do -- after the card: the hand's own, one place on
-            local w = left_won[f - 1]
+            local w, row = left_won[f - 1], show_of[f]
             for k = 1, from[f - 1].n do
-              if w[k] then add_show(scout, f, f + k - 1) end
+              if w[k] then
+                count = count + 1
+                out[count] = { scout = scout, show = row[k] }
+              end
             end
           end
         end

@@ -176,19 +176,21 @@ local function near(p, spot, radius)
   return dx * dx + dz * dz <= radius * radius
 end
 
--- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's.
+-- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's, in
+-- no order (TTS promises none): its users look cards up in them, each GUID asked once.
 local function game_objects()
   local out, seen, count = {}, {}, 0
   for _, tag in ipairs({Api.data().main, "faceoff"}) do
-    for _, obj in ipairs(getObjectsWithTag(tag)) do  -- sorted once, below
-      if not seen[obj.getGUID()] then
-        seen[obj.getGUID()] = true
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+      local guid = obj.getGUID()
+      if not seen[guid] then
+        seen[guid] = true
         count = count + 1
         out[count] = obj
       end
     end
   end
-  return Table.by_guid(out)
+  return out
 end
 
 -- The cards lying on the discard pile's place: {guid = object} (a loose card is its own object; a card
