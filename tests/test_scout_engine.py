@@ -263,3 +263,136 @@ def test_every_play_clause_has_its_test():
     clauses = {int(n) for n in re.findall(r"^Clause (\d+)\.", play_part, re.M)}
     tests = {int(n) for n in re.findall(r"^def test_clause_(\d+)_", open(__file__, encoding="utf-8").read(), re.M)}
     assert clauses == tests == set(range(10, 22))
+
+
+# legal_moves as it was before it was written to build no hand per scout (issue 28, point 3): the hand
+# after each scout copied, every stretch of it rechecked with kind and beats. The new one must list the
+# same moves in the same order.
+OLD_LEGAL_MOVES = """
+local E = ...
+local function value(c) if c.flipped then return c.bottom end return c.top end
+local function values(cards)
+  local out = {}
+  for i, c in ipairs(cards) do out[i] = value(c) end
+  return out
+end
+return function(state, seat)
+  local out, n = {}, 0
+  local function add(m) n = n + 1; out[n] = m end
+  local player
+  for p, s in ipairs(state.seats) do if s == seat then player = p end end
+  if player == nil or state.game_over then return out end
+  if state.round_over then
+    if state.cards then add({deal = true}) end
+    return out
+  end
+  if E.check(state, seat, {turn_hand = true}) then add({turn_hand = true}) end
+  if player ~= state.turn then return out end
+  local function shows(hand, active, scout)
+    local beaten = active and values(active.cards)
+    for first = 1, #hand do
+      local vs = {}
+      for last = first, #hand do
+        vs[last - first + 1] = value(hand[last])
+        if E.kind(vs) == nil then break end
+        if not beaten or E.beats(vs, beaten) then add({scout = scout, show = {first = first, last = last}}) end
+      end
+    end
+  end
+  local active = state.active
+  shows(state.hands[player], active, nil)
+  if active and active.owner ~= player then
+    for _, side in ipairs({"left", "right"}) do
+      for position = 1, #state.hands[player] + 1 do
+        for _, turn in ipairs({false, true}) do
+          local scout = {side = side, position = position, turn = turn}
+          add({scout = scout})
+          if state.chips[player] > 0 then
+            local rest, k = {}, 0
+            for i, c in ipairs(active.cards) do
+              if i ~= (side == "left" and 1 or #active.cards) then k = k + 1; rest[k] = c end
+            end
+            shows(E.scouted_hand(state, seat, scout), k > 0 and {cards = rest}, scout)
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+"""
+
+# Random states compared in Lua: games played from many seeds with random moves (scouting often, so that
+# hands grow), and random hands of up to 19 cards of few values (many runs and sets) against random
+# active sets, with and without the chip, cards turned or not (`flipped` nil as well as false).
+COMPARE = """
+local E, old, Random, data, seats = ...
+local function key(m)
+  if m.deal then return "deal" end
+  if m.turn_hand then return "turn" end
+  local s = ""
+  if m.scout then s = m.scout.side .. m.scout.position .. tostring(m.scout.turn) end
+  if m.show then s = s .. "/" .. m.show.first .. "-" .. m.show.last end
+  return s
+end
+local function same(state, seat)
+  local a, b = E.legal_moves(state, seat), old(state, seat)
+  if #a ~= #b then return false, #a .. " moves instead of " .. #b end
+  for i = 1, #a do
+    if key(a[i]) ~= key(b[i]) then return false, "move " .. i .. ": " .. key(a[i]) .. " instead of " .. key(b[i]) end
+  end
+  return true, #a
+end
+local rng, compared, moves = Random.seed(28), 0, 0
+local function draw(n) rng = Random.next(rng); return rng % n + 1 end
+local function check(state, seat)
+  local ok, why = same(state, seat)
+  if not ok then error(why) end
+  compared, moves = compared + 1, moves + why
+end
+for game = 1, 12 do
+  local count = 2 + game % 4
+  local list = {}
+  for k = 1, count do list[k] = seats[k] end
+  local state = E.setup(data, list, {seed = game})
+  for _ = 1, 300 do
+    if state.game_over then break end
+    for k = 1, count do check(state, list[k]) end
+    local seat = E.to_act(state)[1]
+    local legal = E.legal_moves(state, seat)
+    local pick = legal[draw(#legal)]
+    if draw(3) > 1 then
+      for _, m in ipairs(legal) do if m.scout and draw(4) == 1 then pick = m end end
+    end
+    state = E.play(state, seat, pick)
+  end
+end
+local function card(i)
+  local top, bottom = draw(6), draw(6)
+  local flipped = ({true, false, nil})[draw(3)]
+  return {id = "r" .. i, top = top, bottom = bottom, flipped = flipped}
+end
+for trial = 1, 400 do
+  local hand, size = {}, draw(19)
+  for i = 1, size do hand[i] = card(i) end
+  local active, length = {}, draw(5)
+  local start, step = draw(6), ({-1, 0, 1})[draw(3)]
+  for i = 1, length do
+    local v = start + step * (i - 1)
+    active[i] = {id = "a" .. i, top = v, bottom = draw(6), flipped = (i % 2 == 0) and false or nil}
+  end
+  local state = {seats = {"A", "B"}, seat_count = 2, turn = 1, round_over = false, game_over = false,
+    hands = {hand, {card(99)}}, chips = {draw(2) - 1, 1}, tokens = {0, 0}, won = {{}, {}},
+    active = trial % 7 ~= 0 and {owner = draw(2), cards = active}, flip = {}}
+  state.flip = use("scout.setup").begin_play(use("scout.setup").new_round())
+  check(state, "A")
+end
+return compared, moves
+"""
+
+
+def test_legal_moves_lists_the_same_moves_as_the_old_algorithm():
+    old = lua.execute(OLD_LEGAL_MOVES, engine)
+    seats = to_lua(lua, ["White", "Red", "Blue", "Green", "Yellow"])
+    compared, moves = lua.execute(COMPARE, engine, old, use("lib.random"), DATA, seats)
+    assert compared > 1000 and moves > 50000

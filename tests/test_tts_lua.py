@@ -371,6 +371,25 @@ def test_seating_places_each_seats_areas_in_front_of_its_hand_zone():
     assert seating.index(lua.table_from(["White", "Red"]), "Red") == 2
 
 
+def test_a_card_field_is_read_from_its_gm_notes_as_the_old_patterns_read_it():
+    """lib.setup.field finds the key with a plain find (issue 28: a failing pattern is slow in MoonSharp);
+    it reads every field as the two patterns it replaced did."""
+    lua = runtime()
+    setup = modules("score", lua)("lib.setup")
+    old = lua.eval("""function(notes, key)
+      if type(notes) ~= "string" then return nil end
+      local text = string.match(notes, '"' .. key .. '":"([^"]*)"')
+      if text ~= nil then return text end
+      return tonumber(string.match(notes, '"' .. key .. '":(%-?[%d%.]+)'))
+    end""")
+    notes = ['{"id":"h-Q","component":"main","rank":"Q","suit":"hearts","top":3,"bottom":-10,"w":2.5}',
+             '{"id":"a","xtop":7,"top":"","rank":10,"ok":true,"q":"say \\"hi\\"","bottom":}', "", "top", 12]
+    keys = ["id", "component", "rank", "suit", "top", "bottom", "w", "ok", "q", "xtop", "missing", "to"]
+    read = [[setup.field(n, k) for k in keys] for n in notes]
+    assert read == [[old(n, k) for k in keys] for n in notes]
+    assert read[0][:7] == ["h-Q", "main", "Q", "hearts", 3, -10, 2.5] and read[1][4] == ""
+
+
 def test_game_logic_modules_are_pure():
     """Every module but the table scripts and lib/box.lua (the layer between the runtime and the object
     that runs it) takes data and returns data: no TTS calls, no unseeded random."""

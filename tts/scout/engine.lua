@@ -456,11 +456,85 @@ function ScoutEngine.scouted_hand(state, seat, scout)
   return after.hands[player]
 end
 
--- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first move), each show (every
--- adjacent stretch that is a set or run and beats the active set), each scout (side x position x
--- turn) and, with the chip, each scout & show.
+-- The sets and runs of a hand whose active values are vals[1..n] (C12), by first card: from[f] = {n,
+-- equal = {}, up = {}, down = {}, low = {}}, entry k for the stretch f .. f + k - 1 (the stretches that
+-- start at f and are sets or runs are f .. f + from[f].n - 1: a longer one is no run or set either).
+local function stretches(vals, n)
+  local from = {}
+  for first = 1, n do
+    local v1 = vals[first]
+    local eq, ups, downs, lows = { true }, { true }, { true }, { v1 }
+    local equal, up, down, lowest, prev, count = true, true, true, v1, v1, 1
+    for last = first + 1, n do
+      local v = vals[last]
+      if v ~= v1 then equal = false end
+      if v ~= prev + 1 then up = false end
+      if v ~= prev - 1 then down = false end
+      if not (equal or up or down) then break end
+      if v < lowest then lowest = v end
+      prev, count = v, count + 1
+      eq[count], ups[count], downs[count], lows[count] = equal, up, down, lowest
+    end
+    from[first] = { n = count, equal = eq, up = ups, down = downs, low = lows }
+  end
+  return from
+end
+
+-- C13: does a set or run of `len` cards (`equal`: a set; `lowest` its lowest value) beat `beaten` ({n,
+-- set, low} of the active set, or false: nothing to beat)?
+local function wins(beaten, len, equal, lowest)
+  if not beaten then return true end
+  if len ~= beaten.n then return len > beaten.n end
+  if equal ~= beaten.set then return equal end
+  return lowest > beaten.low
+end
+
+-- {n, set, low} of the active values cards[from..to], or false when there are none.
+local function beaten_of(cards, from, to)
+  if to < from then return false end
+  local vals, n = {}, 0
+  for i = from, to do
+    n = n + 1
+    vals[n] = value(cards[i])
+  end
+  return { n = n, set = ScoutEngine.kind(vals) == "set", low = low(vals) }
+end
+
+-- Which stretches of `from` beat `beaten`: won[f][k] for the stretch f .. f + k - 1.
+local function winners(from, n, beaten)
+  local won = {}
+  for f = 1, n do
+    local s, w = from[f], {}
+    for k = 1, s.n do w[k] = wins(beaten, k, s.equal[k], s.low[k]) end
+    won[f] = w
+  end
+  return won
+end
+
+-- Every legal move of `seat` now: the deal between rounds, turning the hand (before the round's first
+-- move), each show (every adjacent stretch that is a set or run and beats the active set), each scout
+-- (side x position x turn) and, with the chip, each scout & show. The hand after a scout is never built:
+-- its stretches before and after the scouted card are the hand's own, found once; only those through the
+-- scouted card are checked anew.
 function ScoutEngine.legal_moves(state, seat)
-  local out, add = Util.appender()
+  local out, count = {}, 0
+  local function add(move)
+    count = count + 1
+    out[count] = move
+  end
+  -- show_of[f][k] = {first = f, last = f + k - 1}, each made once: the moves share it (moves are read,
+  -- never changed), and the loops below add a move with no call (thousands on a long hand).
+  local show_of = {}
+  local function add_show(scout, first, last)
+    local row, k = show_of[first], last - first + 1
+    local show = row[k]
+    if show == nil then
+      show = { first = first, last = last }
+      row[k] = show
+    end
+    count = count + 1
+    out[count] = { scout = scout, show = show }
+  end
   local player = index_of(state.seats, seat)
   if player == nil or state.game_over then return out end
   if state.round_over then
@@ -469,32 +543,95 @@ function ScoutEngine.legal_moves(state, seat)
   end
   if check_turn_hand(state, player) then add({ turn_hand = true }) end
   if player ~= state.turn then return out end
-  local function shows(s, scout)
-    local hand = s.hands[player]
-    local beaten = s.active and values_of(s.active.cards)
-    for first = 1, #hand do
-      local values, count = {}, 0
-      for last = first, #hand do
+  local active = state.active
+  local held = values_of(state.hands[player])
+  local n = #held
+  local from = stretches(held, n)
+  for f = 1, n + 1 do
+    local row = {}
+    for k = 1, math.max(from[f] and from[f].n or 0, from[f - 1] and from[f - 1].n or 0) do
+      row[k] = { first = f, last = f + k - 1 }
+    end
+    show_of[f] = row
+  end
+  local won = winners(from, n, active and beaten_of(active.cards, 1, #active.cards))
+  for f = 1, n do
+    local w, row = won[f], show_of[f]
+    for k = 1, from[f].n do
+      if w[k] then
         count = count + 1
-        values[count] = value(hand[last])
-        if ScoutEngine.kind(values) == nil then break end -- a longer stretch is no run or set either
-        if not beaten or ScoutEngine.beats(values, beaten) then
-          add({ scout = scout, show = { first = first, last = last } })
-        end
+        out[count] = { show = row[k] }
       end
     end
   end
-  shows(state, nil)
-  if state.active and state.active.owner ~= player then
-    for _, side in ipairs({ "left", "right" }) do
-      for position = 1, #state.hands[player] + 1 do
-        for _, turn in ipairs({ false, true }) do
-          local scout = { side = side, position = position, turn = turn }
-          add({ scout = scout })
-          if state.chips[player] > 0 then
-            local after = scout_trial(state)
-            do_scout(after, player, scout, {})
-            shows(after, scout)
+  if not (active and active.owner ~= player) then return out end
+  local cards = active.cards
+  local size = #cards
+  local chip = state.chips[player] > 0
+  -- The stretches of the scouted hand (the card of value `cv` at `p`) from `first` through the card,
+  -- the stretch first .. p being a set or run with these flags, each extended while it stays one.
+  local function through(scout, beaten, first, p, v1, prev, equal, up, down, lowest)
+    local last, bn, bset, blow = p, beaten and beaten.n, beaten and beaten.set, beaten and beaten.low
+    while true do
+      local len, win = last - first + 1, true  -- wins(beaten, len, equal, lowest), inline
+      if bn then
+        if len ~= bn then win = len > bn
+        elseif equal ~= bset then win = equal
+        else win = lowest > blow end
+      end
+      if win then add_show(scout, first, last) end
+      if last > n then return end
+      local v = held[last]  -- the scouted hand's card last + 1
+      if v ~= v1 then equal = false end
+      if v ~= prev + 1 then up = false end
+      if v ~= prev - 1 then down = false end
+      if not (equal or up or down) then return end
+      if v < lowest then lowest = v end
+      prev, last = v, last + 1
+    end
+  end
+  for _, side in ipairs({ "left", "right" }) do
+    local taken = side == "left" and cards[1] or cards[size]
+    local flipped = taken.flipped and true or false
+    local beaten = chip and (side == "left" and beaten_of(cards, 2, size) or beaten_of(cards, 1, size - 1))
+    local left_won = chip and winners(from, n, beaten)
+    for p = 1, n + 1 do
+      for t = 1, 2 do
+        local turn = t == 2
+        local scout = { side = side, position = p, turn = turn }
+        add({ scout = scout })
+        if chip then
+          local cv = (flipped ~= turn) and taken.bottom or taken.top
+          for f = 1, p - 1 do -- stretches before the card, then through it
+            local s, w, row = from[f], left_won[f], show_of[f]
+            local before = p - f  -- the stretches of f that end before the card
+            if s.n < before then before = s.n end
+            for k = 1, before do
+              if w[k] then
+                count = count + 1
+                out[count] = { scout = scout, show = row[k] }
+              end
+            end
+            if s.n >= p - f then -- f .. p - 1 is a set or run: extend it with the card
+              local j = p - f
+              local v1, prev = held[f], held[p - 1]
+              local equal, up, down = s.equal[j] and cv == v1, s.up[j] and cv == prev + 1, s.down[j] and cv == prev - 1
+              if equal or up or down then
+                local lowest = s.low[j]
+                if cv < lowest then lowest = cv end
+                through(scout, beaten, f, p, v1, cv, equal, up, down, lowest)
+              end
+            end
+          end
+          through(scout, beaten, p, p, cv, cv, true, true, true, cv) -- from the card
+          for f = p + 1, n + 1 do -- after the card: the hand's own, one place on
+            local w, row = left_won[f - 1], show_of[f]
+            for k = 1, from[f - 1].n do
+              if w[k] then
+                count = count + 1
+                out[count] = { scout = scout, show = row[k] }
+              end
+            end
           end
         end
       end

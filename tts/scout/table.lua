@@ -53,11 +53,6 @@ function M.is_turned(color, rot_y)
   return diff > 90 and diff < 270
 end
 
--- Place `k` of `count` cards laid left to right into `color`'s hand.
-local function hand_place(color, k, count)
-  return (Table.hand_place(color, k, count, M.HAND_STEP))
-end
-
 local function seat_place(color, local_xd)
   return Seating.place(Api.data(), color, local_xd[1], local_xd[2]), {0, Seating.facing(Api.data(), color), 0}
 end
@@ -70,14 +65,15 @@ end
 
 -- Lay `color`'s hand out in the engine's order, each card turned as the engine says; `hand` the cards.
 local function lay_hand(color, hand)
-  local up = upright(color)
   local width = Player[color].getHandTransform().scale.x  -- a long hand closes up to stay in the zone
   local step = math.min(M.HAND_STEP, (width - 1) / math.max(1, #hand - 1))
+  local place = Table.hand_places(color, #hand, step)
   for i, card in ipairs(hand) do
     local obj = card_object(card.id)
     if obj ~= nil then
-      obj.setPosition((Table.hand_place(color, i, #hand, step)))
-      obj.setRotation({0, (up + (card.flipped and 180 or 0)) % 360, 0})
+      local position, rotation = place(i)
+      obj.setPosition(position)
+      obj.setRotation({0, (rotation[2] + (card.flipped and 180 or 0)) % 360, 0})
     end
   end
 end
@@ -137,9 +133,10 @@ function M.setup_from(deck, seats, color, finish)
   end
   for k, seat in ipairs(seats) do
     local hand = state.hands[k]
+    local place = Table.hand_places(seat, #hand, M.HAND_STEP)
     for i, card in ipairs(hand) do
-      local rot_y = (upright(seat) + (card.flipped and 180 or 0)) % 360
-      take(deck, guid_of[card.id], hand_place(seat, i, #hand), {0, rot_y, 0}, j.add())
+      local position, rotation = place(i)
+      take(deck, guid_of[card.id], position, {0, (rotation[2] + (card.flipped and 180 or 0)) % 360, 0}, j.add())
     end
   end
 

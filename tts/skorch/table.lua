@@ -38,9 +38,12 @@ M.state, M.show_turn = referee.state, referee.show_turn
 
 local note, say, warn, take = Setup.field, Table.say, Table.warn, Table.take
 
--- The deck's set-up facts (decks/skorch.yaml: the prison layout, the deal order, the hand size).
+-- The deck's set-up facts (decks/skorch.yaml: the prison layout, the deal order, the hand size), read
+-- once per deck data (every card's place asks for them).
+local known_rules, rules_of = nil, nil
 local function rules()
-  return SkorchSetup.rules(Api.data())
+  if rules_of ~= Api.data() then known_rules, rules_of = SkorchSetup.rules(Api.data()), Api.data() end
+  return known_rules
 end
 
 -- The world place and rotation of prison slot `slot` of row "back"/"front" for `color`.
@@ -49,10 +52,6 @@ function M.prison_place(color, row, slot, face_up)
   local size = #rules()[row]
   return Seating.place(Api.data(), color, (slot - (size + 1) / 2) * M.SLOT_STEP, d),
          {0, Seating.facing(Api.data(), color), face_up and 0 or 180}
-end
-
-local function hand_place(color, slot, size)
-  return Table.hand_place(color, slot, size, M.HAND_STEP)
 end
 
 -- Put the Face-off card into the deck (expansion on) or take it out to its place (off); done() once
@@ -112,22 +111,24 @@ function M.deal_from(deck, seats, color, finish)
   deck.shuffle()
   local dealer = Seating.index(seats, color) and color or seats[1]
   referee.start(nil)
-  local ok, plan = pcall(SkorchSetup.deal_plan, seats, plan_cards(deck),
+  local cards = plan_cards(deck)  -- deal_plan leaves them as they are: the engine's setup gets them too
+  local ok, plan = pcall(SkorchSetup.deal_plan, seats, cards,
                          {dealer = dealer, seed = math.random(1, 2147483646)}, rules())
   if not ok then warn("Deal: " .. tostring(plan)) return finish() end
   local pile = deck.getPosition()
-  local cards = plan_cards(deck)
   pile_at = {pile.x + M.DISCARD_DX, pile.y, pile.z}
   local j = Table.join(function()
     referee.start(SkorchEngine.setup(Api.data(), seats, {cards = cards, plan = plan}))
     finish(plan)
   end)
+  local hand_places = {}  -- each seat's hand zone read once
+  for _, seat in ipairs(seats) do hand_places[seat] = Table.hand_places(seat, #plan.players[1].hand, M.HAND_STEP) end
   for _, move in ipairs(plan.deals) do
     local position, rotation
     if move.row == "discard" then
       position, rotation = {pile.x + M.DISCARD_DX, pile.y, pile.z}, {0, 180, 0}
     elseif move.row == "hand" then
-      position, rotation = hand_place(move.seat, move.slot, #plan.players[1].hand)
+      position, rotation = hand_places[move.seat](move.slot)
     else
       position, rotation = M.prison_place(move.seat, move.row, move.slot, move.face_up)
     end
@@ -163,11 +164,11 @@ local function where(state, id)
   return nil
 end
 
-local function in_list(list, id)
-  for _, c in ipairs(list) do
-    if c.id == id then return true end
-  end
-  return false
+-- The ids of a list of cards, as a set.
+local function ids(list)
+  local out = {}
+  for _, c in ipairs(list) do out[c.id] = true end
+  return out
 end
 
 local function near(p, spot, radius)
@@ -175,19 +176,21 @@ local function near(p, spot, radius)
   return dx * dx + dz * dz <= radius * radius
 end
 
--- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's.
+-- Every card object of the game (decks and loose cards): the main deck's and the Face-off card's, in
+-- no order (TTS promises none): its users look cards up in them, each GUID asked once.
 local function game_objects()
   local out, seen, count = {}, {}, 0
   for _, tag in ipairs({Api.data().main, "faceoff"}) do
-    for _, obj in ipairs(getObjectsWithTag(tag)) do  -- sorted once, below
-      if not seen[obj.getGUID()] then
-        seen[obj.getGUID()] = true
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+      local guid = obj.getGUID()
+      if not seen[guid] then
+        seen[guid] = true
         count = count + 1
         out[count] = obj
       end
     end
   end
-  return Table.by_guid(out)
+  return out
 end
 
 -- The cards lying on the discard pile's place: {guid = object} (a loose card is its own object; a card
@@ -216,11 +219,6 @@ local function home_of(state, id)
   local seat, place, slot = where(state, id)
   if place == "hand" then return hand_spot(seat) end
   return M.prison_place(seat, place, slot, state.players[seat][place][slot].face_up)
-end
-
--- The card `guid` wherever it lies loose or in a deck of the main component: its object (card or deck).
-local function holder_of(guid)
-  return Table.holder_of(guid, game_objects())
 end
 
 -- The move the cards `color` put on the pile make (docs/tts-games.md): their own cards are played;
@@ -322,8 +320,9 @@ local function carry_out(before, after, found, done)
   local j = Table.join(done)
   local burn = {pile_at[1], pile_at[2], pile_at[3] + M.BURNED_DZ}
   local was, now = spots(before), spots(after)
+  local burned, burned_before = ids(after.burned), ids(before.burned)
   for guid, holder in pairs(found) do  -- the pile: burned, picked up, or face up where it is
-    if in_list(after.burned, guid) and not in_list(before.burned, guid) then
+    if burned[guid] and not burned_before[guid] then
       Table.move_card(holder, guid, burn, {0, 180, 180}, j)
     elseif now[guid] ~= nil then
       local position, rotation = home_of(after, guid)
@@ -332,8 +331,10 @@ local function carry_out(before, after, found, done)
       holder.setRotation({0, 180, 0})
     end
   end
+  local holder_of  -- a card's object (lib.table.holders), the table read once, at the first card moved
   for _, id in ipairs(SkorchEngine.all_ids(after)) do  -- drawn cards, Undead trades, Face-off reveals
     if found[id] == nil and now[id] ~= nil and now[id] ~= was[id] then
+      holder_of = holder_of or Table.holders(game_objects())
       local holder = holder_of(id)
       if holder ~= nil then
         local position, rotation = home_of(after, id)
@@ -351,9 +352,9 @@ function M.play(color, finish)
   referee.move(color, finish, {
     read = function(game)
       found = on_pile()
-      local count = 0
+      local count, piled = 0, ids(game.pile)
       for guid, _ in pairs(found) do
-        if not in_list(game.pile, guid) then
+        if not piled[guid] then
           count = count + 1
           new[count] = guid
         end

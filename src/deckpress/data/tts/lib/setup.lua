@@ -54,12 +54,17 @@ function M.removed_ids(remove, players)
   return out
 end
 
--- A string or number field of a card's GM notes (the flat JSON deckpress writes), or nil.
+-- A string or number field of a card's GM notes (the flat JSON deckpress writes), or nil. The key is
+-- found with a plain find and its value read where it starts: a pattern that fails scans the whole
+-- notes from every position, which MoonSharp does slowly (tables read every card's notes at once).
 function M.field(gm_notes, key)
   if type(gm_notes) ~= "string" then return nil end
-  local text = string.match(gm_notes, '"' .. key .. '":"([^"]*)"')
-  if text ~= nil then return text end
-  return tonumber(string.match(gm_notes, '"' .. key .. '":(%-?[%d%.]+)'))
+  local _, colon = string.find(gm_notes, '"' .. key .. '":', 1, true)
+  if colon == nil then return nil end
+  if string.sub(gm_notes, colon + 1, colon + 1) == '"' then
+    return string.match(gm_notes, '^"([^"]*)"', colon + 1)
+  end
+  return tonumber(string.match(gm_notes, '^%-?[%d%.]+', colon + 1))
 end
 
 -- The card id a card's GM notes start with: deckpress writes {"id":"...", ...}.

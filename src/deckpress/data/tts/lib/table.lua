@@ -269,12 +269,21 @@ function M.upright(color)
 end
 
 -- Where card k of `count` goes when cards are laid left to right into `color`'s hand, `step` apart,
--- and the rotation that shows it upright to that player.
-function M.hand_place(color, k, count, step)
+-- and the rotation that shows it upright to that player: places(k) -> position, rotation, the hand zone
+-- read once for the whole hand (each read is a call into TTS).
+function M.hand_places(color, count, step)
   local hand = Player[color].getHandTransform()
-  local x = (k - (count + 1) / 2) * step
-  return {hand.position.x + hand.right.x * x, hand.position.y, hand.position.z + hand.right.z * x},
-         {0, M.upright(color), 0}
+  local px, py, pz = hand.position.x, hand.position.y, hand.position.z
+  local rx, rz, up = hand.right.x, hand.right.z, (hand.rotation.y + 180) % 360
+  return function(k)
+    local x = (k - (count + 1) / 2) * step
+    return {px + rx * x, py, pz + rz * x}, {0, up, 0}
+  end
+end
+
+-- One card's place of hand_places.
+function M.hand_place(color, k, count, step)
+  return M.hand_places(color, count, step)(k)
 end
 
 return M
