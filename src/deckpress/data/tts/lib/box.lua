@@ -52,6 +52,17 @@ local function has_tag(point, tag)  -- tag nil: any box's scope tag
   return false
 end
 
+-- A copy of the list of tags `tags` (or none) with this box's scope tag added.
+local function with_scope(tags)
+  local out, n = {}, 0
+  for _, tag in ipairs(tags or {}) do
+    n = n + 1
+    out[n] = tag
+  end
+  out[n + 1] = M.scope
+  return out
+end
+
 local function own_point(point)
   if M.box == nil then return not has_tag(point, nil) end
   return has_tag(point, M.scope)
@@ -75,15 +86,7 @@ local function shared(global)
     for _, point in ipairs(points) do
       local copy = {}
       for k, v in pairs(point) do copy[k] = v end
-      if M.box ~= nil and not has_tag(point, M.scope) then
-        local tags, count = {}, 0
-        for _, tag in ipairs(point.tags or {}) do
-          count = count + 1
-          tags[count] = tag
-        end
-        tags[count + 1] = M.scope
-        copy.tags = tags
-      end
+      if M.box ~= nil and not has_tag(point, M.scope) then copy.tags = with_scope(point.tags) end
       n = n + 1
       kept[n] = copy
     end
@@ -177,13 +180,7 @@ end
 
 -- The object data `data` as this box's: its scope tag, and fresh GUIDs, inside decks too.
 local function adopt(data, next_guid)
-  local tags, n = {}, 0
-  for _, tag in ipairs(data.Tags or {}) do
-    n = n + 1
-    tags[n] = tag
-  end
-  tags[n + 1] = M.scope
-  data.Tags = tags
+  data.Tags = with_scope(data.Tags)
   local guid = next_guid()
   M.guids[data.GUID] = guid
   data.GUID = guid
