@@ -12,6 +12,7 @@
 --   * the box's own state (its scope, origin, GUIDs and lines) is saved before the game's (M.save, M.load).
 -- A table script never needs to know which: it calls the same globals and lib.api either way.
 local Saved = use("lib.saved")
+local Util = use("lib.util")
 
 local M = {}
 
@@ -54,12 +55,8 @@ end
 
 -- A copy of the list of tags `tags` (or none) with this box's scope tag added.
 local function with_scope(tags)
-  local out, n = {}, 0
-  for _, tag in ipairs(tags or {}) do
-    n = n + 1
-    out[n] = tag
-  end
-  out[n + 1] = M.scope
+  local out = Util.copy_list(tags or {})
+  out[#out + 1] = M.scope
   return out
 end
 
@@ -84,8 +81,7 @@ local function shared(global)
   own.setSnapPoints = function(points)
     local kept, n = filter(global.getSnapPoints(), function(p) return not own_point(p) end)
     for _, point in ipairs(points) do
-      local copy = {}
-      for k, v in pairs(point) do copy[k] = v end
+      local copy = Util.shallow_copy(point)
       if M.box ~= nil and not has_tag(point, M.scope) then copy.tags = with_scope(point.tags) end
       n = n + 1
       kept[n] = copy
@@ -124,14 +120,7 @@ function M.at(p)
 end
 
 local function scoped(list)
-  local out, n = {}, 0
-  for _, obj in ipairs(list) do
-    if M.scope ~= nil and obj.hasTag(M.scope) then
-      n = n + 1
-      out[n] = obj
-    end
-  end
-  return out
+  return (filter(list, function(obj) return M.scope ~= nil and obj.hasTag(M.scope) end))
 end
 
 --- Run as the script of `box`: its UI, its objects, its places (this script's globals only: each TTS
