@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from conftest import heeds_ctrl_c, run_cli
@@ -112,7 +113,11 @@ def test_ctrl_c_during_a_rebuild_ends_watch_at_once(tmp_path):
     wait_for(lambda: list((root / "build").glob(".game.staging-*/faces/deck/number-1*.png")), log=log)
     stopped = time.monotonic()
     run.send_signal(signal.SIGINT)
-    run.wait(timeout=30)
+    try:
+        run.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # what the stuck watch said, for the one who looks into it
+        run.kill()
+        pytest.fail(f"watch did not end 30 s after Ctrl-C; its output:\n{log.read_text()}")
     assert time.monotonic() - stopped < 10, log.read_text()
     assert run.returncode == 130, log.read_text()
     assert sorted(p.name for p in (root / "build").iterdir()) == ["game"]
