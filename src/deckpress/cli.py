@@ -251,6 +251,10 @@ def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
                 if summary is not None:
                     done[path] = (True, lines, None if options.quiet else summary)
             todo = [path for path in paths if path not in done]
+            if len(todo) > 1:  # the builders' libraries imported once, not in each deck's and builder's process
+                from .builders import preload
+
+                preload()
             built = side_by_side([lambda path=path: _build_quietly(path, options) for path in todo])
             for path in paths:
                 ok, lines, summary = done[path] if path in done else next(built)
