@@ -74,12 +74,24 @@ def digest(value: Any) -> str:
 
 @lru_cache(maxsize=1)
 def package_digest() -> str:
-    """deckpress's version, code and package data (Lua runtime, built-in profiles and templates, fonts)."""
-    h = hashlib.sha256(__version__.encode())
-    for file in sorted(listed_files(PACKAGE)):
-        h.update(file.relative_to(PACKAGE).as_posix().encode() + b"\0")
-        h.update(input_digest(file).encode())
-    return h.hexdigest()
+    """deckpress's version, code and package data (Lua runtime, built-in profiles and templates, fonts): kept
+    in the user's cache folder by the state of each file (cache.py), unless one changed too recently for its
+    state to stand for its bytes."""
+    from . import cache
+
+    files = sorted(listed_files(PACKAGE))
+    states = [file_state(file) for file in files]
+    young = time.time_ns() - YOUNG_NS
+    key = None if any(state is None or state[1] > young for state in states) else \
+        [__version__, str(PACKAGE), [[file.relative_to(PACKAGE).as_posix(), state] for file, state in zip(files, states)]]
+
+    def work_out() -> str:
+        h = hashlib.sha256(__version__.encode())
+        for file in files:
+            h.update(file.relative_to(PACKAGE).as_posix().encode() + b"\0")
+            h.update(input_digest(file).encode())
+        return h.hexdigest()
+    return cache.remembered("package-digest", key, work_out)
 
 
 def image_path(name: str, deck_path: Path) -> Path:

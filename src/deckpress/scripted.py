@@ -18,7 +18,6 @@ records file is a game whose deck data stays free-form.
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,26 +76,33 @@ def _own_root() -> Path | None:
 
 
 @functools.cache
-def _entry_points() -> dict[str, importlib.metadata.EntryPoint]:
+def _entry_points() -> dict[str, tuple[str, str, str | None]]:
     """The games installed packages register, by name (the first registration of a name wins); looked up once
     per process."""
-    found: dict[str, importlib.metadata.EntryPoint] = {}
-    for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
-        found.setdefault(point.name, point)
+    from . import cache
+
+    found: dict[str, tuple[str, str, str | None]] = {}
+    for point in cache.entry_points(ENTRY_POINTS):
+        found.setdefault(point[0], point)
     return found
 
 
-def _package_folder(point: importlib.metadata.EntryPoint, where: Where) -> Path:
+def _package_folder(point: tuple[str, str, str | None], where: Where) -> Path:
+    """The folder of the package an entry point (name, value, distribution) names."""
+    name, value, dist = point
     spec = None
     try:
-        spec = importlib.util.find_spec(point.value)
+        spec = importlib.util.find_spec(value)
     except (ImportError, ValueError):
         pass
     if spec is None or not spec.submodule_search_locations:
-        dist = point.dist.name if point.dist is not None else "a package"
-        raise DeckError.at(where, f"{dist} registers the game {point.name!r} as {point.value!r}, which is no "
+        raise DeckError.at(where, f"{dist or 'a package'} registers the game {name!r} as {value!r}, which is no "
                                   "package installed here; reinstall it, or pick another script")
     return Path(list(spec.submodule_search_locations)[0])
+
+
+def _origin(point: tuple[str, str, str | None]) -> str:
+    return f"package {point[2]}" if point[2] is not None else "package"
 
 
 def _is_game(folder: Path, any_folder: bool = False) -> bool:
@@ -121,8 +127,7 @@ def available(deck_path: Path | None = None, installed: bool = True) -> dict[str
         for name, point in sorted(_entry_points().items()):
             if name not in out:
                 try:
-                    out[name] = (_package_folder(point, Where(ENTRY_POINTS)), f"package {point.dist.name}"
-                                 if point.dist is not None else "package")
+                    out[name] = (_package_folder(point, Where(ENTRY_POINTS)), _origin(point))
                 except DeckError:
                     continue  # reported when a deck names it
     own = _own_root()
@@ -146,7 +151,7 @@ def find(name: str, deck_path: Path, where: Where) -> GameFolder:
         point = _entry_points().get(name)
         if point is not None:
             folder = _package_folder(point, where)
-            origin = f"package {point.dist.name}" if point.dist is not None else "package"
+            origin = _origin(point)
         else:
             own = _own_root()
             if own is not None and _is_game(own / name):

@@ -34,6 +34,7 @@ import json
 import os
 from pathlib import Path
 
+from . import cache
 from .inputs import HASHED, face_images, file_state, input_files, listed_files
 from .paths import LOOKUP_FOLDERS, lookup_dirs
 
@@ -45,12 +46,8 @@ def stamp_path(final: Path) -> Path:
     (build/ holds the decks' folders alone, each the same bytes for the same inputs), named by a digest of
     the folder's absolute path. Without a writable cache folder there are no stamps: every build checks in
     full, as before."""
-    if os.name == "nt":
-        cache = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    else:
-        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     name = hashlib.sha256(str(final.absolute()).encode()).hexdigest()[:32]
-    return cache / "deckpress" / "stamps" / f"{name}.json"
+    return cache.folder() / "stamps" / f"{name}.json"
 
 
 def _folders(deck_path: Path, game_folder: Path | None) -> list[str]:
@@ -129,14 +126,7 @@ def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list
     folders, files = inputs if inputs is not None else ([], None)
     stamp = {"deck": str(deck.path.absolute()), "key": key, "folders": folders, "files": files, "built": built,
              "say": say}
-    target = stamp_path(final)
-    staged = target.with_name(f"{target.name}.{os.getpid()}.new")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staged.write_text(json.dumps(stamp, sort_keys=True), encoding="utf-8")
-        os.replace(staged, target)
-    except OSError:  # a stamp only saves time: a build stands without it
-        staged.unlink(missing_ok=True)
+    cache.store(stamp_path(final), stamp)  # a stamp only saves time: a build stands without it
 
 
 def vouched(final: Path, artifacts: dict) -> dict[tuple, str]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DeckError, Problems, Where
@@ -150,12 +149,14 @@ def registered(installed: bool = True) -> tuple[type[Builder], ...]:
     """Every builder class: deckpress's own, then (`installed`) those of the installed packages, by name; a
     DeckError when one does not load, is no Builder, or shares a name or an option with another (a build then
     stops at that line). Looked up once per process."""
+    from .. import cache
+
     out = list(BUILDERS)
-    points = importlib.metadata.entry_points(group=ENTRY_POINTS) if installed else []
-    for point in sorted(points, key=lambda p: p.name):
-        where = Where(f"entry point {point.name} = {point.value} ({ENTRY_POINTS})")
+    points = cache.entry_points(ENTRY_POINTS) if installed else []
+    for name, value, _ in sorted(points):
+        where = Where(f"entry point {name} = {value} ({ENTRY_POINTS})")
         try:
-            cls = point.load()
+            cls = cache.load(value)
         except Exception as err:  # noqa: BLE001 (a package's broken builder is one line, not a traceback)
             raise DeckError.at(where, f"cannot load the builder: {type(err).__name__}: {err}; reinstall or "
                                       "uninstall its package") from None
