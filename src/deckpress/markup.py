@@ -192,9 +192,14 @@ def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
     return out
 
 
+_MARKED = re.compile(r"[*\[\\:]")  # what markup starts with: stars, a span, an escape, an icon
+
+
 def parse(text: str, icons: Collection[str] = (), undeclared: list[str] | None = None) -> list[Span]:
     """The spans of `text`, `:name:` an icon where `icons` holds the name (and its name added to
     `undeclared`, when given, where it does not)."""
+    if not _MARKED.search(text):  # most texts: one run, read in one step rather than a character at a time
+        return [Run(text)] if text else []
     tokens = _tokens(text, icons, undeclared)
     _pair(tokens)
     spans: list[Span] = []

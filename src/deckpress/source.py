@@ -53,16 +53,24 @@ def not_plain(value: Any) -> str | None:
             todo += [*item.keys(), *item.values()]
         elif isinstance(item, (list, tuple)):
             todo += item
-        elif isinstance(item, float) and not math.isfinite(item):
-            return f"{item} is not a finite number; write an ordinary number such as 1.5"
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
-            return (f"{item} is beyond 2^53, the largest whole number TTS's Lua holds exactly; write a smaller "
-                    "number, or quote it to make it text")
-        elif isinstance(item, str) and len(item) > MAX_TEXT_CHARS:
+        elif problem := _not_plain_scalar(item):
+            return problem
+    return None
+
+
+def _not_plain_scalar(item: Any) -> str | None:
+    """`not_plain` of a value that is neither a mapping nor a list."""
+    if isinstance(item, str):
+        if len(item) > MAX_TEXT_CHARS:
             return f"a text of {len(item)} characters, more than {MAX_TEXT_CHARS}; shorten it or split it"
-        elif isinstance(item, str) and control_character(item):
-            return (f"the text holds {control_character(item)}; remove it (write spaces instead of tabs, and a "
-                    "line break as a real new line)")
+        bad = control_character(item)
+        return None if bad is None else (f"the text holds {bad}; remove it (write spaces instead of tabs, and a "
+                                         "line break as a real new line)")
+    if isinstance(item, float) and not math.isfinite(item):
+        return f"{item} is not a finite number; write an ordinary number such as 1.5"
+    if isinstance(item, int) and not isinstance(item, bool) and abs(item) > MAX_INT:
+        return (f"{item} is beyond 2^53, the largest whole number TTS's Lua holds exactly; write a smaller "
+                "number, or quote it to make it text")
     return None
 
 
@@ -182,15 +190,15 @@ class _Converter:
         return seq
 
     def scalar(self, node: yaml.ScalarNode) -> Any:
-        at = _where(self.path, node)
         try:
             value = self.loader.construct_object(node, deep=True)
         except (ValueError, yaml.YAMLError):  # e.g. an integer of more than 4300 digits
-            raise DeckError.at(at, f"{node.value[:20]!r}... is not a value deckpress can read; write a "
-                                   "shorter number, or quote it to make it text") from None
-        problem = not_plain(value)
+            raise DeckError.at(_where(self.path, node), f"{node.value[:20]!r}... is not a value deckpress can "
+                                                        "read; write a shorter number, or quote it to make it "
+                                                        "text") from None
+        problem = _not_plain_scalar(value)
         if problem:
-            raise DeckError.at(at, problem)
+            raise DeckError.at(_where(self.path, node), problem)
         return value
 
 
