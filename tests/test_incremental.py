@@ -222,3 +222,21 @@ def test_a_stamp_tells_a_build_up_to_date_until_an_input_or_an_output_changes(ga
     with monkeypatch.context() as patched:
         patched.setattr(deck, "load_deck", unread)
         assert "up to date" in build(game)
+
+
+def test_an_input_hashed_once_is_hashed_again_when_it_changes(tmp_path):
+    """A process (a build's second look at its inputs, `deckpress watch`) keeps each input's digest by the
+    file's state: another state, or a file changed too recently for its state to tell, is read again."""
+    file = tmp_path / "templates" / "card.yaml"
+    file.parent.mkdir()
+    old = time.time_ns() - 10 * inputs.YOUNG_NS
+
+    def write(text: str, ns: int | None) -> str:
+        file.write_text(text, encoding="utf-8")
+        if ns is not None:
+            os.utime(file, ns=(ns, ns))
+        return hashlib.sha256(text.encode()).hexdigest()
+    for text, ns in [("size: 1\n", old), ("size: 1\n", old), ("size: 2\n", old + 10**9),  # the same size, later
+                     ("size: 3\n", None), ("size: 4\n", None)]:  # just now: never kept
+        expected = write(text, ns)
+        assert inputs.input_digest(file) == expected, text

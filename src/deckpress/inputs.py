@@ -58,12 +58,25 @@ def built_digest(path: Path) -> str:
     return (VOUCHED.get(tuple(state)) if state is not None else None) or sha256_file(path)
 
 
+# The digest of each input file hashed in this process whose state stood for its bytes (see HASHED), with
+# that state: found in the same state again (a build's second look, each rebuild of `deckpress watch`), the
+# file is not read again.
+_DIGESTS: dict[str, tuple[list[int], str]] = {}
+
+
 def input_digest(path: Path) -> str:
     """sha256 of an input file, its state noted in HASHED."""
+    key = str(path.resolve())
     before = file_state(path)
+    known = _DIGESTS.get(key)
+    if known is not None and known[0] == before:
+        HASHED[key] = before
+        return known[1]
     digest = sha256_file(path)
     trusted = before is not None and before[1] < time.time_ns() - YOUNG_NS and file_state(path) == before
-    HASHED[str(path.resolve())] = before if trusted else None
+    HASHED[key] = before if trusted else None
+    if trusted:
+        _DIGESTS[key] = (before, digest)
     return digest
 
 
