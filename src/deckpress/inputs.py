@@ -29,11 +29,11 @@ def sha256_file(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def file_state(path: Path) -> list[int] | None:
+def file_state(path: Path | str) -> list[int] | None:
     """What a stamp (stamp.py) compares of a file: its size, modification time and inode; None when there is
     no file there."""
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns, st.st_ino] if stat.S_ISREG(st.st_mode) else None
@@ -132,8 +132,13 @@ def image_record(read: set[Path], missing: set[Path], deck_path: Path) -> dict[s
 
 
 def listed_files(folder: Path) -> list[Path]:
-    """The files in `folder` and its subfolders, as listed (links not resolved)."""
-    return [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    """The files in `folder` and its subfolders, as listed (links not resolved; a link to a folder is not
+    followed, as Path.rglob does not), but Python's __pycache__ folders."""
+    out: list[Path] = []
+    for top, folders, files in os.walk(folder):
+        folders[:] = [name for name in folders if name != "__pycache__"]
+        out += [Path(top, name) for name in files if os.path.isfile(os.path.join(top, name))]
+    return out
 
 
 def input_files(deck) -> list[Path]:

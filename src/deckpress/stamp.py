@@ -62,10 +62,11 @@ def _listing(folders: list[str]) -> dict[str, list[int] | None]:
 def _tree(final: Path) -> dict[str, list[int] | None]:
     """The state of every file of the build folder, by its path there."""
     out = {}
-    for top, _, files in os.walk(final):
+    root = str(final)
+    for top, _, files in os.walk(root):
+        prefix = "" if top == root else os.path.relpath(top, root).replace(os.sep, "/") + "/"
         for name in files:
-            path = Path(top, name)
-            out[path.relative_to(final).as_posix()] = file_state(path)
+            out[prefix + name] = file_state(os.path.join(top, name))
     return out
 
 
