@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import png
 from ..fonts import builtin_fonts
-from .pdfx import Cmyk, CmykXObject, pikepdf  # pikepdf imported there, the stops held
+from .pdfx import Cmyk, CmykXObject
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {
@@ -190,32 +190,36 @@ class _StreamingFile(pdfdoc.PDFFile):
 
 
 def save(canvas: Canvas) -> None:
-    """canvas.save(), streaming the file out (_StreamingFile) rather than making it in memory first; then
-    its font subsets get tags of their own (tag_subsets)."""
+    """canvas.save(), its font subsets tagged (tag_subsets), streaming the file out (_StreamingFile) rather
+    than making it in memory first."""
+    tag_subsets(canvas._doc)
     stream(canvas)
-    tag_subsets(Path(canvas._filename))
+
+
+def tag_subsets(doc: pdfdoc.PDFDocument) -> None:
+    """Name the font subsets of `doc` before it is written: reportlab tags a subset with its number alone,
+    so two fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs
+    between subsets. Each tag here comes from a hash of the font's name and its subset program, the same
+    from build to build. The subsets' objects are made here as reportlab makes them when it saves (its
+    GetPDFData realizes doc.delayedFonts, then finds none left)."""
+    for font in doc.delayedFonts:
+        font.addObjects(doc)
+    doc.delayedFonts = []
+    for obj in list(doc.idToObject.values()):
+        if not isinstance(obj, pdfdoc.PDFTrueTypeFont):
+            continue
+        match = SUBSET_NAME.fullmatch("/" + obj.BaseFont)
+        descriptor = doc.idToObject[obj.FontDescriptor.name]
+        if match is None or "FontFile2" not in descriptor.dict:
+            continue
+        program = doc.idToObject[descriptor.dict["FontFile2"].name].content
+        digest = hashlib.sha256(match[1].encode() + program).digest()
+        name = "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1]
+        obj.BaseFont = name
+        descriptor.dict["FontName"] = pdfdoc.PDFName(name)
 
 
 SUBSET_NAME = re.compile(r"/[A-Z]{6}\+(.+)")
-
-
-def tag_subsets(path: Path) -> None:
-    """Rename the font subsets of the PDF at `path`: reportlab tags a subset with its number alone, so two
-    fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs between
-    subsets. Each tag here comes from a hash of the font's name and its embedded subset program, the same
-    from build to build; pikepdf rewrites the file (streams as they are, the file id from the content)."""
-    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-        for obj in pdf.objects:
-            if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
-                continue
-            match = SUBSET_NAME.fullmatch(str(obj.get("/BaseFont", "")))
-            descriptor = obj.get("/FontDescriptor")
-            if match is None or descriptor is None or "/FontFile2" not in descriptor:
-                continue
-            digest = hashlib.sha256(match[1].encode() + descriptor.FontFile2.read_raw_bytes()).digest()
-            name = pikepdf.Name("/" + "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1])
-            obj.BaseFont = descriptor.FontName = name
-        pdf.save(path, deterministic_id=True)
 
 
 def stream(canvas: Canvas) -> None:
