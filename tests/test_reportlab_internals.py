@@ -13,6 +13,10 @@ What stays, and why (deckpress/pdf/canvas.py, sheets.py):
   (doc.delayedFonts, TTFont.addObjects), and renames them: the PDFTrueTypeFont's BaseFont, and the
   FontName of its descriptor (found through the references' names in doc.idToObject), whose FontFile2
   stream's content is the subset program.
+- replace_objects (a print PDF whose faces alone changed) relies on the file's layout as PDFDocument.format
+  writes it: objects 1 to N in order, each as PDFIndirectObject formats it, then the cross-reference table
+  (PDFCrossReferenceTable) and the trailer, startxref last; it formats the new objects and the table with
+  reportlab's own classes.
 - cut_lines appends to canvas._code what Canvas.line writes, one segment at a time.
 
 When a new reportlab changes one of them: read the change, adapt canvas.py if needed, run the PDF tests,
@@ -38,6 +42,10 @@ FINGERPRINTS = {
     "pdfdoc.PDFDocument.format": "536ea7a675493430",
     "pdfdoc.PDFDocument.SaveToFile": "65f2b1f7c212d7df",
     "pdfdoc.PDFDocument.GetPDFData": "d277704fa42a1062",
+    "pdfdoc.PDFIndirectObject.format": "51e5f73e4f8e16f6",
+    "pdfdoc.PDFCrossReferenceTable.format": "bb7872d5a6287287",
+    "pdfdoc.PDFCrossReferenceSubsection.format": "0d32d663d4b10289",
+    "pdfdoc.PDFTrailer.format": "5e81042ae5264df1",
     "pdfdoc.PDFType1Font": "3a589a1c299386c9",
     "ttfonts.TTFont.addObjects": "33ac8d69ad7fe232",
     "ttfonts.TTFontFace.addSubsetObjects": "94116bc4d9d93e71",

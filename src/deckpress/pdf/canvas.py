@@ -126,6 +126,17 @@ class Images:
             self._made[rel] = obj
         return self._made[rel]
 
+    def numbers(self, canvas: Canvas) -> dict[str, int | None]:
+        """The object number of each image the canvas drew, by its path (see `replace_objects`); None for an
+        image reportlab encodes itself (not a PngXObject), which only a whole new PDF can change."""
+        doc = canvas._doc
+        out: dict[str, int | None] = {}
+        for rel, template in self._made.items():
+            number = doc.idToObjectNumberAndVersion.get(doc.getXObjectName(template.name))
+            if number is not None:
+                out[rel] = number[0] if isinstance(template, PngXObject) else None
+        return out
+
     def draw(self, canvas: Canvas, rel: str, matrix: tuple[float, float, float, float, float, float]) -> None:
         """Paint the image `rel` (a path in the output folder), its unit square mapped by `matrix` (a, b,
         c, d, e, f: points), in the canvas's current state; the caller saves and restores it."""
@@ -233,3 +244,63 @@ def stream(canvas: Canvas) -> None:
             canvas._doc.SaveToFile(target, canvas)
         finally:
             pdfdoc.PDFFile, _StreamingFile.target = collector, None
+
+
+class _Numbers:
+    """What reportlab's formatting of an indirect object and of a cross-reference table asks of a document:
+    each object's number (its id here) and offset."""
+
+    encrypt = pdfdoc.NoEncryption()
+
+    def __init__(self) -> None:
+        self.idToObjectNumberAndVersion: dict[int, tuple[int, int]] = {}
+        self.idToOffset: dict[int, int] = {}
+
+    def table(self, count: int) -> bytes:
+        xref = pdfdoc.PDFCrossReferenceTable()
+        xref.addsection(0, list(range(1, count)))
+        return xref.format(self)
+
+
+END = re.compile(rb"startxref\n(\d+)\n%%EOF\n\Z")
+XREF = re.compile(rb"xref\n0 (\d+)\n")
+
+
+def replace_objects(old: bytes, objects: dict[int, pdfdoc.PDFObject]) -> bytes | None:
+    """The PDF `old`, as `save` writes it, with each object numbered as a key of `objects` replaced by that
+    object as reportlab formats it, the objects after it and the cross-reference table moved to match: the
+    bytes reportlab writes when it makes the PDF with those objects in the first place (a face's image
+    changed, nothing else). None when `old` is not laid out as reportlab lays out a file: objects 1 to N in
+    order, then its cross-reference table, trailer and startxref."""
+    end = END.search(old)
+    head = XREF.match(old, int(end[1])) if end else None
+    if head is None:
+        return None
+    xref, count = int(end[1]), int(head[1])
+    trailer = head.end() + 20 * count
+    try:
+        offsets = [int(old[head.end() + 20 * n:head.end() + 20 * n + 10]) for n in range(1, count)]
+    except ValueError:
+        return None
+    bounds = [*offsets, xref]
+    before = _Numbers()
+    for n, start in enumerate(offsets, 1):
+        before.idToObjectNumberAndVersion[n] = (n, 0)
+        before.idToOffset[n] = start
+    if (not old.startswith(b"trailer\n", trailer) or old[xref:trailer] != before.table(count)
+            or any(not old.startswith(b"%d 0 obj\n" % n, bounds[n - 1]) or bounds[n - 1] >= bounds[n]
+                   for n in range(1, count)) or not set(objects) <= set(range(1, count))):
+        return None
+    after = _Numbers()
+    pieces, at, shift = [], 0, 0
+    for n in range(1, count):
+        after.idToObjectNumberAndVersion[n] = (n, 0)
+        after.idToOffset[n] = bounds[n - 1] + shift
+        if n in objects:
+            made = pdfdoc.PDFIndirectObject(n, objects[n]).format(after)
+            pieces += [old[at:bounds[n - 1]], made]
+            at = bounds[n]
+            shift += len(made) - (bounds[n] - bounds[n - 1])
+    pieces += [old[at:xref], after.table(count), old[trailer:end.start()],
+               b"startxref\n%d\n%%%%EOF\n" % (xref + shift)]
+    return b"".join(pieces)
