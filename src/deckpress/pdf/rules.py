@@ -79,7 +79,24 @@ class Styles:
         self.head_number = ParagraphStyle("head_number", parent=self.head, alignment=TA_RIGHT)
 
 
-class _Para(Paragraph):
+class _Scratch(Canvas):
+    """A canvas to try layouts on: never saved, and the rules' flowables draw nothing on it (_Trial)."""
+
+
+class _Trial:
+    """A flowable that draws nothing on a _Scratch canvas: a trial layout needs its size and its splits,
+    which drawing does not change (drawing there took two thirds of the typesetting)."""
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        if not isinstance(canvas, _Scratch):
+            super().drawOn(canvas, x, y, _sW)
+
+
+class _Table(_Trial, Table):
+    """A Table (its split pieces are _Tables too)."""
+
+
+class _Para(_Trial, Paragraph):
     """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
     reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
     per width, and split its pieces per width and number of lines that fit (the rules' styles have a
@@ -244,7 +261,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                        and any(str(row[i]).strip() for row in body) for i in range(ncols)]
             cells = [[_Para(check(c, where, kind), kind) for c, kind in
                       zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
-            table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
+            table = _Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), styles.faces.regular, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, styles.rule), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                      ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
@@ -339,7 +356,7 @@ class _TooLarge(Exception):
 
 def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scratch: Canvas) -> None:
     """Place blocks from the front of `queue` into `frame` until it is full, adding their sections
-    to `seen`; what only tries whether blocks fit is drawn on `scratch`, a canvas never saved.
+    to `seen`; what only tries whether blocks fit is laid out on `scratch`, where nothing is drawn.
 
     A block of headings and text goes whole where it fits; else its headings go with the first
     lines of its text when the text splits; else it starts the next column. A flowable too large for
@@ -388,8 +405,8 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
 
 
 def _scratch() -> Canvas:
-    """A canvas to try layouts on: drawn on, never saved."""
-    return Canvas(io.BytesIO(), initialFontName=SANS)
+    """A canvas to try layouts on (see _Scratch)."""
+    return _Scratch(io.BytesIO(), initialFontName=SANS)
 
 
 @dataclass
@@ -409,7 +426,7 @@ class _Geometry:
     def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
              ) -> set[int]:
         """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
-        draws on a scratch canvas, not on `canvas`. Returns the sections seen."""
+        lays out on a scratch canvas, drawing nothing. Returns the sections seen."""
         seen: set[int] = set()
         scratch = _scratch()
         for frame in self.frames(self.height if height is None else height):
