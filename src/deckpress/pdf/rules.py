@@ -39,18 +39,26 @@ from .rules_style import RulesStyle
 
 
 class Faces:
-    """The reportlab fonts of a rules style's four faces (registered, and made a family so that <b> and <i>
-    in a paragraph take the style's bold and italic), and their files, for checking glyphs."""
+    """The reportlab fonts of a rules style's four faces (made a family so that <b> and <i> in a paragraph
+    take the style's bold and italic), and their files, for checking glyphs. The regular and bold faces are
+    registered at once; an italic one of deckpress's own fonts when text is set in it (see `use`)."""
 
     def __init__(self, deck: LoadedDeck, look: RulesStyle):
+        self.deck = deck
         self.files = {(False, False): deck.fonts[look.font], (True, False): deck.fonts[look.bold_font],
                       (False, True): deck.fonts[look.italic_font], (True, True): deck.fonts[look.bold_italic_font]}
         self.regular, self.bold = _pdf_font(deck, look.font), _pdf_font(deck, look.bold_font)
         self.names = {(False, False): look.font, (True, False): look.bold_font, (False, True): look.italic_font,
                       (True, True): look.bold_italic_font}
-        pdfmetrics.registerFontFamily(self.regular, normal=self.regular, bold=self.bold,
-                                      italic=_pdf_font(deck, look.italic_font),
-                                      boldItalic=_pdf_font(deck, look.bold_italic_font))
+        italic, bold_italic = (FONTS[name] if name in FONTS else _pdf_font(deck, name)
+                               for name in (look.italic_font, look.bold_italic_font))
+        pdfmetrics.registerFontFamily(self.regular, normal=self.regular, bold=self.bold, italic=italic,
+                                      boldItalic=bold_italic)
+
+    def use(self, face: tuple[bool, bool]) -> None:
+        """Register the font of `face` (bold, italic) for text set in it: reading a face takes some 30 ms,
+        and most rules have no italics."""
+        _pdf_font(self.deck, self.names[face])
 
 
 class Styles:
@@ -145,6 +153,7 @@ class _Checker:
         for span in (s for s in spans if isinstance(s, Run)):
             if span.font is None:
                 face = (span.bold or bold, span.italic)
+                self.faces.use(face)
                 lacking, font = glyphs_lacking(span.text, str(self.faces.files[face])), self.faces.names[face]
             elif span.font not in self.deck.fonts:
                 self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
