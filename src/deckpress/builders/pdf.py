@@ -48,7 +48,8 @@ def prepare(ctx: BuildContext) -> None:
 
 def build(ctx: BuildContext, options: PDFOptions) -> None:
     """Every PDF (and shop image folder) of every profile, laid out for the printer as `options` say; a PDF
-    whose record did not change is taken from the previous build as it is."""
+    whose record did not change is taken from the previous build as it is, a print PDF whose faces alone
+    changed from the previous build with their images replaced (see `printed`)."""
     deck = ctx.deck
     profiles = deck_profiles(deck)
     duplex, cli_offset = options.duplex, tuple(options.back_offset)

@@ -207,6 +207,9 @@ def save(canvas: Canvas) -> None:
     stream(canvas)
 
 
+SUBSET_NAME = re.compile(r"/[A-Z]{6}\+(.+)")
+
+
 def tag_subsets(doc: pdfdoc.PDFDocument) -> None:
     """Name the font subsets of `doc` before it is written: reportlab tags a subset with its number alone,
     so two fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs
@@ -228,9 +231,6 @@ def tag_subsets(doc: pdfdoc.PDFDocument) -> None:
         name = "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1]
         obj.BaseFont = name
         descriptor.dict["FontName"] = pdfdoc.PDFName(name)
-
-
-SUBSET_NAME = re.compile(r"/[A-Z]{6}\+(.+)")
 
 
 def stream(canvas: Canvas) -> None:
