@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from conftest import run_cli
 from deckpress import png
 from deckpress.builders import pdf as pdf_builder
+from deckpress.paths import PACKAGE_DATA
 from deckpress.pdf.canvas import Images, new_canvas, plain_streams, replace_objects, save
 
 URL = "https://example.org/game/"
@@ -128,6 +129,23 @@ def test_anything_but_the_faces_changed_writes_the_pdf_again(project, tmp_path, 
     build(project, *options)
     assert "write_pdf" in made(project) and not any(m.startswith("_replaced") for m in made(project))
     assert pdfs(project) == clean_pdfs(project, tmp_path, *options)
+
+
+def test_a_font_file_the_rules_are_set_in_is_an_input_too(project, tmp_path):
+    """The rules set in a font of the project's: its file changed (and a card's text), the PDF is written
+    again with the new font."""
+    (project / "fonts").mkdir()
+    shutil.copy(PACKAGE_DATA / "fonts" / "DejaVuSerif.ttf", project / "fonts" / "mine.ttf")
+    edit(project, "card_size: poker", "fonts: {mine: ../fonts/mine.ttf}\ncard_size: poker")
+    (project / "print").mkdir()
+    (project / "print" / "rules-style.yaml").write_text("font: mine\n", encoding="utf-8")
+    build(project)
+    (project.parents[1] / "made.txt").unlink()
+    shutil.copy(PACKAGE_DATA / "fonts" / "DejaVuSans-Bold.ttf", project / "fonts" / "mine.ttf")
+    edit(project, "then play again", "then play twice")
+    build(project)
+    assert made(project) == ["write_pdf", "write_pdf"]
+    assert pdfs(project) == clean_pdfs(project, tmp_path)
 
 
 def test_a_previous_pdf_changed_since_its_build_is_not_used(project, tmp_path):
