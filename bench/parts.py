@@ -82,7 +82,8 @@ def main() -> None:
     timed(rules, "_plan", "PDF: typesetting the rules")
     for name in ("write_pdf", "write_calibration", "write_images"):
         timed(pdf_builder, name, "PDF: pages drawn and written (reportlab)")
-    timed(canvas, "tag_subsets", "PDF: font subsets tagged (pikepdf)")
+    timed(pdf_builder, "_replaced", "PDF: faces' images replaced in the last PDFs")
+    timed(canvas, "tag_subsets", "PDF: font subsets tagged")
     timed(build, "_swap", "writing: the build put in place")
     start = time.process_time()
     try:

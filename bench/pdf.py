@@ -1,15 +1,17 @@
-"""Times the PDF builder alone, for each deck of the project, in one process: the faces are drawn once
+"""Times the PDF builder alone (CPU seconds), for each deck of the project, in one process: the faces are drawn once
 (by a `deckpress build` in a temporary copy of the project), then the PDF builder runs
 
-  cold   without records: every PDF made, the rules typeset from scratch;
-  edit   with the previous build's records but those of the deck's PDFs, as after a one-card edit: those
-         PDFs made again (a face changed), the rules' recorded page plan used, the calibration sheets
-         taken from the previous build.
+  cold    without records: every PDF made, the rules typeset from scratch;
+  layout  with the previous build's records but those of the deck's PDFs, as after a change of what the
+          PDFs show besides the faces (a card's count, a component's name): those PDFs made again, the
+          rules' recorded page plan used, the calibration sheets taken from the previous build;
+  edit    with the previous build's records and files, one face's pixels changed, as after a one-card
+          edit: that face's image replaced in the previous build's PDFs.
 
     python bench/pdf.py [DECK ...] [--runs N] [--project DIR]
 
 `rules` is the part of the time spent in deckpress.pdf.rules (typesetting the rules reminder). The first
-row, a one-card edit of the first deck, is the first PDF build of the process, as in a real
+row, the layout case of the first deck, is the first PDF build of the process, as in a real
 `deckpress build`: it includes what is done once per process (reading the fonts); the other rows give
 the median of N runs.
 """
@@ -47,13 +49,13 @@ class Clock:
         @wraps(function)
         def timed(*args, **kwargs):
             self.depth += 1
-            start = time.perf_counter()
+            start = time.process_time()
             try:
                 return function(*args, **kwargs)
             finally:
                 self.depth -= 1
                 if not self.depth:
-                    self.rules += time.perf_counter() - start
+                    self.rules += time.process_time() - start
         return timed
 
 
@@ -69,6 +71,8 @@ def main() -> None:
     from deckpress.deck import load_deck
     from deckpress.faces import plan_faces
     from deckpress.inputs import Records
+    from deckpress import png
+    from deckpress.render import DPI
 
     clock = Clock()
     clock.wrap(pdf)
@@ -86,43 +90,49 @@ def main() -> None:
             previous = project / "build" / deck.name
             manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
             faces = plan_faces(deck)
-            # a one-card edit: every record but the deck's PDFs' (their key holds the faces' digests; the
-            # calibration sheets' does not)
-            edited = {k: v for k, v in manifest["records"].items()
+            # a change of layout: every record but the deck's PDFs' (the calibration sheets' stay)
+            layout = {k: v for k, v in manifest["records"].items()
                       if not (k.startswith(f"print/{deck.name}-") and k.endswith(".pdf"))}
-            contexts[name] = (deck, faces, previous, edited)
+            contexts[name] = (deck, faces, previous, layout, manifest["records"])
 
-        def run(name: str, old: dict | None) -> tuple[float, float]:
-            deck, faces, previous, edited = contexts[name]
+        def run(name: str, old: dict | None, edit: bool = False) -> tuple[float, float]:
+            deck, faces, previous = contexts[name][:3]
             out = Path(tempfile.mkdtemp(dir=tmp))
             for face in faces.all():  # the faces drawn by the build above, where the builder reads them
                 target = out / face.path
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(previous / face.path, target)
+            if edit:  # a card's face changed: a pixel of its first printed face
+                face = next(f for f in faces.all() if f.card is not None and f.card.count)
+                image = png.read(out / face.path)
+                image.putpixel((0, 0), tuple(255 - v for v in image.getpixel((0, 0))))
+                (out / face.path).write_bytes(png.encode(image, DPI))
             ctx = BuildContext(deck=deck, faces=faces, out=out, final=previous, previous=previous,
                                options=BuildOptions(quiet=True), progress=lambda message: None,
                                records=Records(out, previous, old or {}))
             clock.rules = 0.0
-            start = time.perf_counter()
+            start = time.process_time()
             pdf.build(ctx, PDFBuilder.defaults())
-            total = time.perf_counter() - start
+            total = time.process_time() - start
             shutil.rmtree(out)
             return total, clock.rules
 
         first = run(names[0], contexts[names[0]][3])
-        print(f"PDF builder alone, seconds (median of {args.runs} runs; rules = rules reminder typesetting)")
-        print(f"  {'deck':10} {'cold':>7} {'rules':>7}   {'edit':>7} {'rules':>7}")
+        print(f"PDF builder alone, CPU seconds (median of {args.runs} runs; rules = rules reminder typesetting)")
+        print(f"  {'deck':10} {'cold':>7} {'rules':>7}   {'layout':>7} {'rules':>7}   {'edit':>7}")
         print(f"  {names[0] + '*':10} {'':>7} {'':>7}   {first[0]:7.3f} {first[1]:7.3f}"
               "   * first PDF build of the process")
-        sums = [0.0] * 4
+        sums = [0.0] * 5
         for name in names:
             cold = [run(name, None) for _ in range(args.runs)]
-            edit = [run(name, contexts[name][3]) for _ in range(args.runs)]
+            layout = [run(name, contexts[name][3]) for _ in range(args.runs)]
+            edit = [run(name, contexts[name][4], edit=True) for _ in range(args.runs)]
             row = [statistics.median(t[0] for t in cold), statistics.median(t[1] for t in cold),
-                   statistics.median(t[0] for t in edit), statistics.median(t[1] for t in edit)]
+                   statistics.median(t[0] for t in layout), statistics.median(t[1] for t in layout),
+                   statistics.median(t[0] for t in edit)]
             sums = [a + b for a, b in zip(sums, row)]
-            print(f"  {name:10} {row[0]:7.3f} {row[1]:7.3f}   {row[2]:7.3f} {row[3]:7.3f}")
-        print(f"  {'all':10} {sums[0]:7.3f} {sums[1]:7.3f}   {sums[2]:7.3f} {sums[3]:7.3f}")
+            print(f"  {name:10} {row[0]:7.3f} {row[1]:7.3f}   {row[2]:7.3f} {row[3]:7.3f}   {row[4]:7.3f}")
+        print(f"  {'all':10} {sums[0]:7.3f} {sums[1]:7.3f}   {sums[2]:7.3f} {sums[3]:7.3f}   {sums[4]:7.3f}")
 
 
 if __name__ == "__main__":

@@ -141,12 +141,13 @@ def test_clean_builds_are_identical_across_folders_and_environments(game, tmp_pa
 
 
 def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, monkeypatch):
-    """One face and the tiles cut from it, the sheet it is on and the PDFs that print it; not the backs,
-    the tokens, the typesetting of the rules or the calibration sheets, whose records did not change."""
+    """One face and the tiles cut from it, the sheet it is on and, in the PDFs that print it, the face's image
+    (the rest of each PDF taken as it is); not the backs, the tokens, the typesetting of the rules or the
+    calibration sheets, whose records did not change."""
     build(game, "--out", "build")
     log = game.parent / "made.txt"  # the builders may run in processes of their own: each call is a line
     for module, name in ((sheets, "compose"), (faces, "cut"), (rules, "_plan"),
-                         (pdf_builder, "write_pdf"), (pdf_builder, "write_calibration")):
+                         (pdf_builder, "write_pdf"), (pdf_builder, "_replaced"), (pdf_builder, "write_calibration")):
         def spy(*args, _original=getattr(module, name), _name=name):
             with open(log, "a", encoding="utf-8") as file:
                 file.write(_name + "\n")
@@ -160,8 +161,8 @@ def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, mon
     tiles = [name for name in after if name.startswith(f"cache/{changed[0].removesuffix('.png')}@")]
     assert len(changed) == 1 and tiles
     made = log.read_text(encoding="utf-8").split()
-    assert sorted(set(made)) == ["compose", "cut", "write_pdf"]
-    assert made.count("compose") == 1 and made.count("write_pdf") == 2 and made.count("cut") == len(tiles)
+    assert sorted(set(made)) == ["_replaced", "compose", "cut"]
+    assert made.count("compose") == 1 and made.count("_replaced") == 2 and made.count("cut") == len(tiles)
 
 
 def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game, tmp_path):

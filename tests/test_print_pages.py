@@ -384,6 +384,36 @@ def test_more_space_above_a_sub_heading_than_between_paragraphs(rulebook):
     assert max(between) < 2.3 * BODY, sorted(between)[-3:]
 
 
+def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
+    """The typesetter's trial layouts (each column height and page plan it tries) draw nothing (rules._Trial):
+    the rules pages are byte for byte those of trials that draw."""
+    from deckpress.pdf import rules
+    from deckpress.pdf.canvas import new_canvas, plain_streams, register_fonts, save
+    from deckpress.pdf.rules_style import load_rules_style
+
+    register_fonts()
+    deck = load_deck(ROOT / "decks" / "scout.yaml")
+    look = load_rules_style(deck)
+
+    def pdf(name: str) -> bytes:
+        with plain_streams():
+            canvas = new_canvas(tmp_path / name, (210, 297), "Rules", "", "")
+            assert rules.draw_rules(canvas, deck, (210, 297), 10, look, look.columns, look.font_size, "Scout") >= 2
+            save(canvas)
+        return (tmp_path / name).read_bytes()
+
+    skipped = pdf("skipped.pdf")
+    trials = []
+
+    def always(self, canvas, x, y, _sW=0):
+        trials.append(isinstance(canvas, rules._Scratch))
+        super(rules._Trial, self).drawOn(canvas, x, y, _sW)
+
+    monkeypatch.setattr(rules._Trial, "drawOn", always)
+    assert pdf("drawn.pdf") == skipped
+    assert trials.count(True) > trials.count(False) > 0  # trials drawn this time, more than the pages
+
+
 def test_no_widows_or_orphans():
     """A paragraph split across columns keeps at least two lines on each side."""
     from deckpress.pdf.canvas import register_fonts

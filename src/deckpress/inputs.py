@@ -231,8 +231,8 @@ class Records:
         value = self.get(name, key)
         if value is None or not isinstance(value.get("sha256"), str):
             return False
-        uses = {u: self.new.get(u) or self.old.get(u) for u in value.get("uses", [])}
-        if not all(isinstance(record, dict) for record in uses.values()):
+        uses = self.used(value)
+        if uses is None:
             return False
         if not ((self.out / relative).is_file() or self.fetch(relative, value["sha256"])):
             return False
@@ -241,14 +241,32 @@ class Records:
         self.put(name, key, value)
         return True
 
+    def used(self, value: dict) -> dict[str, dict] | None:
+        """The records that a recorded artifact's `value` lists as put while it was made (see `keep`), by name
+        (put them again with the artifact when it is not made again); None when one is gone."""
+        uses = {u: self.new.get(u) or self.old.get(u) for u in value.get("uses", [])}
+        return uses if all(isinstance(record, dict) for record in uses.values()) else None
+
+    def previous_bytes(self, relative: str, sha256: str) -> bytes | None:
+        """The bytes of the previous build's file `relative` when they have the digest `sha256` (read and
+        checked here: never a file the user or a stopped build changed since it was recorded)."""
+        if self.previous is None:
+            return None
+        try:
+            data = (self.previous / relative).read_bytes()
+        except OSError:
+            return None
+        return data if hashlib.sha256(data).hexdigest() == sha256 else None
+
     def making(self) -> int:
         """Call before making an artifact; pass the result to `keep`."""
         return len(self._put)
 
-    def keep(self, name: str, key: str, relative: str, since: int | None = None) -> None:
+    def keep(self, name: str, key: str, relative: str, since: int | None = None, more: dict | None = None) -> None:
         """Record the file `relative` just written, under `name`, as made from `key`; with `since` (from
-        `making`), the records put while making it go with it (a reused PDF keeps its typesetting plan)."""
-        value: dict[str, Any] = {"sha256": sha256_file(self.out / relative)}
+        `making`), the records put while making it go with it (a reused PDF keeps its typesetting plan);
+        `more`: what else the record holds."""
+        value: dict[str, Any] = {"sha256": sha256_file(self.out / relative), **(more or {})}
         if since is not None and self._put[since:]:
             value["uses"] = sorted(set(self._put[since:]))
         self.put(name, key, value)

@@ -25,8 +25,8 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError
 from ..faces import FaceCheck
-from ..inputs import artifact_key, model_inputs, plain
-from ..pdf.canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
+from ..inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
+from ..pdf.canvas import SANS, Images, PngXObject, new_canvas, plain_streams, register_fonts, replace_objects, save
 from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
@@ -48,13 +48,16 @@ def prepare(ctx: BuildContext) -> None:
 
 def build(ctx: BuildContext, options: PDFOptions) -> None:
     """Every PDF (and shop image folder) of every profile, laid out for the printer as `options` say; a PDF
-    whose record did not change is taken from the previous build as it is."""
+    whose record did not change is taken from the previous build as it is, a print PDF whose faces alone
+    changed from the previous build with their images replaced (see `printed`)."""
     deck = ctx.deck
     profiles = deck_profiles(deck)
     duplex, cli_offset = options.duplex, tuple(options.back_offset)
     images = Images(ctx.out)
     model = model_inputs(deck)
-    faces = [ctx.records.digest(face.path) for face in ctx.faces.all()]
+    digests = {face.path: ctx.records.digest(face.path) for face in ctx.faces.all()}
+    faces = list(digests.values())
+    layout = None  # printed_inputs(ctx), made when a print PDF needs it
     stories: dict = {}  # the rules reminder's, shared by the PDFs whose columns are as wide
     with plain_streams():
         for profile in profiles:
@@ -72,8 +75,9 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
             elif profile.output == "images":
                 write_images(ctx, profile)
             else:
-                recorded(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, model, faces],
-                         lambda target: write_pdf(ctx, profile, style, images, target, stories))
+                layout = layout or printed_inputs(ctx)
+                printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, images,
+                        lambda target: write_pdf(ctx, profile, style, images, target, stories))
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
@@ -86,6 +90,66 @@ def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Pat
         since = ctx.records.making()
         write(ctx.path(target))
         ctx.records.keep(target, key, target, since)
+
+
+def printed_inputs(ctx: BuildContext) -> list:
+    """What a print PDF shows of the deck but its faces' pixels: the deck's model but the cards' own fields
+    (their faces show them) with the faces each copy prints instead, and the digests of the files the model
+    names beside it that reach the PDF (fonts, icons, the scripted game's records)."""
+    deck = ctx.deck
+    model = plain(deck.model)
+    for component, shown in zip(deck.model.components, model["components"]):
+        shown["cards"] = [[item.front, item.back] for item in component_items(ctx, component)]
+    files = [*icon_files(deck), *(p for name, p in sorted(deck.fonts.items())
+                                   if name in deck.model.fonts or name in deck.system_fonts)]
+    game = deck.model.scripted
+    if game is not None and game.records is not None:
+        files += [game.records.path, *([game.records.python] if game.records.python else [])]
+    return [model, [sha256_file(path) for path in files]]
+
+
+def printed(ctx: BuildContext, target: str, made_of: list, faces: dict[str, str], images: Images,
+            write: Callable[[Path], dict[str, int | None]]) -> None:
+    """The print PDF `target`, made of `made_of` (all it shows but the faces' pixels) and the faces `faces`
+    (path: digest): taken from the previous build when its record has the same key and faces; made from the
+    previous build's file when only some faces changed, their images' objects replaced (replace_objects:
+    the bytes `write` would write); else written by `write(path)`, which returns the object number of each
+    face's image (see Images.numbers)."""
+    records = ctx.records
+    key = artifact_key("pdf", target, made_of)
+    value = records.get(target, key)
+    drawn = value.get("faces") if value is not None else None
+    if isinstance(drawn, dict) and all(isinstance(v, list) and len(v) == 2 for v in drawn.values()):
+        changed = {rel: number for rel, (number, digest) in drawn.items() if faces.get(rel) != digest}
+        if not changed and records.reuse_file(target, key, target):
+            return
+        if changed and _replaced(ctx, target, key, value, changed, faces, images):
+            return
+    since = records.making()
+    numbers = write(ctx.path(target))
+    records.keep(target, key, target, since, {"faces": {rel: [n, faces[rel]] for rel, n in sorted(numbers.items())}})
+
+
+def _replaced(ctx: BuildContext, target: str, key: str, value: dict, changed: dict[str, int | None],
+              faces: dict[str, str], images: Images) -> bool:
+    """Write `target` as the previous build's file (when it has the bytes recorded in `value`) with the image
+    objects of the `changed` faces (path: object number) made again from the faces; whether it did."""
+    records = ctx.records
+    objects = {number: images.xobject(rel) for rel, number in changed.items() if number is not None and rel in faces}
+    uses = records.used(value)
+    if uses is None or len(objects) != len(changed) or not all(isinstance(o, PngXObject) for o in objects.values()):
+        return False
+    old = records.previous_bytes(target, value.get("sha256"))
+    new = replace_objects(old, objects) if old is not None else None
+    if new is None:
+        return False
+    since = records.making()
+    for name, record in uses.items():  # as a clean build puts them while writing the PDF (the rules' plan)
+        records.put(name, record["key"], record["value"])
+    ctx.path(target).write_bytes(new)
+    drawn = {rel: [number, faces[rel]] for rel, (number, _) in sorted(value["faces"].items())}
+    records.keep(target, key, target, since, {"faces": drawn})
+    return True
 
 
 def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
@@ -186,7 +250,8 @@ def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
 
 
 def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
-              stories: dict | None = None) -> None:
+              stories: dict | None = None) -> dict[str, int | None]:
+    """The print PDF of `profile` at `target`; returns the object number of each face's image in it."""
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
@@ -229,6 +294,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
                    profile.spec.font_size or look.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
     save(canvas)
+    return images.numbers(canvas)
 
 
 def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Component, list[Item]]],

@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import png
 from ..fonts import builtin_fonts
-from .pdfx import Cmyk, CmykXObject, pikepdf  # pikepdf imported there, the stops held
+from .pdfx import Cmyk, CmykXObject
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {
@@ -126,6 +126,17 @@ class Images:
             self._made[rel] = obj
         return self._made[rel]
 
+    def numbers(self, canvas: Canvas) -> dict[str, int | None]:
+        """The object number of each image the canvas drew, by its path (see `replace_objects`); None for an
+        image reportlab encodes itself (not a PngXObject), which only a whole new PDF can change."""
+        doc = canvas._doc
+        out: dict[str, int | None] = {}
+        for rel, template in self._made.items():
+            number = doc.idToObjectNumberAndVersion.get(doc.getXObjectName(template.name))
+            if number is not None:
+                out[rel] = number[0] if isinstance(template, PngXObject) else None
+        return out
+
     def draw(self, canvas: Canvas, rel: str, matrix: tuple[float, float, float, float, float, float]) -> None:
         """Paint the image `rel` (a path in the output folder), its unit square mapped by `matrix` (a, b,
         c, d, e, f: points), in the canvas's current state; the caller saves and restores it."""
@@ -190,32 +201,36 @@ class _StreamingFile(pdfdoc.PDFFile):
 
 
 def save(canvas: Canvas) -> None:
-    """canvas.save(), streaming the file out (_StreamingFile) rather than making it in memory first; then
-    its font subsets get tags of their own (tag_subsets)."""
+    """canvas.save(), its font subsets tagged (tag_subsets), streaming the file out (_StreamingFile) rather
+    than making it in memory first."""
+    tag_subsets(canvas._doc)
     stream(canvas)
-    tag_subsets(Path(canvas._filename))
 
 
 SUBSET_NAME = re.compile(r"/[A-Z]{6}\+(.+)")
 
 
-def tag_subsets(path: Path) -> None:
-    """Rename the font subsets of the PDF at `path`: reportlab tags a subset with its number alone, so two
-    fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs between
-    subsets. Each tag here comes from a hash of the font's name and its embedded subset program, the same
-    from build to build; pikepdf rewrites the file (streams as they are, the file id from the content)."""
-    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-        for obj in pdf.objects:
-            if not isinstance(obj, pikepdf.Dictionary) or obj.get("/Type") != "/Font":
-                continue
-            match = SUBSET_NAME.fullmatch(str(obj.get("/BaseFont", "")))
-            descriptor = obj.get("/FontDescriptor")
-            if match is None or descriptor is None or "/FontFile2" not in descriptor:
-                continue
-            digest = hashlib.sha256(match[1].encode() + descriptor.FontFile2.read_raw_bytes()).digest()
-            name = pikepdf.Name("/" + "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1])
-            obj.BaseFont = descriptor.FontName = name
-        pdf.save(path, deterministic_id=True)
+def tag_subsets(doc: pdfdoc.PDFDocument) -> None:
+    """Name the font subsets of `doc` before it is written: reportlab tags a subset with its number alone,
+    so two fonts' first subsets share AAAAAA+, where the PDF standard (9.6.4) asks a tag that differs
+    between subsets. Each tag here comes from a hash of the font's name and its subset program, the same
+    from build to build. The subsets' objects are made here as reportlab makes them when it saves (its
+    GetPDFData realizes doc.delayedFonts, then finds none left)."""
+    for font in doc.delayedFonts:
+        font.addObjects(doc)
+    doc.delayedFonts = []
+    for obj in list(doc.idToObject.values()):
+        if not isinstance(obj, pdfdoc.PDFTrueTypeFont):
+            continue
+        match = SUBSET_NAME.fullmatch("/" + obj.BaseFont)
+        descriptor = doc.idToObject[obj.FontDescriptor.name]
+        if match is None or "FontFile2" not in descriptor.dict:
+            continue
+        program = doc.idToObject[descriptor.dict["FontFile2"].name].content
+        digest = hashlib.sha256(match[1].encode() + program).digest()
+        name = "".join(chr(ord("A") + b % 26) for b in digest[:6]) + "+" + match[1]
+        obj.BaseFont = name
+        descriptor.dict["FontName"] = pdfdoc.PDFName(name)
 
 
 def stream(canvas: Canvas) -> None:
@@ -229,3 +244,63 @@ def stream(canvas: Canvas) -> None:
             canvas._doc.SaveToFile(target, canvas)
         finally:
             pdfdoc.PDFFile, _StreamingFile.target = collector, None
+
+
+class _Numbers:
+    """What reportlab's formatting of an indirect object and of a cross-reference table asks of a document:
+    each object's number (its id here) and offset."""
+
+    encrypt = pdfdoc.NoEncryption()
+
+    def __init__(self) -> None:
+        self.idToObjectNumberAndVersion: dict[int, tuple[int, int]] = {}
+        self.idToOffset: dict[int, int] = {}
+
+    def table(self, count: int) -> bytes:
+        xref = pdfdoc.PDFCrossReferenceTable()
+        xref.addsection(0, list(range(1, count)))
+        return xref.format(self)
+
+
+END = re.compile(rb"startxref\n(\d+)\n%%EOF\n\Z")
+XREF = re.compile(rb"xref\n0 (\d+)\n")
+
+
+def replace_objects(old: bytes, objects: dict[int, pdfdoc.PDFObject]) -> bytes | None:
+    """The PDF `old`, as `save` writes it, with each object numbered as a key of `objects` replaced by that
+    object as reportlab formats it, the objects after it and the cross-reference table moved to match: the
+    bytes reportlab writes when it makes the PDF with those objects in the first place (a face's image
+    changed, nothing else). None when `old` is not laid out as reportlab lays out a file: objects 1 to N in
+    order, then its cross-reference table, trailer and startxref."""
+    end = END.search(old)
+    head = XREF.match(old, int(end[1])) if end else None
+    if head is None:
+        return None
+    xref, count = int(end[1]), int(head[1])
+    trailer = head.end() + 20 * count
+    try:
+        offsets = [int(old[head.end() + 20 * n:head.end() + 20 * n + 10]) for n in range(1, count)]
+    except ValueError:
+        return None
+    bounds = [*offsets, xref]
+    before = _Numbers()
+    for n, start in enumerate(offsets, 1):
+        before.idToObjectNumberAndVersion[n] = (n, 0)
+        before.idToOffset[n] = start
+    if (not old.startswith(b"trailer\n", trailer) or old[xref:trailer] != before.table(count)
+            or any(not old.startswith(b"%d 0 obj\n" % n, bounds[n - 1]) or bounds[n - 1] >= bounds[n]
+                   for n in range(1, count)) or not set(objects) <= set(range(1, count))):
+        return None
+    after = _Numbers()
+    pieces, at, shift = [], 0, 0
+    for n in range(1, count):
+        after.idToObjectNumberAndVersion[n] = (n, 0)
+        after.idToOffset[n] = bounds[n - 1] + shift
+        if n in objects:
+            made = pdfdoc.PDFIndirectObject(n, objects[n]).format(after)
+            pieces += [old[at:bounds[n - 1]], made]
+            at = bounds[n]
+            shift += len(made) - (bounds[n] - bounds[n - 1])
+    pieces += [old[at:xref], after.table(count), old[trailer:end.start()],
+               b"startxref\n%d\n%%%%EOF\n" % (xref + shift)]
+    return b"".join(pieces)

@@ -21,11 +21,6 @@ from .. import png
 from ..paths import PACKAGE_DATA
 from ..processes import holding_stops
 
-# A build that stops (SIGTERM) while its PDF builder imports this module would raise inside pikepdf's native
-# initialisation, where nanobind prints a critical error and a traceback: the stop waits for the import.
-with holding_stops():
-    import pikepdf
-
 SHIPPED_PROFILE = PACKAGE_DATA / "icc" / "deckpress-fogra39-240.icc"
 PDFX_VERSION = "PDF/X-1a:2003"
 # The shipped profile characterizes the FOGRA39 printing condition, registered as such in the ICC's
@@ -165,6 +160,11 @@ def mark_pdfx(path: Path, cmyk: Cmyk) -> None:
     /GTS_PDFX carrying the ICC profile, /GTS_PDFXVersion and /Trapped in the info, no viewer preferences
     (a later PDF's), PDF 1.4 without object streams; the file id from its content, so the bytes stay the
     same from build to build."""
+    # pikepdf is imported here, for the PDF/X files alone (75 ms). A build that stops (SIGTERM) during the
+    # import would raise inside pikepdf's native initialisation, where nanobind prints a critical error and a
+    # traceback: the stop waits for the import.
+    with holding_stops():
+        import pikepdf
     identifier, condition, registry = cmyk.condition
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
         icc = pikepdf.Stream(pdf, zlib.compress(cmyk.icc, 9))

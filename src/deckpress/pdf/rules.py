@@ -39,18 +39,26 @@ from .rules_style import RulesStyle
 
 
 class Faces:
-    """The reportlab fonts of a rules style's four faces (registered, and made a family so that <b> and <i>
-    in a paragraph take the style's bold and italic), and their files, for checking glyphs."""
+    """The reportlab fonts of a rules style's four faces (made a family so that <b> and <i> in a paragraph
+    take the style's bold and italic), and their files, for checking glyphs. The regular and bold faces are
+    registered at once; an italic one of deckpress's own fonts when text is set in it (see `use`)."""
 
     def __init__(self, deck: LoadedDeck, look: RulesStyle):
+        self.deck = deck
         self.files = {(False, False): deck.fonts[look.font], (True, False): deck.fonts[look.bold_font],
                       (False, True): deck.fonts[look.italic_font], (True, True): deck.fonts[look.bold_italic_font]}
         self.regular, self.bold = _pdf_font(deck, look.font), _pdf_font(deck, look.bold_font)
         self.names = {(False, False): look.font, (True, False): look.bold_font, (False, True): look.italic_font,
                       (True, True): look.bold_italic_font}
-        pdfmetrics.registerFontFamily(self.regular, normal=self.regular, bold=self.bold,
-                                      italic=_pdf_font(deck, look.italic_font),
-                                      boldItalic=_pdf_font(deck, look.bold_italic_font))
+        italic, bold_italic = (FONTS[name] if name in FONTS else _pdf_font(deck, name)
+                               for name in (look.italic_font, look.bold_italic_font))
+        pdfmetrics.registerFontFamily(self.regular, normal=self.regular, bold=self.bold, italic=italic,
+                                      boldItalic=bold_italic)
+
+    def use(self, face: tuple[bool, bool]) -> None:
+        """Register the font of `face` (bold, italic) for text set in it: reading a face takes some 30 ms,
+        and most rules have no italics."""
+        _pdf_font(self.deck, self.names[face])
 
 
 class Styles:
@@ -79,7 +87,24 @@ class Styles:
         self.head_number = ParagraphStyle("head_number", parent=self.head, alignment=TA_RIGHT)
 
 
-class _Para(Paragraph):
+class _Scratch(Canvas):
+    """A canvas to try layouts on: never saved, and the rules' flowables draw nothing on it (_Trial)."""
+
+
+class _Trial:
+    """A flowable that draws nothing on a _Scratch canvas: a trial layout needs its size and its splits,
+    which drawing does not change (drawing there took two thirds of the typesetting)."""
+
+    def drawOn(self, canvas, x, y, _sW=0):
+        if not isinstance(canvas, _Scratch):
+            super().drawOn(canvas, x, y, _sW)
+
+
+class _Table(_Trial, Table):
+    """A Table (its split pieces are _Tables too)."""
+
+
+class _Para(_Trial, Paragraph):
     """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
     reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
     per width, and split its pieces per width and number of lines that fit (the rules' styles have a
@@ -128,6 +153,7 @@ class _Checker:
         for span in (s for s in spans if isinstance(s, Run)):
             if span.font is None:
                 face = (span.bold or bold, span.italic)
+                self.faces.use(face)
                 lacking, font = glyphs_lacking(span.text, str(self.faces.files[face])), self.faces.names[face]
             elif span.font not in self.deck.fonts:
                 self.problems.add(where, f"unknown font {span.font!r} in [...]{{font={span.font}}}; use one of "
@@ -244,7 +270,7 @@ def _blocks(blocks: list[Block], styles: Styles, width: float, check: _Checker) 
                        and any(str(row[i]).strip() for row in body) for i in range(ncols)]
             cells = [[_Para(check(c, where, kind), kind) for c, kind in
                       zip(row, _cell_styles(styles, numeric, header and r == 0))] for r, row in enumerate(grid)]
-            table = Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
+            table = _Table(cells, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
             style = [("FONT", (0, 0), (-1, -1), styles.faces.regular, styles.cell.fontSize),
                      ("GRID", (0, 0), (-1, -1), 0.4, styles.rule), ("VALIGN", (0, 0), (-1, -1), "TOP"),
                      ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
@@ -339,7 +365,7 @@ class _TooLarge(Exception):
 
 def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scratch: Canvas) -> None:
     """Place blocks from the front of `queue` into `frame` until it is full, adding their sections
-    to `seen`; what only tries whether blocks fit is drawn on `scratch`, a canvas never saved.
+    to `seen`; what only tries whether blocks fit is laid out on `scratch`, where nothing is drawn.
 
     A block of headings and text goes whole where it fits; else its headings go with the first
     lines of its text when the text splits; else it starts the next column. A flowable too large for
@@ -388,8 +414,8 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
 
 
 def _scratch() -> Canvas:
-    """A canvas to try layouts on: drawn on, never saved."""
-    return Canvas(io.BytesIO(), initialFontName=SANS)
+    """A canvas to try layouts on (see _Scratch)."""
+    return _Scratch(io.BytesIO(), initialFontName=SANS)
 
 
 @dataclass
@@ -409,7 +435,7 @@ class _Geometry:
     def fill(self, canvas: Canvas, queue: list[Piece], height: float | None = None, trial: bool = False
              ) -> set[int]:
         """Place blocks from the front of `queue` in the columns (of `height`; None: full); a `trial`
-        draws on a scratch canvas, not on `canvas`. Returns the sections seen."""
+        lays out on a scratch canvas, drawing nothing. Returns the sections seen."""
         seen: set[int] = set()
         scratch = _scratch()
         for frame in self.frames(self.height if height is None else height):
