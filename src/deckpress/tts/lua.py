@@ -155,17 +155,42 @@ FORBIDDEN_OPS = {
 }
 
 
+# A run of tokens that can hold no problem, matched at once: each alternative matches exactly what _TOKEN's
+# would where it starts (same patterns, same order where they overlap), but a forbidden name or operator,
+# which ends the run; `previous` is the run's last token that sandbox_problems' `previous` would be. The
+# check then reads one token with _TOKEN where a run ends: far fewer steps in Python than a token each.
+_NAMES = "|".join(FORBIDDEN_NAMES)
+_CLEAN_RUN = re.compile(rf"""(?:
+    --\[(?P<lc_eq>=*)\[.*?\](?P=lc_eq)\]
+  | --[^\n]*
+  | \s+
+  | (?P<previous>
+      \[(?P<ls_eq>=*)\[.*?\](?P=ls_eq)\]
+    | "(?:\\.|\\\n|[^"\\\n])*"|'(?:\\.|\\\n|[^'\\\n])*'
+    | (?!(?:{_NAMES})(?![A-Za-z0-9_]))[A-Za-z_][A-Za-z0-9_]*
+    | 0[xX][0-9a-fA-F.]+(?:[pP][+-]?\d+)?|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?
+    | ~=|==|<=|>=|\.\.\.|\.\.|/(?!/)|<(?!<)|>(?!>)|:(?!:)|[-+*%^\#=(){{}}\[\];,.]
+    | [^A-Za-z_/<>:~&|]
+  )
+)*""", re.S | re.X)
+
+
 def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
     """(line, column, message) for every construct MoonSharp's TTS sandbox lacks; empty when clean."""
     problems = []
     previous = None
-    for match in _TOKEN.finditer(source):
-        kind = match.lastgroup
-        if kind in ("space", "comment", "long_comment", "string", "long_string", "number"):
-            if kind not in ("space", "comment", "long_comment"):
-                previous = match.group()
+    position, end = 0, len(source)
+    while True:
+        run = _CLEAN_RUN.match(source, position)
+        if run.group("previous") is not None:
+            previous = run.group("previous")
+        if run.end() == end:
+            return problems
+        match = _TOKEN.match(source, run.end())
+        position = match.end()
+        kind, text = match.lastgroup, match.group()
+        if kind in ("space", "comment", "long_comment"):
             continue
-        text = match.group()
         message = None
         if kind == "name" and text in FORBIDDEN_NAMES and previous not in (".", ":"):
             if _ASSIGN.match(source, match.end()) is None:  # `io = 1` is a field or variable, not the library
@@ -177,7 +202,6 @@ def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
             line = source.count("\n", 0, start) + 1
             problems.append((line, start - (source.rfind("\n", 0, start) + 1) + 1, message))
         previous = text
-    return problems
 
 
 def check_sandbox(source: str, path: str) -> None:
