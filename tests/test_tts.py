@@ -76,6 +76,16 @@ def test_save_has_the_keys_tts_writes(save):
                                            "scaleX", "scaleY", "scaleZ"}
 
 
+def test_every_json_file_is_as_json_dumps_writes_it(tts):
+    """The save, the saved objects and the box share their object states' JSON text (dumped once, indented
+    where each file nests it): each file still reads as json.dumps, indent 2, writes it."""
+    files = sorted(f for f in tts.rglob("*.json") if f.name != "global-lines.json")
+    assert {"score.json", "deck.json", "score-box.json"} <= {f.name for f in files}
+    for path in files:
+        data = path.read_bytes()
+        assert data == (json.dumps(json.loads(data), indent=2, ensure_ascii=False) + "\n").encode("utf-8"), path
+
+
 def test_main_deck_ids_match_contained_cards(save, model):
     decks = objects(save, "DeckCustom")
     assert len(decks) == 1

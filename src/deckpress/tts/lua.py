@@ -385,24 +385,33 @@ def environment(deck_path: Path, game=None) -> jinja2.Environment:
     return env
 
 
-def render(deck_path: Path, template: str, game=None, **values: Any) -> str:
-    """Render one template of tts/ (which may include the files of the scripted `game`'s folder as
-    `<game>/...`); errors name the file and line."""
-    dirs = lookup_dirs(deck_path, "tts")
-    tts_dir = next((d for d in dirs if (d / template).is_file()), dirs[0])
-    try:
-        return environment(deck_path, game).get_template(template).render(**values)
-    except jinja2.TemplateSyntaxError as err:
-        raise DeckError.at(Where(err.filename or str(tts_dir / template), err.lineno or 0, 1),
-                           f"template error: {err.message}; fix the template") from None
-    except jinja2.TemplateNotFound as err:
-        raise DeckError.at(Where(str(tts_dir / template)), f"TTS template {err.name!r} not found; restore it "
-                                                           f"or remove what includes it") from None
-    except OutsideProject as err:
-        raise DeckError.at(Where(str(tts_dir / template)), f"{err}; keep TTS templates inside the project") \
-            from None
-    except jinja2.exceptions.SecurityError as err:
-        raise DeckError.at(Where(str(tts_dir / template)), f"template error: {err}; templates may only format "
-                                                           "the values deckpress passes them") from None
-    except (jinja2.UndefinedError, LuaValueError) as err:
-        raise DeckError.at(Where(str(tts_dir / template)), f"template error: {err}") from None
+class Templates:
+    """The TTS templates of a deck (and of its scripted `game`'s folder, as `<game>/...`), each read and
+    compiled once however often it is rendered: make one per build, as a template may change between builds."""
+
+    def __init__(self, deck_path: Path, game=None):
+        self.deck_path = deck_path
+        self.environment = environment(deck_path, game)
+
+    def render(self, template: str, **values: Any) -> str:
+        """Render one template of tts/; errors name the file and line."""
+        try:
+            return self.environment.get_template(template).render(**values)
+        except jinja2.TemplateSyntaxError as err:
+            raise DeckError.at(Where(err.filename or str(self._file(template)), err.lineno or 0, 1),
+                               f"template error: {err.message}; fix the template") from None
+        except jinja2.TemplateNotFound as err:
+            raise DeckError.at(Where(str(self._file(template))), f"TTS template {err.name!r} not found; restore "
+                                                                 f"it or remove what includes it") from None
+        except OutsideProject as err:
+            raise DeckError.at(Where(str(self._file(template))), f"{err}; keep TTS templates inside the project") \
+                from None
+        except jinja2.exceptions.SecurityError as err:
+            raise DeckError.at(Where(str(self._file(template))), f"template error: {err}; templates may only "
+                                                                 "format the values deckpress passes them") from None
+        except (jinja2.UndefinedError, LuaValueError) as err:
+            raise DeckError.at(Where(str(self._file(template))), f"template error: {err}") from None
+
+    def _file(self, template: str) -> Path:
+        dirs = lookup_dirs(self.deck_path, "tts")
+        return next((d for d in dirs if (d / template).is_file()), dirs[0]) / template

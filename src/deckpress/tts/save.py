@@ -419,6 +419,42 @@ def saved_object_envelope(objects: list[dict]) -> dict:
             "ObjectStates": objects}
 
 
-def dump(data: dict) -> bytes:
-    """The JSON bytes of a save: stable key order (as built), UTF-8, LF, trailing newline."""
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+class StateTexts:
+    """The JSON text of each object state, made once: the save, the saved objects and the box hold the same
+    states (the same dicts, which must not change once dumped)."""
+
+    def __init__(self):
+        self._texts: dict[int, tuple[dict, str]] = {}
+
+    def of(self, state: dict) -> str:
+        """The state's JSON as json.dumps(state, indent=2) writes it, its objects' taken from here."""
+        found = self._texts.get(id(state))
+        if found is None or found[0] is not state:
+            found = self._texts[id(state)] = (state, _json_object(state, self))
+        return found[1]
+
+
+_STATE_LISTS = ("ObjectStates", "ContainedObjects")
+
+
+def _json_object(data: dict, texts: StateTexts) -> str:
+    """json.dumps(data, indent=2, ensure_ascii=False) of a save's dict, whose lists of object states are
+    taken from `texts`. A value nested n levels deep is its own JSON text with every line after its first
+    indented by 2n spaces (JSON strings hold no raw line break)."""
+    items = [f"{json.dumps(key, ensure_ascii=False)}: "
+             + (_json_block("[", [texts.of(s) for s in value], "]") if key in _STATE_LISTS and isinstance(value, list)
+                else json.dumps(value, indent=2, ensure_ascii=False))
+             for key, value in data.items()]
+    return _json_block("{", items, "}")
+
+
+def _json_block(opening: str, items: list[str], closing: str) -> str:
+    if not items:
+        return opening + closing
+    return f"{opening}\n  " + ",\n  ".join(item.replace("\n", "\n  ") for item in items) + f"\n{closing}"
+
+
+def dump(data: dict, texts: StateTexts | None = None) -> bytes:
+    """The JSON bytes of a save: stable key order (as built), UTF-8, LF, trailing newline. The object states
+    are taken from `texts`, when given, as a build's files share them."""
+    return (_json_object(data, texts or StateTexts()) + "\n").encode("utf-8")
