@@ -332,6 +332,10 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
 # The engine contract (docs/scripting.md): what every scripted game's engine.lua defines.
 CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
 _LUA_COMMENT = re.compile(r"--\[(=*)\[.*?\]\1\]|--[^\n]*", re.S)
+# A definition of a contract function: no two can overlap (each ends at its `(` or `=`, and none starts
+# within another), so one pass finds every function that a search for each would.
+_CONTRACT_DEFINITION = re.compile(rf"\bfunction\s+[A-Za-z_]\w*\s*[.:]\s*(?P<method>{'|'.join(CONTRACT)})\s*\(|"
+                                  rf"\b[A-Za-z_]\w*\s*\.\s*(?P<field>{'|'.join(CONTRACT)})\s*=(?!=)")
 
 
 def check_engine(modules: list[Module], engine: str | None) -> None:
@@ -343,9 +347,8 @@ def check_engine(modules: list[Module], engine: str | None) -> None:
     if module is None:
         return
     code = _LUA_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), module.source)
-    missing = [name for name in CONTRACT
-               if not re.search(rf"\bfunction\s+[A-Za-z_]\w*\s*[.:]\s*{name}\s*\(|"
-                                rf"\b[A-Za-z_]\w*\s*\.\s*{name}\s*=(?!=)", code)]
+    defined = {m.group("method") or m.group("field") for m in _CONTRACT_DEFINITION.finditer(code)}
+    missing = [name for name in CONTRACT if name not in defined]
     if missing:
         line = code[: code.rfind("return")].count("\n") + 1 if "return" in code else 1
         raise DeckError.at(Where(str(module.path), line, 1),
