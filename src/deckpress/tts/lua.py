@@ -395,6 +395,18 @@ class Templates:
     def __init__(self, deck_path: Path, game=None):
         self.deck_path = deck_path
         self.environment = environment(deck_path, game)
+        self.environment.filters["lua"] = self._lua
+        self._literals: dict[int, tuple[Any, jinja2.filters.Markup]] = {}
+
+    def _lua(self, value: Any) -> jinja2.filters.Markup:
+        """`{{ x | lua }}`, a table written once for all renders: the build passes its data, which no one
+        changes (the sandbox keeps templates from it), to the save's script and to the box's."""
+        if not isinstance(value, (dict, list)):
+            return jinja2.filters.Markup(lua_literal(value))
+        found = self._literals.get(id(value))
+        if found is None or found[0] is not value:
+            found = self._literals[id(value)] = (value, jinja2.filters.Markup(lua_literal(value)))
+        return found[1]
 
     def render(self, template: str, **values: Any) -> str:
         """Render one template of tts/; errors name the file and line."""
