@@ -222,8 +222,9 @@ def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
 
 def test_lua_moonsharp_lacks_is_one_located_line_and_deck_text_never_is(tmp_path):
     """The Global script is checked for what TTS's sandbox lacks after every change (its check is recorded
-    by the script's text): in a module, at the module's own line; in the project's template, at the
-    rendered script's line. Deck text that reads like such Lua is data (a string literal): it builds."""
+    by the script's text, the engine's contract by the engine's): in a module, at the module's own line; in
+    the project's template, at the rendered script's line. Deck text that reads like such Lua is data (a
+    string literal): it builds."""
     from deckpress.paths import PACKAGE_DATA
 
     root = tmp_path / "climb"
@@ -239,6 +240,12 @@ def test_lua_moonsharp_lacks_is_one_located_line_and_deck_text_never_is(tmp_path
     assert (result.exit_code, result.stderr) == (1, "tts/climb/table.lua:2:16: integer division `//` is Lua 5.3; "
                                                     "write math.floor(a / b)\n")
     table.write_text(source, encoding="utf-8")
+    engine = root / "tts" / "climb" / "engine.lua"  # the engine's contract is checked after a build too
+    kept = engine.read_text(encoding="utf-8")
+    engine.write_text(kept.replace("function Engine.all_ids(", "function Engine.every_id("), encoding="utf-8")
+    result = run_cli("build", "--quiet", cwd=root)
+    assert result.exit_code == 1 and result.stderr.startswith("tts/climb/engine.lua:234:1: the engine has no all_ids;")
+    engine.write_text(kept, encoding="utf-8")
     template = (PACKAGE_DATA / "tts" / "global.lua.j2").read_text(encoding="utf-8")
     (root / "tts" / "global.lua.j2").write_text(template + "local mask = 6 & 3\n", encoding="utf-8")
     result = run_cli("build", "--quiet", cwd=root)

@@ -435,7 +435,10 @@ def build(ctx: BuildContext) -> None:
     modules = lua.find_modules(deck.path, game)
     engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
         else None
-    lua.check_engine(modules, engine)
+    contract = digest_key("engine contract", engine, [m.source for m in modules if m.name == engine])
+    if ctx.records.get("tts/engine.lua", contract) is None:  # the check is the engine's source's alone
+        lua.check_engine(modules, engine)
+    ctx.records.put("tts/engine.lua", contract, {})
     boxed = _has_table(modules, game)
     if boxed:
         check_box_name(deck)

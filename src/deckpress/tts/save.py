@@ -427,10 +427,14 @@ class StateTexts:
         self._texts: dict[int, tuple[dict, str]] = {}
 
     def of(self, state: dict) -> str:
-        """The state's JSON as json.dumps(state, indent=2) writes it, its objects' taken from here."""
+        """The state's JSON as json.dumps(state, indent=2) writes it; a bag's or deck's objects taken from
+        here when they are (the box holds the save's states), else the state is dumped whole."""
         found = self._texts.get(id(state))
         if found is None or found[0] is not state:
-            found = self._texts[id(state)] = (state, _json_object(state, self))
+            inner = state.get("ContainedObjects")
+            shared = isinstance(inner, list) and any(self._texts.get(id(s), (None,))[0] is s for s in inner)
+            text = _json_object(state, self) if shared else json.dumps(state, indent=2, ensure_ascii=False)
+            found = self._texts[id(state)] = (state, text)
         return found[1]
 
 
