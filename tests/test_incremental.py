@@ -64,16 +64,16 @@ def build(project: Path, *options: str) -> str:
 ELSEWHERE = {"TZ": "Asia/Tokyo", "LANG": "ru_RU.UTF-8", "LC_ALL": "ru_RU.UTF-8", "PYTHONHASHSEED": "4242"}
 
 
-def clean_build(project: Path, tmp_path: Path, *options: str) -> dict[str, str]:
+def clean_build(project: Path, tmp_path: Path, *options: str, deck: str = "game") -> dict[str, str]:
     """A clean build of a copy of `project` in another folder (deeper, another name) and another
     environment (time zone, locale, hash seed, umask) than the tests' own."""
-    fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}" / "elsewhere" / "game"
+    fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}" / "elsewhere" / project.name
     shutil.copytree(project, fresh, ignore=shutil.ignore_patterns("build"))
     run = subprocess.run([sys.executable, "-m", "deckpress", "build", "--asset-url", URL, "--quiet", *options],
                          cwd=fresh, env={**os.environ, **ELSEWHERE}, capture_output=True, text=True,
                          preexec_fn=lambda: os.umask(0o077), timeout=300)
     assert run.returncode == 0, run.stderr
-    return tree(fresh / "build" / "game")
+    return tree(fresh / "build" / deck)
 
 
 CHANGES = {
@@ -104,6 +104,25 @@ def test_an_incremental_build_equals_a_clean_one_after_each_change(game, tmp_pat
         after = tree(game / "build" / "game")
         assert after != before, f"{name} changed nothing"
         assert after == clean_build(game, tmp_path), name
+
+
+def test_a_scripted_games_save_box_and_thumbnails_after_an_edit_equal_a_clean_builds(tmp_path):
+    """The TTS builder takes from the last build what an edit leaves alone (the checks of the Global script
+    and of the engine, the thumbnails): the save, the saved objects, the box and the records still equal
+    a clean build's after an edit of a card's text, then of the engine."""
+    root = tmp_path / "climb"
+    assert run_cli("new", str(root), "--scripted").exit_code == 0
+    build(root)
+    changes = [(root / "decks/climb.yaml", "then play again.", "then play twice."),
+               (root / "tts/climb/engine.lua", "\nreturn Engine", "\n-- the end\nreturn Engine")]
+    for path, old, new in changes:
+        before = tree(root / "build" / "climb")
+        edit(path, old, new)
+        build(root)
+        after = tree(root / "build" / "climb")
+        assert {"tts/climb.json", "tts/saved-objects/climb-box.json", "tts/climb.png"} <= after.keys()
+        assert after["tts/climb.json"] != before["tts/climb.json"], path
+        assert after == clean_build(root, tmp_path, deck="climb"), path
 
 
 def test_a_build_option_is_an_input_too(game, tmp_path):

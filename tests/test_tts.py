@@ -76,6 +76,16 @@ def test_save_has_the_keys_tts_writes(save):
                                            "scaleX", "scaleY", "scaleZ"}
 
 
+def test_every_json_file_is_as_json_dumps_writes_it(tts):
+    """The save, the saved objects and the box share their object states' JSON text (dumped once, indented
+    where each file nests it): each file still reads as json.dumps, indent 2, writes it."""
+    files = sorted(f for f in tts.rglob("*.json") if f.name != "global-lines.json")
+    assert {"score.json", "deck.json", "score-box.json"} <= {f.name for f in files}
+    for path in files:
+        data = path.read_bytes()
+        assert data == (json.dumps(json.loads(data), indent=2, ensure_ascii=False) + "\n").encode("utf-8"), path
+
+
 def test_main_deck_ids_match_contained_cards(save, model):
     decks = objects(save, "DeckCustom")
     assert len(decks) == 1
@@ -208,3 +218,37 @@ def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
     colours = [sheet.crop(grid.box(slot)).getcolors() for slot in range(4)]
     assert colours[0] == [(1200, (200, 10, 10))] and colours[2] == colours[3] == [(1200, EMPTY_SLOT)]
     assert len(colours[1]) == 1 and colours[1][0][1] != EMPTY_SLOT  # the plain card
+
+
+def test_lua_moonsharp_lacks_is_one_located_line_and_deck_text_never_is(tmp_path):
+    """The Global script is checked for what TTS's sandbox lacks after every change (its check is recorded
+    by the script's text, the engine's contract by the engine's): in a module, at the module's own line; in
+    the project's template, at the rendered script's line. Deck text that reads like such Lua is data (a
+    string literal): it builds."""
+    from deckpress.paths import PACKAGE_DATA
+
+    root = tmp_path / "climb"
+    assert run_cli("new", str(root), "--scripted").exit_code == 0
+    assert run_cli("build", "--quiet", cwd=root).exit_code == 0
+    deck, table = root / "decks" / "climb.yaml", root / "tts" / "climb" / "table.lua"
+    deck.write_text(deck.read_text(encoding="utf-8").replace('name: "Climb"', """name: 'Climb ]] io.open // goto ::a::"""
+                                                             """ & b ~ c --[[ require("x") \\ "'"""), encoding="utf-8")
+    assert run_cli("build", "--quiet", cwd=root).exit_code == 0
+    source = table.read_text(encoding="utf-8")
+    table.write_text(source.replace("\n", "\nlocal half = 7 // 2\n", 1), encoding="utf-8")
+    result = run_cli("build", "--quiet", cwd=root)
+    assert (result.exit_code, result.stderr) == (1, "tts/climb/table.lua:2:16: integer division `//` is Lua 5.3; "
+                                                    "write math.floor(a / b)\n")
+    table.write_text(source, encoding="utf-8")
+    engine = root / "tts" / "climb" / "engine.lua"  # the engine's contract is checked after a build too
+    kept = engine.read_text(encoding="utf-8")
+    engine.write_text(kept.replace("function Engine.all_ids(", "function Engine.every_id("), encoding="utf-8")
+    result = run_cli("build", "--quiet", cwd=root)
+    assert result.exit_code == 1 and result.stderr.startswith("tts/climb/engine.lua:234:1: the engine has no all_ids;")
+    engine.write_text(kept, encoding="utf-8")
+    template = (PACKAGE_DATA / "tts" / "global.lua.j2").read_text(encoding="utf-8")
+    (root / "tts" / "global.lua.j2").write_text(template + "local mask = 6 & 3\n", encoding="utf-8")
+    result = run_cli("build", "--quiet", cwd=root)
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert re.fullmatch(r"tts/global\.lua\.j2 \(rendered\):\d+:16: bitwise operators are Lua 5\.3; use bit32\.band\n",
+                        result.stderr), result.stderr

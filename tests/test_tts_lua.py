@@ -4,6 +4,7 @@ under Lua 5.2 (lupa) against the fake TTS API in tests/lua/fake_tts.lua."""
 from __future__ import annotations
 
 import json
+import random
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -16,8 +17,8 @@ from lua_modules import impurities, modules, runtime
 from deckpress import scripted
 from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
-from deckpress.tts.lua import (LuaValueError, Module, bundle, check_sandbox, check_script, find_modules, lua_literal, lua_string,
-                               sandbox_problems)
+from deckpress.tts.lua import (_ASSIGN, _TOKEN, FORBIDDEN_NAMES, FORBIDDEN_OPS, LuaValueError, Module, bundle, check_sandbox,
+                               check_script, find_modules, lua_literal, lua_string, sandbox_problems)
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
@@ -85,6 +86,46 @@ local u = t.io + t.goto_x
 if a ~= b then u = #t end
 '''
     assert sandbox_problems(clean) == []
+
+
+def token_by_token(source: str) -> list[tuple[int, int, str]]:
+    """The sandbox check read one token at a time: what sandbox_problems, which reads runs of harmless tokens
+    at once, must find."""
+    problems, previous = [], None
+    for match in _TOKEN.finditer(source):
+        kind, text = match.lastgroup, match.group()
+        if kind in ("space", "comment", "long_comment"):
+            continue
+        message = None
+        if kind == "name" and text in FORBIDDEN_NAMES and previous not in (".", ":"):
+            if _ASSIGN.match(source, match.end()) is None:
+                message = f"`{text}`: {FORBIDDEN_NAMES[text]}"
+        elif kind == "op" and text in FORBIDDEN_OPS:
+            message = FORBIDDEN_OPS[text]
+        if message is not None:
+            start = match.start()
+            problems.append((source.count("\n", 0, start) + 1, start - source.rfind("\n", 0, start), message))
+        previous = text
+    return problems
+
+
+PIECES = ["io", "load", "loadstring", "goto", "utf8", "require", "dofile", "loadx", "xio", ".", ":", "::", "-", "--",
+          "[", "[[", "]]", "[=[", "]=]", "=", "==", '"', "'", "\\", "\n", " ", "~", "~=", "/", "//", "<", "<<", "<=",
+          ">", ">>", "&", "|", "1", "0x1f", "e5", ".5", "a", "_x", "é", "\u0663", "{", "}", "(", ")", ",", "..", "...",
+          "#", "$", "p+3", "\r", "\u00a0"]
+
+
+def test_sandbox_check_finds_what_a_token_by_token_reading_finds():
+    rng = random.Random(28)
+    for _ in range(2000):
+        source = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 30)))
+        assert sandbox_problems(source) == token_by_token(source), source
+    for path in LUA_SOURCES:  # the shipped Lua, and with constructs put in code, strings and comments
+        source = path.read_text(encoding="utf-8")
+        assert sandbox_problems(source) == token_by_token(source) == [], path
+        for at in range(0, len(source), 7919):
+            changed = source[:at] + rng.choice(PIECES) + rng.choice(PIECES) + source[at:]
+            assert sandbox_problems(changed) == token_by_token(changed), (path, at)
 
 
 def test_check_sandbox_reports_the_file_line_and_column(tmp_path):

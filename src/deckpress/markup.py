@@ -86,6 +86,7 @@ class _Open:
 
 _CLOSE = object()  # the end of a span
 _REGULAR = Run("").style
+_MARKUP = re.compile(r"[*:\[\\]")  # where _tokens may read more than a character
 
 
 def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
@@ -192,13 +193,10 @@ def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
     return out
 
 
-_MARKED = re.compile(r"[*\[\\:]")  # what markup starts with: stars, a span, an escape, an icon
-
-
 def parse(text: str, icons: Collection[str] = (), undeclared: list[str] | None = None) -> list[Span]:
     """The spans of `text`, `:name:` an icon where `icons` holds the name (and its name added to
     `undeclared`, when given, where it does not)."""
-    if not _MARKED.search(text):  # most texts: one run, read in one step rather than a character at a time
+    if _MARKUP.search(text) is None:  # no mark to read: one run of regular text
         return [Run(text)] if text else []
     tokens = _tokens(text, icons, undeclared)
     _pair(tokens)
@@ -210,7 +208,7 @@ def parse(text: str, icons: Collection[str] = (), undeclared: list[str] | None =
 
     def put(piece: str) -> None:
         nonlocal style
-        now = Run("", depth["b"] > 0, depth["i"] > 0, **attrs).style
+        now = (depth["b"] > 0, depth["i"] > 0, attrs.get("color"), attrs.get("size"), attrs.get("font"))  # Run.style
         if now != style:
             flush()
             style = now

@@ -435,15 +435,20 @@ def build(ctx: BuildContext) -> None:
     modules = lua.find_modules(deck.path, game)
     engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
         else None
-    lua.check_engine(modules, engine)
+    contract = digest_key("engine contract", engine, [m.source for m in modules if m.name == engine])
+    if ctx.records.get("tts/engine.lua", contract) is None:  # the check is the engine's source's alone
+        lua.check_engine(modules, engine)
+    ctx.records.put("tts/engine.lua", contract, {})
     boxed = _has_table(modules, game)
     if boxed:
         check_box_name(deck)
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
 
+    scripts, uis = lua.Templates(deck.path), lua.Templates(deck.path, game)
+
     def script_of(box: bool) -> str:
-        script = lua.render(deck.path, "global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
+        script = scripts.render("global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
         checked = digest_key("sandbox", script)  # the check is the script's alone: one checked before passes
         record = "tts/box.lua" if box else "tts/global.lua"
         if ctx.records.get(record, checked) is None:
@@ -452,24 +457,26 @@ def build(ctx: BuildContext) -> None:
         return script
 
     def xml_of(box: bool) -> str:
-        return lua.render(deck.path, "ui.xml.j2", game, title=title, script=game and game.name, data=data, box=box,
+        return uis.render("ui.xml.j2", title=title, script=game and game.name, data=data, box=box,
                           seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
 
     script, xml = script_of(False), xml_of(False)
 
     epoch = source_date_epoch(ctx) or save.derived_epoch(objects, script, xml)
     state = save.save_envelope(model, objects, script, xml, save.notebook(model), epoch)
-    ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state))
+    texts = save.StateTexts()  # the states of the save's objects, dumped once for every file that holds them
+    ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state, texts))
     # Where each module is in the Global script: TTS's errors shown at the project's own lines (push, watch).
     lines = lua.line_map(script, modules, project_root(deck.path))
     ctx.path(f"tts/{LINE_MAP}").write_text(json.dumps(lines, indent=1) + "\n", encoding="utf-8")
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
-        ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope))
+        ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope, texts))
     if boxed:  # the box holds what the full save lays on the table; the hand zones are the host table's
         contents = [state for component in present for state in by_component[component.id]]
         box = save.box_state(title, guids("box"), contents, script_of(True), xml_of(True))
-        ctx.path(f"tts/saved-objects/{box_name(deck)}.json").write_bytes(save.dump(save.saved_object_envelope([box])))
+        envelope = save.saved_object_envelope([box])
+        ctx.path(f"tts/saved-objects/{box_name(deck)}.json").write_bytes(save.dump(envelope, texts))
     thumbnails: dict[str, bytes] = {}
     for target, shown in _thumbnail_faces(deck, ctx.faces):
         write_thumbnail(ctx, target, shown, thumbnails)

@@ -419,6 +419,46 @@ def saved_object_envelope(objects: list[dict]) -> dict:
             "ObjectStates": objects}
 
 
-def dump(data: dict) -> bytes:
-    """The JSON bytes of a save: stable key order (as built), UTF-8, LF, trailing newline."""
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+class StateTexts:
+    """The JSON text of each object state, made once: the save, the saved objects and the box hold the same
+    states (the same dicts, which must not change once dumped)."""
+
+    def __init__(self):
+        self._texts: dict[int, tuple[dict, str]] = {}
+
+    def of(self, state: dict) -> str:
+        """The state's JSON as json.dumps(state, indent=2) writes it; a bag's or deck's objects taken from
+        here when they are (the box holds the save's states), else the state is dumped whole."""
+        found = self._texts.get(id(state))
+        if found is None or found[0] is not state:
+            inner = state.get("ContainedObjects")
+            shared = isinstance(inner, list) and any(self._texts.get(id(s), (None,))[0] is s for s in inner)
+            text = _json_object(state, self) if shared else json.dumps(state, indent=2, ensure_ascii=False)
+            found = self._texts[id(state)] = (state, text)
+        return found[1]
+
+
+_STATE_LISTS = ("ObjectStates", "ContainedObjects")
+
+
+def _json_object(data: dict, texts: StateTexts) -> str:
+    """json.dumps(data, indent=2, ensure_ascii=False) of a save's dict, whose lists of object states are
+    taken from `texts`. A value nested n levels deep is its own JSON text with every line after its first
+    indented by 2n spaces (JSON strings hold no raw line break)."""
+    items = [f"{json.dumps(key, ensure_ascii=False)}: "
+             + (_json_block("[", [texts.of(s) for s in value], "]") if key in _STATE_LISTS and isinstance(value, list)
+                else json.dumps(value, indent=2, ensure_ascii=False))
+             for key, value in data.items()]
+    return _json_block("{", items, "}")
+
+
+def _json_block(opening: str, items: list[str], closing: str) -> str:
+    if not items:
+        return opening + closing
+    return f"{opening}\n  " + ",\n  ".join(item.replace("\n", "\n  ") for item in items) + f"\n{closing}"
+
+
+def dump(data: dict, texts: StateTexts | None = None) -> bytes:
+    """The JSON bytes of a save: stable key order (as built), UTF-8, LF, trailing newline. The object states
+    are taken from `texts`, when given, as a build's files share them."""
+    return (_json_object(data, texts or StateTexts()) + "\n").encode("utf-8")
