@@ -22,6 +22,7 @@ from .schema import Card, Component
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
 CACHE = "cache"  # the output folder's cache of tiles
 REDUCING_GAP = 3.0  # see cut
+THUMBNAIL_SCALE = 1 / 3  # see cut
 Size = tuple[int, int]
 
 
@@ -116,16 +117,24 @@ def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
 
 
 def cut(image, bleed_px: float, size: Size):
-    """The face `image` cut to its trim and scaled to `size` in one resampling step. Bicubic: on card faces
-    scaled to 0.55-0.98 its pixels differ from Lanczos's by about 1/255 (RMS) and it takes 70 % of the
-    time (8 instead of 11 ms for a poker card at 0.97). Scaled to less than a sixth (a thumbnail's card),
-    the face is first reduced by a whole factor (averages of pixel blocks), leaving at least three times
-    the size to resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker
-    card's thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
+    """The face `image` cut to its trim and scaled to `size` in one resampling step. A sheet's slot (a card
+    scaled to more than THUMBNAIL_SCALE: 0.55 to 0.98 in our decks) is resampled bilinearly, a thumbnail's
+    card bicubically. Bilinear takes 60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of
+    12.5 ms; at 0.55: 6.6 instead of 10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where
+    bicubic's are 0.6 to 1.2: a slightly softer edge on a texture TTS shows smaller than this anyway (its
+    mipmaps), and never a different pixel from one run to another. Pillow's filters are the faster choice
+    here: libvips (pyvips) resampled a 0.97 slot in 10.9 ms (cubic) and a 0.55 one in 6.1 ms, with the
+    copies in and out, no better than bilinear in Pillow. A thumbnail's card (a sixth of the face, five a
+    save) keeps bicubic's sharper edges; it is first reduced by a whole factor (averages of pixel blocks),
+    leaving at least three times the size to resample (Pillow's reducing_gap): in half the time (2.9
+    instead of 5.6 ms for a poker card's thumbnail), its pixels within 4 of 255 of resampling the whole
+    face (0.1 on average)."""
     from PIL import Image
 
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
-    return image.resize(size, Image.Resampling.BICUBIC, box=box, reducing_gap=REDUCING_GAP)
+    small = size[0] < THUMBNAIL_SCALE * (box[2] - box[0])
+    resample = Image.Resampling.BICUBIC if small else Image.Resampling.BILINEAR
+    return image.resize(size, resample, box=box, reducing_gap=REDUCING_GAP)
 
 
 @dataclass(frozen=True)
@@ -276,7 +285,7 @@ class FaceStage:
             done.image = image
         for size in job.sizes:
             target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
-            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
+            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi, png.TILE_LEVEL))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
