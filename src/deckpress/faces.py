@@ -285,7 +285,7 @@ class FaceStage:
             done.image = image
         for size in job.sizes:
             target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
-            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi, png.TILE_LEVEL))
+            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],

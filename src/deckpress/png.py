@@ -36,9 +36,6 @@ if TYPE_CHECKING:  # no Pillow to import: the image brings its own
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_LEVEL = 1  # Pillow's, for the faces it encodes
 LEVEL = 3  # libdeflate's levels are 1 to 12; on card faces 3 is the fastest, with files as small as at 6
-# A tile (a face cut to a sheet's slot, kept in cache/ for the sheets, never shipped) deflates at level 1:
-# a poker slot in 4.4 instead of 6.3 ms, to a file 3 % larger.
-TILE_LEVEL = 1
 SAMPLE_ROWS = 16  # rows in each strip of the sample: deflate's 32 KB window spans about 13 rows of a face
 SAMPLE_EVERY = 16  # one strip in this many is sampled: 1/16 of the rows
 # Unfiltered, the shipped decks' sampled faces compress to 1-6 % of their size; a photo across the sampled
@@ -47,8 +44,8 @@ SAMPLE_EVERY = 16  # one strip in this many is sampled: 1/16 of the rows
 POOR_RATIO = 0.065
 
 
-def encode(image: "Image.Image", dpi: int, level: int = LEVEL) -> bytes:
-    """The RGB `image` as PNG bytes, `dpi` recorded in its pHYs chunk, deflated at libdeflate's `level`."""
+def encode(image: "Image.Image", dpi: int) -> bytes:
+    """The RGB `image` as PNG bytes, `dpi` recorded in its pHYs chunk."""
     if image.mode != "RGB":
         raise ValueError(f"encode writes RGB images, not {image.mode}")
     width, height = image.size
@@ -64,19 +61,19 @@ def encode(image: "Image.Image", dpi: int, level: int = LEVEL) -> bytes:
         SIGNATURE,
         chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),  # 8-bit RGB, no interlace
         chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),  # pixels per metre
-        chunk(b"IDAT", deflate(rows, level)),
+        chunk(b"IDAT", deflate(rows)),
         chunk(b"IEND", b""),
     ])
 
 
-def compress(data: bytes, level: int = LEVEL) -> bytes:
-    """`data` as a zlib stream: the same bytes for the same data and level, in every process."""
-    return bytes(libdeflate.zlib_compress(data, level))  # libdeflate gives a bytearray
+def compress(data: bytes) -> bytes:
+    """`data` as a zlib stream: the same bytes for the same data, in every process."""
+    return bytes(libdeflate.zlib_compress(data, LEVEL))  # libdeflate gives a bytearray
 
 
-def deflate(rows: list[memoryview], level: int = LEVEL) -> bytes:
+def deflate(rows: list[memoryview]) -> bytes:
     """The rows, each after its filter type byte (0, None), as one zlib stream."""
-    return compress(b"".join([b"\0" + row for row in rows]), level)
+    return compress(b"".join([b"\0" + row for row in rows]))
 
 
 def compresses_poorly(rows: list[memoryview]) -> bool:
