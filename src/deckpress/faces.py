@@ -1,12 +1,18 @@
 """The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
 and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
 while it is in memory and kept in the output folder's cache/ for the next build. A tile at the size of the
-face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from)."""
+face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from).
+
+A tile's file is not a PNG: only deckpress reads it, to compose the sheets of this build and of the next
+one, so it is its RGB rows compressed with zstd at level 1 after a small header (`write_tile`,
+`read_tile`). A slot tile of bench/scale.py's deck is compressed in 0.7 ms instead of libdeflate's 5.2 ms
+for its PNG, to a file of 34 KB instead of 37 KB, and read back in about the same time."""
 
 from __future__ import annotations
 
 import os
 import signal
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,6 +28,8 @@ from .schema import Card, Component
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
 CACHE = "cache"  # the output folder's cache of tiles
 REDUCING_GAP = 3.0  # see cut
+TILE_MAGIC = b"deckpress tile\n\0"  # then the width and height (big-endian 32 bits), then the zstd frame
+TILE_LEVEL = 1
 THUMBNAIL_SCALE = 1 / 3  # see cut
 Size = tuple[int, int]
 
@@ -78,8 +86,37 @@ def plan_faces(deck: LoadedDeck) -> Faces:
 
 
 def tile_path(face_path: str, size: Size) -> str:
-    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.png."""
-    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.png"
+    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.zst."""
+    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.zst"
+
+
+def write_tile(image) -> bytes:
+    """The RGB `image` as a tile file's bytes: the same bytes for the same pixels (zstd in one thread)."""
+    import zstandard
+
+    if image.mode != "RGB":
+        raise ValueError(f"a tile is an RGB image, not {image.mode}")
+    frame = zstandard.ZstdCompressor(level=TILE_LEVEL).compress(image.tobytes())
+    return TILE_MAGIC + struct.pack(">II", *image.size) + frame
+
+
+def read_tile(path: Path):
+    """The tile file at `path` (see write_tile) as an RGB image; ValueError for a damaged one."""
+    import zstandard
+    from PIL import Image
+
+    data = Path(path).read_bytes()
+    start = len(TILE_MAGIC) + 8
+    if not data.startswith(TILE_MAGIC) or len(data) < start:
+        raise ValueError(f"{Path(path).name} is not a tile deckpress wrote")
+    width, height = struct.unpack(">II", data[len(TILE_MAGIC):start])
+    try:
+        rows = zstandard.ZstdDecompressor().decompress(data[start:], max_output_size=3 * width * height)
+    except zstandard.ZstdError as err:
+        raise ValueError(f"{Path(path).name} is damaged ({err})") from None
+    if len(rows) != 3 * width * height:
+        raise ValueError(f"{Path(path).name} is damaged (its rows are not {width} x {height} pixels)")
+    return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
 
 def crop_box(face: Face, bleed_mm: float, size: Size) -> tuple[int, int, int, int] | None:
@@ -106,8 +143,7 @@ class Tile:
 
     def read(self):
         """The tile as an RGB image."""
-        image = png.read(self.path)
-        return image if self.box is None else image.crop(self.box)
+        return read_tile(self.path) if self.box is None else png.read(self.path).crop(self.box)
 
 
 def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
@@ -285,7 +321,7 @@ class FaceStage:
             done.image = image
         for size in job.sizes:
             target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
-            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
+            target.write_bytes(write_tile(cut(image, self.bleed_px, size)))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
