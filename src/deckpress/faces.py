@@ -154,8 +154,8 @@ def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
 
 def cut(image, bleed_px: float, size: Size):
     """The face `image` cut to its trim and scaled to `size` in one resampling step. A sheet's slot (a card
-    scaled to more than THUMBNAIL_SCALE: 0.55 to 0.98 in our decks) is resampled bilinearly, a thumbnail's
-    card bicubically. Bilinear takes 60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of
+    scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks and bench/scale.py's, as small as 0.55
+    where 70 cards share a sheet) is resampled bilinearly, a thumbnail's card bicubically. Bilinear takes 60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of
     12.5 ms; at 0.55: 6.6 instead of 10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where
     bicubic's are 0.6 to 1.2: a slightly softer edge on a texture TTS shows smaller than this anyway (its
     mipmaps), and never a different pixel from one run to another. Pillow's filters are the faster choice
