@@ -155,10 +155,11 @@ def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
 def cut(image, bleed_px: float, size: Size):
     """The face `image` cut to its trim and scaled to `size` in one resampling step. A sheet's slot (a card
     scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks and bench/scale.py's, as small as 0.55
-    where 70 cards share a sheet) is resampled bilinearly, a thumbnail's card bicubically. Bilinear takes 60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of
-    12.5 ms; at 0.55: 6.6 instead of 10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where
-    bicubic's are 0.6 to 1.2: a slightly softer edge on a texture TTS shows smaller than this anyway (its
-    mipmaps), and never a different pixel from one run to another. Pillow's filters are the faster choice
+    where 70 cards share a sheet) is resampled bilinearly, a thumbnail's card bicubically. Bilinear takes
+    60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of 12.5 ms; at 0.55: 6.6 instead of
+    10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where bicubic's are 0.6 to 1.2: a slightly
+    softer edge on a texture TTS shows smaller than this anyway (its mipmaps), the sheets 0.3 to 0.5 of 255
+    (mean) from bicubic's, and never a different pixel from one run to another. Pillow's filters are the faster choice
     here: libvips (pyvips) resampled a 0.97 slot in 10.9 ms (cubic) and a 0.55 one in 6.1 ms, with the
     copies in and out, no better than bilinear in Pillow. A thumbnail's card (a sixth of the face, five a
     save) keeps bicubic's sharper edges; it is first reduced by a whole factor (averages of pixel blocks),
