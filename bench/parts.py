@@ -71,9 +71,11 @@ def main() -> None:
     timed(inputs, "build_inputs", "checks: the inputs' record")
     timed(deck, "load_deck", "reading the deck (YAML, validation, markup)")
     timed(faces.FaceStage, "draw", "faces: drawing (typesetting the cards included)")
-    timed(png, "encode", "PNG encoding (faces and tiles)")
-    timed(png, "read", "PNG decoding (tiles, reused faces)")
+    timed(png, "encode", "PNG encoding (faces)")
+    timed(png, "read", "PNG decoding (faces reused or cropped to tiles)")
     timed(faces, "cut", "tiles: cutting (resampling)")
+    timed(faces, "write_tile", "tiles: compressed (zstd)")
+    timed(faces, "read_tile", "tiles: read back (zstd)")
     timed(sheets, "compose", "TTS: sheets composed")
     timed(sheets, "encode", "TTS: sheets encoded")
     for builder in registered():

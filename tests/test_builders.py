@@ -88,4 +88,4 @@ def test_an_installed_package_brings_a_builder(tmp_path):
     built = project / "build" / "game"
     assert (built / "zine" / "pages.txt").read_text() == "12"
     assert (built / "tts" / "game.json").is_file() and list((built / "print").glob("*.pdf"))
-    assert any(p.name.endswith("@20x30.png") for p in (built / "cache").rglob("*.png"))  # the tile it asked for
+    assert any(p.name.endswith("@20x30.zst") for p in (built / "cache").rglob("*.zst"))  # the tile it asked for

@@ -200,7 +200,7 @@ def test_tiles_are_cut_again_only_when_missing(game, tmp_path):
     face, and the build still equals a clean one."""
     build(game)
     out = game / "build" / "game"
-    cached = sorted(out.glob("cache/faces/deck/number-1@*.png"))  # a card's on the thumbnails, not the one edited
+    cached = sorted(out.glob("cache/faces/deck/number-1@*.zst"))  # a card's on the thumbnails, not the one edited
     assert cached
     cached[0].unlink()
     edit(game / "decks/game.yaml", "then play again", "then play twice")

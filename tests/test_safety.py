@@ -249,7 +249,7 @@ def test_a_face_or_tile_changed_since_the_last_build_is_not_reused(game):
     built = game / "build" / "score"
     face = built / "faces" / "deck" / "wild.png"
     face.write_bytes(face.read_bytes()[:1000])
-    tile = sorted(built.glob("cache/faces/deck/number-1@*.png"))[0]  # a card's on the thumbnails
+    tile = sorted(built.glob("cache/faces/deck/number-1@*.zst"))[0]  # a card's on the thumbnails
     tile.write_bytes(tile.read_bytes()[:1000])
     change_a_card(game)
     assert run_cli("build", "--quiet", "--asset-url", URL, cwd=game).exit_code == 0

@@ -206,13 +206,12 @@ def test_save_is_dated_reproducibly(save, monkeypatch):
 def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
     from PIL import Image
 
-    from deckpress import png
-    from deckpress.faces import Tile
+    from deckpress.faces import Tile, write_tile
     from deckpress.tts.sheets import EMPTY_SLOT, Grid, compose
 
     grid = Grid(columns=2, rows=2, card_w=30, card_h=40)
-    tile = tmp_path / "tile.png"
-    tile.write_bytes(png.encode(Image.new("RGB", (30, 40), (200, 10, 10)), 300))
+    tile = tmp_path / "tile.zst"
+    tile.write_bytes(write_tile(Image.new("RGB", (30, 40), (200, 10, 10))))
     sheet = compose(grid, [Tile(tile), None])
     assert sheet.size == (60, 80)
     colours = [sheet.crop(grid.box(slot)).getcolors() for slot in range(4)]

@@ -13,7 +13,7 @@ from PIL import Image
 
 from conftest import ROOT, run_cli
 from deckpress.deck import load_deck
-from deckpress.faces import plan_faces
+from deckpress.faces import plan_faces, read_tile
 from deckpress.render import mm_to_px
 from deckpress.tts.sheets import plan_sheets
 from tts_slots import TTS_COLUMNS, TTS_ROWS, check_every_card_shows_its_face, image_path, states
@@ -117,12 +117,11 @@ def test_the_score_save_keeps_within_the_tts_grid(built):
 def test_every_tile_is_cut_to_its_whole_slot(built):
     """A tile kept in cache/ is exactly the size its name gives (the slot it fills on a sheet, or its card
     on a thumbnail): a tile a pixel short would leave a seam of another colour on every card."""
-    tiles = sorted((built / "cache").rglob("*@*.png"))
+    tiles = sorted((built / "cache").rglob("*@*.zst"))
     assert len(tiles) >= 17
     for tile in tiles:
-        width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)\.png", tile.name).groups())
-        with Image.open(tile) as image:
-            assert image.size == (width, height), tile.name
+        width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)\.zst", tile.name).groups())
+        assert read_tile(tile).size == (width, height), tile.name
 
 
 def test_every_image_the_save_names_is_named_for_its_content_and_thumbnails_are_256_px(built):

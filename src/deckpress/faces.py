@@ -1,12 +1,18 @@
 """The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
 and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
 while it is in memory and kept in the output folder's cache/ for the next build. A tile at the size of the
-face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from)."""
+face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from).
+
+A tile's file is not a PNG: only deckpress reads it, to compose the sheets of this build and of the next
+one, so it is its RGB rows compressed with zstd at level 1 after a small header (`write_tile`,
+`read_tile`). A slot tile of bench/scale.py's deck is compressed in 0.7 ms instead of libdeflate's 5.2 ms
+for its PNG, to a file of 34 KB instead of 37 KB, and read back in about the same time."""
 
 from __future__ import annotations
 
 import os
 import signal
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -22,6 +28,9 @@ from .schema import Card, Component
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
 CACHE = "cache"  # the output folder's cache of tiles
 REDUCING_GAP = 3.0  # see cut
+TILE_MAGIC = b"deckpress tile\n\0"  # then the width and height (big-endian 32 bits), then the zstd frame
+TILE_LEVEL = 1
+THUMBNAIL_SCALE = 1 / 3  # see cut
 Size = tuple[int, int]
 
 
@@ -77,8 +86,37 @@ def plan_faces(deck: LoadedDeck) -> Faces:
 
 
 def tile_path(face_path: str, size: Size) -> str:
-    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.png."""
-    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.png"
+    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.zst."""
+    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.zst"
+
+
+def write_tile(image) -> bytes:
+    """The RGB `image` as a tile file's bytes: the same bytes for the same pixels (zstd in one thread)."""
+    import zstandard
+
+    if image.mode != "RGB":
+        raise ValueError(f"a tile is an RGB image, not {image.mode}")
+    frame = zstandard.ZstdCompressor(level=TILE_LEVEL).compress(image.tobytes())
+    return TILE_MAGIC + struct.pack(">II", *image.size) + frame
+
+
+def read_tile(path: Path):
+    """The tile file at `path` (see write_tile) as an RGB image; ValueError for a damaged one."""
+    import zstandard
+    from PIL import Image
+
+    data = Path(path).read_bytes()
+    start = len(TILE_MAGIC) + 8
+    if not data.startswith(TILE_MAGIC) or len(data) < start:
+        raise ValueError(f"{Path(path).name} is not a tile deckpress wrote")
+    width, height = struct.unpack(">II", data[len(TILE_MAGIC):start])
+    try:
+        rows = zstandard.ZstdDecompressor().decompress(data[start:], max_output_size=3 * width * height)
+    except zstandard.ZstdError as err:
+        raise ValueError(f"{Path(path).name} is damaged ({err})") from None
+    if len(rows) != 3 * width * height:
+        raise ValueError(f"{Path(path).name} is damaged (its rows are not {width} x {height} pixels)")
+    return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
 
 def crop_box(face: Face, bleed_mm: float, size: Size) -> tuple[int, int, int, int] | None:
@@ -105,8 +143,7 @@ class Tile:
 
     def read(self):
         """The tile as an RGB image."""
-        image = png.read(self.path)
-        return image if self.box is None else image.crop(self.box)
+        return read_tile(self.path) if self.box is None else png.read(self.path).crop(self.box)
 
 
 def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
@@ -116,16 +153,25 @@ def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
 
 
 def cut(image, bleed_px: float, size: Size):
-    """The face `image` cut to its trim and scaled to `size` in one resampling step. Bicubic: on card faces
-    scaled to 0.55-0.98 its pixels differ from Lanczos's by about 1/255 (RMS) and it takes 70 % of the
-    time (8 instead of 11 ms for a poker card at 0.97). Scaled to less than a sixth (a thumbnail's card),
-    the face is first reduced by a whole factor (averages of pixel blocks), leaving at least three times
-    the size to resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker
-    card's thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
+    """The face `image` cut to its trim and scaled to `size` in one resampling step. A sheet's slot (a card
+    scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks and bench/scale.py's, as small as 0.55
+    where 70 cards share a sheet) is resampled bilinearly, a thumbnail's card bicubically. Bilinear takes
+    60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of 12.5 ms; at 0.55: 6.6 instead of
+    10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where bicubic's are 0.6 to 1.2: a slightly
+    softer edge on a texture TTS shows smaller than this anyway (its mipmaps), the sheets 0.3 to 0.5 of 255
+    (mean) from bicubic's, and never a different pixel from one run to another. Pillow's filters are the faster choice
+    here: libvips (pyvips) resampled a 0.97 slot in 10.9 ms (cubic) and a 0.55 one in 6.1 ms, with the
+    copies in and out, no better than bilinear in Pillow. A thumbnail's card (a sixth of the face, five a
+    save) keeps bicubic's sharper edges; it is first reduced by a whole factor (averages of pixel blocks),
+    leaving at least three times the size to resample (Pillow's reducing_gap): in half the time (2.9
+    instead of 5.6 ms for a poker card's thumbnail), its pixels within 4 of 255 of resampling the whole
+    face (0.1 on average)."""
     from PIL import Image
 
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
-    return image.resize(size, Image.Resampling.BICUBIC, box=box, reducing_gap=REDUCING_GAP)
+    small = size[0] < THUMBNAIL_SCALE * (box[2] - box[0])
+    resample = Image.Resampling.BICUBIC if small else Image.Resampling.BILINEAR
+    return image.resize(size, resample, box=box, reducing_gap=REDUCING_GAP)
 
 
 @dataclass(frozen=True)
@@ -276,7 +322,7 @@ class FaceStage:
             done.image = image
         for size in job.sizes:
             target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
-            target.write_bytes(png.encode(cut(image, self.bleed_px, size), self.dpi))
+            target.write_bytes(write_tile(cut(image, self.bleed_px, size)))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],

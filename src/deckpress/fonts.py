@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import struct
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,11 +39,32 @@ class BadFont(ValueError):
     """A font file that is not a TrueType font deckpress can read."""
 
 
+_HELD: dict[str, tuple[int, int]] | None = None  # the versions read while `held`
+
+
+@contextmanager
+def held() -> Iterator[None]:
+    """Within it, each font file's version is read once: a face's elements ask for their fonts dozens of
+    times (each text size tried while fitting), and the files do not change while one face is drawn."""
+    global _HELD
+    outer = _HELD
+    _HELD = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _HELD = outer
+
+
 def _version(path: str) -> tuple[int, int]:
     """What tells one content of a font file from the next, for the caches below (a long-running
     `deckpress watch`, or the tests, see a font file change under the same name)."""
+    if _HELD is not None and path in _HELD:
+        return _HELD[path]
     stat = os.stat(path)
-    return stat.st_mtime_ns, stat.st_size
+    version = stat.st_mtime_ns, stat.st_size
+    if _HELD is not None:
+        _HELD[path] = version
+    return version
 
 
 def codepoints(path: str) -> frozenset[int]:

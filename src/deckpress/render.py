@@ -18,6 +18,7 @@ from .elements.base import MAX_BOX_MM, Element
 from .elements.text import MAX_FONT_PT, MIN_FONT_PT
 from .errors import DeckError, Problem, Where
 from .expr import render_text, render_value
+from .fonts import held
 from .options import Invalid
 from .schema import Template
 
@@ -69,17 +70,18 @@ class FaceRenderer:
             ctx = self.context(template, card, component, size_mm)
         except Invalid as err:
             raise DeckError.at(where, f"{label}, template {template_name!r} style_by: {err}") from None
-        for index, element in enumerate(template.elements):
-            name = element.name or f"{element.type} #{index + 1}"
-            self.element = f"template {template_name!r} element {name!r}"
-            try:
-                for item_ctx in _each(element, ctx):
-                    if element.when is not None and not render_value(element.when, item_ctx):
-                        continue
-                    element.painter(self, canvas, scale, item_ctx, element, size_mm).paint()
-            except Invalid as err:
-                raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
-                    from None
+        with held():  # the fonts' files read once for the face
+            for index, element in enumerate(template.elements):
+                name = element.name or f"{element.type} #{index + 1}"
+                self.element = f"template {template_name!r} element {name!r}"
+                try:
+                    for item_ctx in _each(element, ctx):
+                        if element.when is not None and not render_value(element.when, item_ctx):
+                            continue
+                        element.painter(self, canvas, scale, item_ctx, element, size_mm).paint()
+                except Invalid as err:
+                    raise DeckError.at(where, f"{label}, template {template_name!r} element {name!r}: {err}") \
+                        from None
         if self.unsafe and not self.collect_unsafe:
             raise unsafe_error({key: [*crossing, [label]] for key, crossing in self.unsafe.items()})
         return canvas
