@@ -3,15 +3,19 @@ stopped at once, quietly, however far they got."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import select
 import signal
+import threading
 import time
 import traceback
+from contextlib import contextmanager
 
 import pytest
 
 from deckpress import processes
-from deckpress.processes import Prepared, TaskFailed, available, side_by_side
+from deckpress.processes import Prepared, TaskFailed, available, holding_stops, side_by_side
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs fork and two cores")
 
@@ -97,6 +101,90 @@ def test_a_process_told_to_stop_runs_no_task(monkeypatch, tmp_path):
             assert process.is_alive()  # a builder does not stop on its parent's swallowed stop
             prepared.results()
     assert not (tmp_path / "ran").exists() and not process.is_alive()
+
+
+@contextmanager
+def another_thread_takes_stops():
+    """A thread that lets Ctrl-C and SIGTERM through, as watchfiles' do in `deckpress watch`; yields a function
+    that sends one to this process (so, while the main thread blocks it, to that thread) and returns once
+    Python's own handler has run there: the stop's Python handler is then due in the main thread."""
+    done = threading.Event()
+    thread = threading.Thread(target=done.wait)
+    thread.start()
+    woken, wake = os.pipe()
+    os.set_blocking(woken, False)
+    os.set_blocking(wake, False)
+    previous = signal.set_wakeup_fd(wake)  # Python's handler writes each signal's number here
+
+    def send(signum: int) -> None:
+        while select.select([woken], [], [], 0)[0]:  # what earlier signals wrote
+            os.read(woken, 100)
+        os.kill(os.getpid(), signum)
+        assert select.select([woken], [], [], 10)[0] and os.read(woken, 1) == bytes([signum])
+
+    try:
+        yield send
+    finally:
+        signal.set_wakeup_fd(previous)
+        os.close(woken)
+        os.close(wake)
+        done.set()
+        thread.join()
+
+
+def test_a_stop_another_thread_takes_is_held_until_the_block_ends():
+    """Ctrl-C or SIGTERM that reaches another thread while the main thread holds them (it blocks them, so the
+    system picks a thread that does not) is handled once the block ends, not at the main thread's next step
+    inside it; then the handlers are the command's own again."""
+    class Stopped(Exception):
+        pass
+
+    def stopped(signum, frame):
+        raise Stopped
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler), signal.signal(signal.SIGTERM, stopped)
+    try:
+        with another_thread_takes_stops() as send:
+            for signum, raised in [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Stopped)]:
+                steps = []
+                with pytest.raises(raised):
+                    with holding_stops():
+                        send(signum)
+                        for step in range(1000):  # Python runs a handler that is due between two steps
+                            steps.append(step)
+                assert len(steps) == 1000
+            assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == (
+                signal.default_int_handler, stopped)
+            assert not signal.pthread_sigmask(signal.SIG_BLOCK, ()) & processes.STOPS
+    finally:
+        signal.signal(signal.SIGINT, previous[0])
+        signal.signal(signal.SIGTERM, previous[1])
+
+
+def test_ctrl_c_another_thread_takes_as_a_task_forks_leaves_no_process(monkeypatch):
+    """Ctrl-C that reaches another thread (in `deckpress watch`, watchfiles') just as a builder's process is
+    forked stops every process forked: it used to leave the one not yet recorded waiting for its go, and
+    the command waiting for that process for ever as it ended."""
+    start = processes._start
+    with another_thread_takes_stops() as send:
+        def start_then_ctrl_c(*args, **kwargs):
+            process = start(*args, **kwargs)
+            send(signal.SIGINT)
+            return process
+
+        monkeypatch.setattr(processes, "_start", start_then_ctrl_c)
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                with Prepared([(lambda: None, lambda: 1), (lambda: None, lambda: 1)]):
+                    pass
+        finally:
+            signal.signal(signal.SIGINT, previous)
+            left = multiprocessing.active_children()
+            for process in left:
+                process.kill()
+                process.join()
+    assert left == []
 
 
 def test_malloc_is_tuned_by_the_command_only(monkeypatch, tmp_path):

@@ -46,12 +46,53 @@ STOPS = {signal.SIGINT, signal.SIGTERM}
 
 @contextmanager
 def holding_stops() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM in this thread for the block; one that came meanwhile is handled after it."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    """Hold Ctrl-C and SIGTERM in this thread for the block; one that came meanwhile is handled after it.
+
+    Blocking them in this thread is not enough in the main thread: the system then hands them to another
+    thread that lets them through (watchfiles' own, in `deckpress watch`), and Python runs their handlers in
+    the main thread all the same, at its next step, inside the block (a task's process forked there but not
+    yet recorded was left running, and the command waited for it for ever as it ended). So there their
+    handlers are also replaced for the block by one that notes them (`_noting_stops`)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the mask as it is (a handler due runs here)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        if threading.current_thread() is threading.main_thread():
+            with _noting_stops():
+                yield
+        else:  # Python runs no handler in this thread: blocking them is enough
+            yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # one noted and sent again is handled here
+
+
+@contextmanager
+def _noting_stops() -> Iterator[None]:
+    """In the main thread, with Ctrl-C and SIGTERM blocked in it: their handlers note them for the block;
+    after it, their own handlers are put back and each stop noted is sent again to this thread (held by its
+    mask until holding_stops lets it through). Python runs a handler due before changing one, so each stop
+    meets exactly one of the two; one that meets a noting handler left after the block (a stop handled while
+    the handlers were put back) is given to the stop's own handler at once."""
+    noted: list[int] = []
+    holding = True
+    handlers = {signum: signal.getsignal(signum) for signum in STOPS}
+
+    def note(signum, frame) -> None:
+        if holding:
+            noted.append(signum)
+        else:
+            signal.signal(signum, handlers[signum])
+            signal.raise_signal(signum)
+
+    try:
+        for signum in handlers:
+            signal.signal(signum, note)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        holding = False
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum in noted:
+            signal.raise_signal(signum)
 
 
 def watch_parent(parent: int, gone: Callable[[], None]) -> None:
