@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from deckpress import processes
-from deckpress.processes import Prepared, TaskFailed, available, holding_stops, side_by_side
+from deckpress.processes import Prepared, TaskFailed, available, holding_stops, shared_out, side_by_side
 
 pytestmark = pytest.mark.skipif(not available(), reason="needs fork and two cores")
 
@@ -101,6 +101,41 @@ def test_a_process_told_to_stop_runs_no_task(monkeypatch, tmp_path):
             assert process.is_alive()  # a builder does not stop on its parent's swallowed stop
             prepared.results()
     assert not (tmp_path / "ran").exists() and not process.is_alive()
+
+
+def test_work_shared_out_comes_back_in_order_with_its_errors_in_place():
+    def work(index):
+        if index == 5:
+            raise ValueError("five")
+        time.sleep(0.1 if index % 3 == 0 else 0.0)  # some finish after later ones
+        return index, os.getpid()
+
+    results = shared_out(work, 9, workers=2)
+    done = [next(results) for _ in range(5)]
+    assert [index for index, _ in done] == [0, 1, 2, 3, 4]
+    assert len({pid for _, pid in done}) == 2 and os.getpid() not in {pid for _, pid in done}
+    with pytest.raises(ValueError, match="five"):
+        next(results)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_process_of_shared_out_work_that_dies_is_reported():
+    with pytest.raises(TaskFailed) as err:
+        list(shared_out(lambda index: os._exit(3) if index == 4 else index, 8, workers=2))
+    assert err.value.exitcode == 3
+
+
+def test_work_shared_out_left_early_stops_its_processes_at_once():
+    """Faces being drawn when the build stops (Ctrl-C, an error) are not waited for, however long they take:
+    ProcessPoolExecutor's shutdown used to wait for them, for ever for one that never ended."""
+    results = shared_out(lambda index: time.sleep(60) if index > 1 else "first", 10, workers=2)
+    assert next(results) == "first"
+    time.sleep(0.2)  # both processes are on their next faces
+    drawing = multiprocessing.active_children()
+    start = time.monotonic()
+    results.close()
+    assert time.monotonic() - start < 5
+    assert len(drawing) == 2 and [process.exitcode for process in drawing] == [-signal.SIGTERM] * 2
 
 
 @contextmanager
