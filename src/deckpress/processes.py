@@ -24,6 +24,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
+from itertools import islice
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -314,7 +315,7 @@ def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int 
                 running.append((_start(context, partial(_serve, work, there), send, unwind=False), receive, here))
             there.close()
         for _, _, jobs in running:
-            handed[jobs] = [index for _, index in zip(range(chunk), todo)]
+            handed[jobs] = list(islice(todo, chunk))
             jobs.send(handed[jobs])
         for index in range(count):
             while index not in results:
@@ -325,7 +326,7 @@ def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int 
                         number = next(n for n, (_, _, connection) in enumerate(running) if connection is jobs)
                         running[number][0].join()
                         raise TaskFailed(number, running[number][0].exitcode) from None
-                    handed[jobs] = [index for _, index in zip(range(chunk), todo)]
+                    handed[jobs] = list(islice(todo, chunk))
                     if handed[jobs]:
                         jobs.send(handed[jobs])
             result = results.pop(index)
