@@ -11,7 +11,6 @@ for its PNG, to a file of 34 KB instead of 37 KB, and read back in about the sam
 from __future__ import annotations
 
 import os
-import signal
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from pathlib import Path
 from . import png
 from .deck import LoadedDeck
 from .inputs import built_digest, copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
-from .processes import STOPS, holding_stops, watch_parent
+from .processes import shared_out
 from .schema import Card, Component
 
 
@@ -400,42 +399,13 @@ class FaceStage:
         return lines
 
 
-_WORK: tuple[FaceStage, list[_Job]] | None = None  # what forked workers draw from
-
-
-def _work_one(index: int) -> _Done:
-    stage, jobs = _WORK
-    return stage.work(jobs[index])
-
-
-def _worker_start(parent: int) -> None:
-    """In each drawing process: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool), and the
-    worker ends by itself once the parent is gone, even after a kill -9 that left it no time to. It was
-    forked with them held (see _run), and lets them through once its own handling is set."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
-    watch_parent(parent, lambda: os._exit(1))
-
-
 def _run(stage: FaceStage, jobs: list[_Job]):
     """Do `jobs`, giving their results in order; with several cores and fork available, in worker
-    processes."""
-    global _WORK
+    processes (stopped at once when the generator is left early: on an error or Ctrl-C)."""
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
     workers = min(os.cpu_count() or 1, len(jobs) // PER_WORKER)
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from (stage.work(job) for job in jobs)
         return
-    _WORK = (stage, jobs)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                               initializer=_worker_start, initargs=(os.getpid(),))
-    try:
-        with holding_stops():  # while the workers fork (on the first jobs): see _worker_start
-            results = pool.map(_work_one, range(len(jobs)), chunksize=2)
-        yield from results
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # on an error or Ctrl-C, only the faces being drawn
-        _WORK = None
+    yield from shared_out(lambda index: stage.work(jobs[index]), len(jobs), workers)

@@ -1,5 +1,6 @@
-"""Tasks run side by side in forked processes: the decks of a build on several cores (`side_by_side`), and
-a deck's builders, forked before its faces are drawn so that they prepare meanwhile (`Prepared`).
+"""Tasks run side by side in forked processes: the decks of a build on several cores (`side_by_side`), a
+deck's builders, forked before its faces are drawn so that they prepare meanwhile (`Prepared`), and the
+faces shared out among a few processes (`shared_out`).
 
 Each task runs in a process of its own and sends back its result; the results come back in the tasks'
 order. The processes ignore Ctrl-C: stopping is the parent's to decide. On Ctrl-C or SIGTERM in the parent,
@@ -22,6 +23,8 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
+from itertools import islice
 from multiprocessing.connection import wait
 from typing import Any
 
@@ -46,12 +49,53 @@ STOPS = {signal.SIGINT, signal.SIGTERM}
 
 @contextmanager
 def holding_stops() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM in this thread for the block; one that came meanwhile is handled after it."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    """Hold Ctrl-C and SIGTERM in this thread for the block; one that came meanwhile is handled after it.
+
+    Blocking them in this thread is not enough in the main thread: the system then hands them to another
+    thread that lets them through (watchfiles' own, in `deckpress watch`), and Python runs their handlers in
+    the main thread all the same, at its next step, inside the block (a task's process forked there but not
+    yet recorded was left running, and the command waited for it for ever as it ended). So there their
+    handlers are also replaced for the block by one that notes them (`_noting_stops`)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, ())  # the mask as it is (a handler due runs here)
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+        if threading.current_thread() is threading.main_thread():
+            with _noting_stops():
+                yield
+        else:  # Python runs no handler in this thread: blocking them is enough
+            yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # one noted and sent again is handled here
+
+
+@contextmanager
+def _noting_stops() -> Iterator[None]:
+    """In the main thread, with Ctrl-C and SIGTERM blocked in it: their handlers note them for the block;
+    after it, their own handlers are put back and each stop noted is sent again to this thread (held by its
+    mask until holding_stops lets it through). Python runs a handler due before changing one, so each stop
+    meets exactly one of the two; one that meets a noting handler left after the block (a stop handled while
+    the handlers were put back) is given to the stop's own handler at once."""
+    noted: list[int] = []
+    holding = True
+    handlers = {signum: signal.getsignal(signum) for signum in STOPS}
+
+    def note(signum, frame) -> None:
+        if holding:
+            noted.append(signum)
+        else:
+            signal.signal(signum, handlers[signum])
+            signal.raise_signal(signum)
+
+    try:
+        for signum in handlers:
+            signal.signal(signum, note)
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        holding = False
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
+        for signum in noted:
+            signal.raise_signal(signum)
 
 
 def watch_parent(parent: int, gone: Callable[[], None]) -> None:
@@ -231,3 +275,65 @@ def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> It
             yield results.pop(index)
     finally:
         _stop_all(list(running.values()))
+
+
+class _Failed:
+    """What `work` raised in a process of shared_out's, sent back to be raised where its result would be."""
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+
+def _serve(work: Callable[[int], Any], jobs) -> None:
+    """A process of shared_out's: `work` on each list of indices received, the results sent back, until it
+    is stopped."""
+    while True:
+        results = []
+        for index in jobs.recv():
+            try:
+                results.append(work(index))
+            except Exception as err:
+                results.append(_Failed(err))
+        jobs.send(results)
+
+
+def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int = 2) -> Iterator[Any]:
+    """`work(0)` ... `work(count - 1)` in `workers` forked processes, each given `chunk` indices at a time
+    as it is free; yields the results in order (an exception `work` raised is raised in its place;
+    TaskFailed for a process that died). Leaving the generator, at the end or early (an error, Ctrl-C, or
+    closed), stops its processes at once, as a builder's (see _stop_all)."""
+    context = multiprocessing.get_context("fork")
+    running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its jobs' connection)
+    handed: dict[Any, list[int]] = {}  # a process's jobs' connection -> the indices it is working on
+    results: dict[int, Any] = {}
+    todo = iter(range(count))
+    try:
+        for _ in range(workers):
+            here, there = context.Pipe()
+            receive, send = context.Pipe(duplex=False)
+            with holding_stops():
+                running.append((_start(context, partial(_serve, work, there), send, unwind=False), receive, here))
+            there.close()
+        for _, _, jobs in running:
+            handed[jobs] = list(islice(todo, chunk))
+            jobs.send(handed[jobs])
+        for index in range(count):
+            while index not in results:
+                for jobs in wait([jobs for jobs, indices in handed.items() if indices]):
+                    try:
+                        results.update(zip(handed[jobs], jobs.recv()))
+                    except EOFError:
+                        number = next(n for n, (_, _, connection) in enumerate(running) if connection is jobs)
+                        running[number][0].join()
+                        raise TaskFailed(number, running[number][0].exitcode) from None
+                    handed[jobs] = list(islice(todo, chunk))
+                    if handed[jobs]:
+                        jobs.send(handed[jobs])
+            result = results.pop(index)
+            if isinstance(result, _Failed):
+                raise result.error
+            yield result
+    finally:
+        for _, _, jobs in running:
+            jobs.close()
+        _stop_all([(process, connection) for process, connection, _ in running])
