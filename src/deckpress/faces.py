@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import struct
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 from . import png
 from .deck import LoadedDeck
 from .inputs import built_digest, copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
-from .processes import shared_out
+from .processes import available, shared_out
 from .schema import Card, Component
 
 
@@ -212,10 +213,11 @@ class FaceCheck:
         stage = FaceStage(self.deck, out=None, previous=None, previous_faces={})
         jobs = [_Job(face, output="image" if face.path in self._looks else None) for face in self.planned]
         records = {}
-        for face, done in zip(self.planned, _run(stage, jobs)):
-            records[face.path] = done.record
-            for look in self._looks.get(face.path, ()):
-                look(face, done.image)
+        with closing(_run(stage, jobs)) as results:  # on an error or Ctrl-C, the workers stopped at once
+            for face, done in zip(self.planned, results):
+                records[face.path] = done.record
+                for look in self._looks.get(face.path, ()):
+                    look(face, done.image)
         FaceStage.check_safe_zone(records)
         return FaceStage.recorded_warnings(records, shrinking=True) + self.warnings
 
@@ -230,8 +232,9 @@ def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
         else:
             todo.append(_Job(face, output="image"))
     records = {}
-    for job, done in zip(todo, _run(stage, todo)):
-        images[job.face.path], records[job.face.path] = done.image, done.record
+    with closing(_run(stage, todo)) as results:
+        for job, done in zip(todo, results):
+            images[job.face.path], records[job.face.path] = done.image, done.record
     FaceStage.check_safe_zone(records)
     return images
 
@@ -402,10 +405,8 @@ class FaceStage:
 def _run(stage: FaceStage, jobs: list[_Job]):
     """Do `jobs`, giving their results in order; with several cores and fork available, in worker
     processes (stopped at once when the generator is left early: on an error or Ctrl-C)."""
-    import multiprocessing
-
     workers = min(os.cpu_count() or 1, len(jobs) // PER_WORKER)
-    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 2 or not available():
         yield from (stage.work(job) for job in jobs)
         return
     yield from shared_out(lambda index: stage.work(jobs[index]), len(jobs), workers)
