@@ -14,25 +14,31 @@ same way within a second.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from itertools import islice
-from multiprocessing.connection import wait
 from typing import Any
 
 
 def available() -> bool:
     """Whether tasks can run side by side here: several cores, and fork (the tasks share the parent's
-    loaded modules and need not be pickled)."""
-    return (os.cpu_count() or 1) > 1 and "fork" in multiprocessing.get_all_start_methods()
+    loaded modules and need not be pickled). Asked without importing multiprocessing (a build with nothing
+    to do imports none of it): the systems with os.fork are those multiprocessing can fork on."""
+    return (os.cpu_count() or 1) > 1 and hasattr(os, "fork")
+
+
+def _forking():
+    """multiprocessing's fork context, and its `wait` for connections (imported when processes start)."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    return multiprocessing.get_context("fork"), wait
 
 
 class TaskFailed(Exception):
@@ -164,6 +170,8 @@ def _child(task: Callable[[], Any], connection, parent: int, unwind: bool) -> No
     except _Stop:
         os._exit(143)
     except BaseException:
+        import traceback
+
         traceback.print_exc()
         os._exit(1)
     connection.close()
@@ -222,7 +230,7 @@ class Prepared:
         self.running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its go connection)
 
     def __enter__(self) -> "Prepared":
-        context = multiprocessing.get_context("fork")
+        context = _forking()[0]
         try:
             for prepare, run in self.tasks:
                 wait_go, go = context.Pipe(duplex=False)
@@ -256,7 +264,7 @@ class Prepared:
 def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> Iterator[Any]:
     """Run `tasks`, at most `limit` (default: the cores) at once; yield their results in order. Raises
     TaskFailed for a task that ended without a result."""
-    context = multiprocessing.get_context("fork")
+    context, wait = _forking()
     limit = max(1, min(limit or os.cpu_count() or 1, len(tasks)))
     running: dict[int, tuple[Any, Any]] = {}  # index -> (process, connection)
     results: dict[int, Any] = {}
@@ -302,7 +310,7 @@ def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int 
     as it is free; yields the results in order (an exception `work` raised is raised in its place;
     TaskFailed for a process that died). Leaving the generator, at the end or early (an error, Ctrl-C, or
     closed), stops its processes at once, as a builder's (see _stop_all)."""
-    context = multiprocessing.get_context("fork")
+    context, wait = _forking()
     running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its jobs' connection)
     handed: dict[Any, list[int]] = {}  # a process's jobs' connection -> the indices it is working on
     results: dict[int, Any] = {}
