@@ -123,3 +123,45 @@ def test_text_shrinks_by_half_points_and_says_when_it_cannot_fit(tmp_path):
     assert px(5) - 1 <= ink[1] and ink[3] <= px(17) + 1  # inside its box
     with pytest.raises(DeckError, match="text does not fit in 53.5 x 12.0 mm even at 6 pt"):
         draw(tmp_path, shrinking, text * 4)
+
+
+@pytest.mark.parametrize("shape", ["ellipse", "rounded_rectangle"])
+@pytest.mark.parametrize("xy", [(10.3, 12.6, 13.9, 15.1), (10.3, 12.6, 24.8, 30.1), (-3.5, 40.25, 180.6, 150.5),
+                                (-60.5, 8.0, 300.0, 70.5)],
+                         ids=["tiny", "small", "past the edge", "past two edges"])
+@pytest.mark.parametrize("stroke", [None, (20, 20, 20), (20, 20, 20, 128)], ids=["fill", "stroke", "see-through"])
+def test_a_smooth_shape_is_its_whole_coverage_reduced_and_painted_through(shape, xy, stroke):
+    """However `smooth` saves work (the inside painted whole, masks over the strips around it alone, an
+    ellipse's drawn strip by strip), the pixels are those of its whole supersampled coverage, reduced and
+    painted through: fill, then stroke."""
+    from PIL import ImageChops, ImageDraw
+
+    from deckpress.draw import SUPERSAMPLE as s
+    from deckpress.draw import edge, paint_through, smooth
+
+    background = Image.linear_gradient("L").resize((240, 200)).convert("RGB")
+    drawn = background.copy()
+    fill, width, radius = (200, 40, 40), 3.0, 14.0
+    smooth(drawn, shape, xy, fill, stroke, width, None, radius)
+
+    expected = background.copy()
+    x0, y0, x1, y1 = xy
+    left, top = max(0, math.floor(x0 - 1)), max(0, math.floor(y0 - 1))
+    right, bottom = min(240, math.ceil(x1 + 1)), min(200, math.ceil(y1 + 1))
+    box = (edge((x0 - left) * s), edge((y0 - top) * s), edge((x1 - left) * s) - 1, edge((y1 - top) * s) - 1)
+    options = {"radius": radius * s} if shape == "rounded_rectangle" else {}
+
+    def coverage(**ink):
+        mask = Image.new("L", ((right - left) * s, (bottom - top) * s), 0)
+        getattr(ImageDraw.Draw(mask), shape)(box, **options, **ink)
+        return mask
+
+    solid = coverage(fill=255)
+    ring = coverage(outline=255, width=round(width * s)) if stroke else None
+    if stroke and len(stroke) == 4:
+        solid = ImageChops.subtract(solid, ring)
+    paint_through(expected, fill, solid.reduce(s), left, top)
+    if ring is not None:
+        paint_through(expected, stroke, ring.reduce(s), left, top)
+    assert drawn.tobytes() == expected.tobytes()
+    assert drawn.tobytes() != background.tobytes()
