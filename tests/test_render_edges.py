@@ -100,6 +100,13 @@ def test_a_stroke_is_painted_over_its_fill_and_see_through_colours_blend(tmp_pat
     assert image.getpixel((px(20), px(60))) == pytest.approx((127, 127, 255), abs=1)
 
 
+def test_a_see_through_smooth_shape_blends_inside_and_along_its_edge(tmp_path):
+    image, _ = draw(tmp_path, '  - {type: ellipse, x: 10, y: 10, w: 30, h: 30, fill: "#0000ff80"}\n')
+    assert image.getpixel((px(25), px(25))) == pytest.approx((127, 127, 255), abs=1)  # painted whole
+    edge = [image.getpixel((x, round(px(25)))) for x in range(round(px(9)), round(px(12)))]  # through its mask
+    assert any(127 < r < 255 and r == g and b == 255 for r, g, b in edge)
+
+
 def test_a_half_and_its_turned_copy_meet_without_a_gap(tmp_path):
     # the face is 1125 pixels high: each half ends on the middle of a pixel row
     half = '{type: rect, x: -3.175, y: -3.175, w: 69.85, h: "{{ H / 2 + bleed }}", fill: "#ff0000"'

@@ -181,6 +181,12 @@ def test_a_shadow_falls_by_its_offset_and_is_soft(tmp_path):
     assert 40 < at(image, 32, 25)[0] < 230  # its edge is soft
 
 
+def test_a_see_through_shadow_is_as_strong_as_its_colour_s_alpha(tmp_path):
+    image = face(tmp_path, '  - {type: rect, x: 10, y: 10, w: 20, h: 20, fill: "#ffffff", '
+                           'shadow: {x: 3, y: 3, blur: 0.2, color: "#00000080"}}\n')
+    assert abs(at(image, 31.5, 25)[0] - 127) <= 2  # right of the rect, inside the shadow
+
+
 # --- text ---------------------------------------------------------------------------------------------
 
 def test_an_outline_rings_the_letters_in_its_colour(tmp_path):

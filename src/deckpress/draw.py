@@ -7,6 +7,7 @@ the resolution in a mask over just their bounding box, reduced, and painted thro
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from dataclasses import dataclass
@@ -182,8 +183,25 @@ def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, floa
                 edges.paint(surface, colour[:3], part, part_fine, *at)
 
 
-_PARTIAL = [255 if 0 < v < 255 else 0 for v in range(256)]
-_NONZERO = [255 if v else 0 for v in range(256)]
+class Table(Image.ImagePointHandler):
+    """A lookup table of 256 whole numbers for `Image.point` of a one-band image, applied as it is: given a
+    list, Pillow rounds its values again on every call (25 us, more than mapping most masks takes)."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = values
+
+    def point(self, image: Image.Image) -> Image.Image:
+        return image._new(image.im.point(self.values, None))
+
+
+@functools.lru_cache(maxsize=None)
+def scaled(alpha: int) -> Table:
+    """The table that scales coverage by `alpha` (of 255)."""
+    return Table([round(v * alpha / 255) for v in range(256)])
+
+
+_PARTIAL = Table([255 if 0 < v < 255 else 0 for v in range(256)])
+_NONZERO = Table([255 if v else 0 for v in range(256)])
 
 
 class Edges:
@@ -258,7 +276,7 @@ def paint_through(surface: Image.Image, colour: tuple, mask: Image.Image | None,
         alpha, colour = colour[3], colour[:3]
         if alpha < 255:
             mask = mask if mask is not None else Image.new("L", size, 255)
-            mask = mask.point([round(v * alpha / 255) for v in range(256)])
+            mask = mask.point(scaled(alpha))
     if surface.mode == "RGB":
         surface.paste(colour, (left, top, left + size[0], top + size[1]), mask)
         return

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from PIL import Image, ImageColor, ImageDraw, ImageFilter
 
-from ..draw import DPI, PT_PER_INCH, Box, composite
+from ..draw import DPI, PT_PER_INCH, Box, composite, scaled
 from ..expr import render_text, render_value
 from ..fonts import BadFont, missing_glyphs
 from ..options import (Choice, Color, Free, Invalid, Number, Option, Record, Section, Str, did_you_mean,
@@ -250,7 +250,7 @@ class Painter:
         colour = ImageColor.getrgb(shadow.color)
         strength = colour[3] if len(colour) == 4 else 255
         patch = Image.new("RGBA", alpha.size, (*colour[:3], 0))
-        patch.putalpha(alpha.point([round(a * strength / 255) for a in range(256)]))
+        patch.putalpha(alpha.point(scaled(strength)))
         at = (left - pad + round(shadow.x * self.scale), top - pad + round(shadow.y * self.scale))
         self.r.edges.forget((*at, at[0] + patch.width, at[1] + patch.height))
         composite(self.canvas, patch, *at)
