@@ -138,9 +138,9 @@ def test_text_shrinks_by_half_points_and_says_when_it_cannot_fit(tmp_path):
                          ids=["tiny", "small", "past the edge", "past two edges"])
 @pytest.mark.parametrize("stroke", [None, (20, 20, 20), (20, 20, 20, 128)], ids=["fill", "stroke", "see-through"])
 def test_a_smooth_shape_is_its_whole_coverage_reduced_and_painted_through(shape, xy, stroke):
-    """However `smooth` saves work (the inside painted whole, masks over the strips around it alone, an
-    ellipse's drawn strip by strip), the pixels are those of its whole supersampled coverage, reduced and
-    painted through: fill, then stroke."""
+    """However `smooth` saves work (the inside painted whole, the coverage reduced and painted over the
+    strips around it alone), the pixels are those of its whole supersampled coverage, reduced and painted
+    through: fill, then stroke; also for a shape past the canvas's edges."""
     from PIL import ImageChops, ImageDraw
 
     from deckpress.draw import SUPERSAMPLE as s

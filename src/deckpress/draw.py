@@ -12,7 +12,7 @@ import math
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -90,9 +90,7 @@ def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, floa
     """Draw the ImageDraw `shape` ("rounded_rectangle" or "ellipse" filling the box `xy`, or "line" from
     its first corner to its second, `width` pixels wide) on `surface` with smooth edges: the coverage of
     its fill and of its stroke (`width` pixels inside its edge) drawn at SUPERSAMPLE times the resolution
-    in masks over just its bounding box, reduced, and the colours painted through them, fill first. Where
-    the inside of a fill or a ring's hole is uniform, it is painted whole (or left) and the masks cover
-    only the strips around it (an ellipse's drawn over just each strip).
+    in masks over just its bounding box, reduced, and the colours painted through them, fill first.
     On the canvas, `edges` keeps a shape's edge from showing the edge of one drawn before it where the two
     coincide (a band over a panel with the same rounded corners)."""
     x0, y0, x1, y1 = xy
@@ -108,25 +106,14 @@ def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, floa
     stroke_px = round(width * s)
     options = {"radius": radius * s} if shape == "rounded_rectangle" else {}
 
-    def coverage(box: tuple[int, int, int, int], **ink: Any) -> Image.Image:
-        """The coverage of the ink over `box`, in pixels of the bounding box at SUPERSAMPLE times."""
-        mask = Image.new("L", (box[2] - box[0], box[3] - box[1]), 0)
-        dx, dy = box[:2]
+    def coverage(**ink: Any) -> Image.Image:
+        mask = Image.new("L", size, 0)
         if shape == "line":
-            ImageDraw.Draw(mask).line((ax - dx, ay - dy, bx - dx, by - dy), fill=255, width=max(1, stroke_px))
+            ImageDraw.Draw(mask).line((ax, ay, bx, by), fill=255, width=max(1, stroke_px))
         elif bx - ax >= 1 and by - ay >= 1:  # the box's pixels, the last one inclusive as ImageDraw counts
-            getattr(ImageDraw.Draw(mask), shape)((edge(ax) - dx, edge(ay) - dy, edge(bx) - 1 - dx,
-                                                  edge(by) - 1 - dy), **options, **ink)
+            getattr(ImageDraw.Draw(mask), shape)((edge(ax), edge(ay), edge(bx) - 1, edge(by) - 1), **options,
+                                                 **ink)
         return mask
-
-    def cropped(ink: dict[str, Any]) -> Callable[[tuple[int, int, int, int]], Image.Image]:
-        """The coverage of the ink over a box: drawn over just that box for an ellipse (Pillow draws an
-        ellipse the same moved by whole pixels, a rounded rectangle not where it is moved to negative
-        coordinates), else cropped from the coverage over the whole bounding box."""
-        if shape == "ellipse":
-            return lambda box: coverage(box, **ink)
-        whole = coverage((0, 0, *size), **ink)
-        return whole.crop
 
     def core(inset: float) -> tuple[int, int, int, int] | None:
         """A box `inset` pixels inside the shape's edge and past its corners' curves: inside the shape, or
@@ -146,21 +133,20 @@ def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, floa
     masks = []
     if shape == "line":
         if stroke is not None:
-            masks.append((stroke, cropped({}), None))
+            masks.append((stroke, coverage(), None))
     else:
         if fill is not None:
-            masks.append((fill, cropped({"fill": 255}), core(0)))
+            masks.append((fill, coverage(fill=255), core(0)))
         if stroke is not None and stroke_px > 0:
-            ring = cropped({"outline": 255, "width": stroke_px})
+            ring = coverage(outline=255, width=stroke_px)
             if masks and len(stroke) == 4 and stroke[3] < 255:  # a see-through stroke shows what is under
-                solid = masks[0][1]  # the shape, not its fill
-                masks[0] = (fill, lambda box: ImageChops.subtract(solid(box), ring(box)), masks[0][2])
+                masks[0] = (fill, ImageChops.subtract(masks[0][1], ring), masks[0][2])  # the shape, not its fill
             masks.append((stroke, ring, core(width + 1)))
     w, h = right - left, bottom - top
     for colour, fine, inside in masks:
         pieces = [(0, 0, w, h)]
         # the shapes are convex, and so are their rings' holes: the inside is uniform if its corners agree
-        corners = {fine((x, y, x + 1, y + 1)).getpixel((0, 0)) for x in (s * inside[0], s * inside[2] - 1)
+        corners = {fine.getpixel((x, y)) for x in (s * inside[0], s * inside[2] - 1)
                    for y in (s * inside[1], s * inside[3] - 1)} if inside else {0, 255}
         if len(corners) == 1:  # the inside is painted whole, not through the mask: many times faster
             if corners == {255}:
@@ -173,7 +159,7 @@ def smooth(surface: Image.Image, shape: str, xy: tuple[float, float, float, floa
         for piece in pieces:
             if piece[2] <= piece[0] or piece[3] <= piece[1]:
                 continue
-            part_fine = fine(tuple(v * s for v in piece))
+            part_fine = fine.crop(tuple(v * s for v in piece))
             if part_fine.getbbox() is None:
                 continue
             part, at = part_fine.reduce(s), (left + piece[0], top + piece[1])
