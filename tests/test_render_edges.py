@@ -172,3 +172,11 @@ def test_a_smooth_shape_is_its_whole_coverage_reduced_and_painted_through(shape,
         paint_through(expected, stroke, ring.reduce(s), left, top)
     assert drawn.tobytes() == expected.tobytes()
     assert drawn.tobytes() != background.tobytes()
+
+
+def test_a_smooth_shape_reaching_past_the_face_s_edges_is_drawn_up_to_them(tmp_path):
+    image, _ = draw(tmp_path, '  - {type: ellipse, x: 20, y: 10, w: 80, h: 30, fill: "#ff0000"}\n'
+                              '  - {type: rect, x: -10, y: 60, w: 90, h: 40, radius: 3, fill: "#0000ff", '
+                              'stroke: "#000000"}\n')
+    assert image.getpixel((image.width - 1, px(25))) == RED
+    assert image.getpixel((image.width - 1, image.height - 1)) == BLUE and image.getpixel((0, px(70))) == BLUE
