@@ -70,8 +70,8 @@ MUTATIONS = [
     m("sheets of 11 columns", "tts/sheets.py", "MAX_COLUMNS = 10", "MAX_COLUMNS = 11", SLOTS),
     m("rows rounded down", "tts/sheets.py", "rows = math.ceil(count / columns)", "rows = max(1, count // columns)",
       SLOTS),
-    m("tiles cut 1 px narrow", "faces.py", "return image.resize(size, Image.Resampling.BICUBIC, box=box)",
-      "return image.resize((size[0] - 1, size[1]), Image.Resampling.BICUBIC, box=box)", SLOTS),
+    m("tiles cut 1 px narrow", "faces.py", "return image.resize(size, resample, box=box, reducing_gap=REDUCING_GAP)",
+      "return image.resize((size[0] - 1, size[1]), resample, box=box, reducing_gap=REDUCING_GAP)", SLOTS),
     m("tiles keep the bleed", "faces.py",
       "box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)",
       "box = (0, 0, image.width, image.height)", SLOTS),
@@ -247,6 +247,15 @@ MUTATIONS = [
       "return super().__call__(change, path) and not Path(path).resolve().is_relative_to(self.out)",
       "return super().__call__(change, path)",
       "tests/test_watch_preview.py::test_watch_does_not_react_to_what_its_builds_write"),
+    # --- what a command keeps between runs ----------------------------------------------------------------
+    m("entry points kept whatever the package folders' state", "cache.py",
+      "[[entry, state] for entry, state in zip(sys.path, states)]", "[[entry, None] for entry in sys.path]",
+      "tests/test_cache.py"),
+    m("an input's digest kept though the file changed", "inputs.py",
+      "if known is not None and known[0] == before:", "if known is not None:",
+      "tests/test_incremental.py", "-k", "hashed_again"),
+    m("a PDF's faces replaced without moving what follows", "pdf/canvas.py",
+      "shift += len(made) - (bounds[n] - bounds[n - 1])", "shift += 0", "tests/test_pdf_incremental.py"),
 ]
 
 
