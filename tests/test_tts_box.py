@@ -16,6 +16,7 @@ from conftest import run_cli
 from deckpress.tts import save as tts_save
 from deckpress.tts.lua import BOX_ENTRY
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from test_score_table import select_mode
 
 SEATS = ["White", "Red", "Blue"]
 BOX_END = "\n--box--\n"  # ends the box's own part of its saved state (lib/box.lua)
@@ -414,13 +415,6 @@ def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of
             assert after[other] == lines[other], other
             if other != "player":
                 assert after_points[tags[other]] == points[tags[other]], other
-
-    def select_mode(box, name):
-        for _ in range(12):
-            if box.ui_value("score_mode") == name:
-                return
-            box.click("scoreModeNext", "White")
-        raise AssertionError(f"mode {name} not offered")
 
     redraws("two", lambda: select_mode(two, "Randomness!"), 3 * 6)  # six slots each
     table.fake.seated = to_lua(table.lua, SEATS + ["Green"])
