@@ -236,10 +236,14 @@ class Records:
             return False
         if not ((self.out / relative).is_file() or self.fetch(relative, value["sha256"])):
             return False
-        for used, record in uses.items():
-            self.put(used, record["key"], record["value"])
+        self.put_again(uses)
         self.put(name, key, value)
         return True
+
+    def put_again(self, uses: dict[str, dict]) -> None:
+        """Put the records `used` gave, as the artifact they were put for put them while it was made."""
+        for name, record in uses.items():
+            self.put(name, record["key"], record["value"])
 
     def used(self, value: dict) -> dict[str, dict] | None:
         """The records that a recorded artifact's `value` lists as put while it was made (see `keep`), by name

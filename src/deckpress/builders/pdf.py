@@ -144,8 +144,7 @@ def _replaced(ctx: BuildContext, target: str, key: str, value: dict, changed: di
     if new is None:
         return False
     since = records.making()
-    for name, record in uses.items():  # as a clean build puts them while writing the PDF (the rules' plan)
-        records.put(name, record["key"], record["value"])
+    records.put_again(uses)  # as a clean build puts them while writing the PDF (the rules' plan)
     ctx.path(target).write_bytes(new)
     drawn = {rel: [number, faces[rel]] for rel, (number, _) in sorted(value["faces"].items())}
     records.keep(target, key, target, since, {"faces": drawn})
