@@ -357,15 +357,12 @@ class FaceStage:
                 (self.out / tile_path(job.face.path, size)).parent.mkdir(parents=True, exist_ok=True)
         drawn = sum(job.draw for job in todo)
         count = 0
-        results = _run(self, todo)
-        try:
+        with closing(_run(self, todo)) as results:  # on an error or Ctrl-C, once closed: no process writes any more
             for job, done in zip(todo, results):
                 if job.draw:
                     self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
                     count += 1
                     progress(count, drawn)
-        finally:
-            results.close()  # on an error or Ctrl-C, once the processes stopped: none writes any more
         return drawn
 
     @staticmethod
