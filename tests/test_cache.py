@@ -49,6 +49,18 @@ def test_an_installed_or_removed_package_is_seen_at_once(tmp_path, monkeypatch):
     assert cache.entry_points("deckpress.builders") == []
 
 
+def test_nothing_is_kept_while_a_package_folder_is_changing(tmp_path, monkeypatch):
+    """A folder changed just now may change again within its clock's tick, keeping its time: what is read
+    from it then is not kept."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "zine", "[deckpress.builders]\nzine = zine:ZineBuilder\n")
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])
+    assert cache.entry_points("deckpress.builders") == [("zine", "zine:ZineBuilder", "zine")]
+    assert not (tmp_path / "cache" / "deckpress" / "entry-points.json").exists()
+
+
 def test_entry_points_are_read_again_only_when_a_package_folder_changed(tmp_path, monkeypatch):
     """Kept: a distribution's entry points changed in place, its folder's time as it was, are not read (a
     command then takes the kept ones, as importlib.metadata would have found them)."""
@@ -106,7 +118,9 @@ def test_deckpress_digest_changes_with_any_of_its_files(tmp_path, monkeypatch):
     assert digest() == first and (tmp_path / "cache" / "deckpress" / "package-digest.json").is_file()
     changed = package / "data" / "tts" / "lib" / "util.lua"
     changed.write_text("-- changed\n", encoding="utf-8")
+    kept = (tmp_path / "cache" / "deckpress" / "package-digest.json").read_bytes()
     assert digest() != first  # changed a moment ago: worked out, not kept
+    assert (tmp_path / "cache" / "deckpress" / "package-digest.json").read_bytes() == kept
     os.utime(changed, ns=(OLD, OLD))
     second = digest()
     assert second != first and digest() == second

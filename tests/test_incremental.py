@@ -256,7 +256,9 @@ def test_an_input_hashed_once_is_hashed_again_when_it_changes(tmp_path):
         if ns is not None:
             os.utime(file, ns=(ns, ns))
         return hashlib.sha256(text.encode()).hexdigest()
+    now = time.time_ns()
     for text, ns in [("size: 1\n", old), ("size: 1\n", old), ("size: 2\n", old + 10**9),  # the same size, later
-                     ("size: 3\n", None), ("size: 4\n", None)]:  # just now: never kept
+                     ("size: 3\n", None), ("size: 4\n", None),  # just now: never kept
+                     ("size: 5\n", now), ("size: 6\n", now)]:  # a change within the clock's tick: the same state
         expected = write(text, ns)
         assert inputs.input_digest(file) == expected, text

@@ -16,13 +16,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from .inputs import YOUNG_NS
+from .inputs import young
 
 
 def folder() -> Path:
@@ -89,8 +88,8 @@ def entry_points(group: str) -> list[tuple[str, str, str | None]]:
                        for point in importlib.metadata.entry_points(group=kind)] for kind in GROUPS}
 
     states = [_folder_state(entry) for entry in sys.path]
-    young = time.time_ns() - YOUNG_NS  # a folder changed within its clock's tick may change again, keeping its time
-    key = None if any(state is not None and state[0] > young for state in states) else \
+    # a folder changed within its clock's tick may change again, keeping its time
+    key = None if any(state is not None and young(state[0]) for state in states) else \
         [[entry, state] for entry, state in zip(sys.path, states)]
     points = remembered("entry-points", key, read)[group]
     return [(name, value, dist) for name, value, dist in points]

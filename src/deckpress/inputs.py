@@ -42,6 +42,11 @@ def file_state(path: Path | str) -> list[int] | None:
 # A file changed this recently may change again within its file system's timestamp resolution (2 s on FAT)
 # and keep the time: its state does not stand for its bytes yet.
 YOUNG_NS = 2_000_000_000
+
+
+def young(mtime_ns: int) -> bool:
+    """Whether a file or folder modified at `mtime_ns` changed too recently for its state to stand for it."""
+    return mtime_ns > time.time_ns() - YOUNG_NS
 # The state of each input file when it was hashed, by its resolved path: None when it was too young to
 # stand for the digest (or changed while read). A stamp takes a file's state only from here.
 HASHED: dict[str, list[int] | None] = {}
@@ -73,7 +78,7 @@ def input_digest(path: Path) -> str:
         HASHED[key] = before
         return known[1]
     digest = sha256_file(path)
-    trusted = before is not None and before[1] < time.time_ns() - YOUNG_NS and file_state(path) == before
+    trusted = before is not None and not young(before[1]) and file_state(path) == before
     HASHED[key] = before if trusted else None
     if trusted:
         _DIGESTS[key] = (before, digest)
@@ -94,14 +99,13 @@ def package_digest() -> str:
 
     files = sorted(listed_files(PACKAGE))
     states = [file_state(file) for file in files]
-    young = time.time_ns() - YOUNG_NS
-    key = None if any(state is None or state[1] > young for state in states) else \
-        [__version__, str(PACKAGE), [[file.relative_to(PACKAGE).as_posix(), state] for file, state in zip(files, states)]]
+    listed = [[file.relative_to(PACKAGE).as_posix(), state] for file, state in zip(files, states)]
+    key = None if any(state is None or young(state[1]) for state in states) else [__version__, str(PACKAGE), listed]
 
     def work_out() -> str:
         h = hashlib.sha256(__version__.encode())
-        for file in files:
-            h.update(file.relative_to(PACKAGE).as_posix().encode() + b"\0")
+        for file, (name, _) in zip(files, listed):
+            h.update(name.encode() + b"\0")
             h.update(input_digest(file).encode())
         return h.hexdigest()
     return cache.remembered("package-digest", key, work_out)
