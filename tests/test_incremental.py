@@ -165,7 +165,7 @@ def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, mon
     calibration sheets, whose records did not change."""
     build(game, "--out", "build")
     log = game.parent / "made.txt"  # the builders may run in processes of their own: each call is a line
-    for module, name in ((sheets, "compose"), (faces, "cut"), (rules, "_plan"),
+    for module, name in ((sheets, "splice"), (faces, "cut"), (rules, "_plan"),
                          (pdf_builder, "write_pdf"), (pdf_builder, "_replaced"), (pdf_builder, "write_calibration")):
         def spy(*args, _original=getattr(module, name), _name=name):
             with open(log, "a", encoding="utf-8") as file:
@@ -180,8 +180,8 @@ def test_a_card_edit_makes_again_only_the_artifacts_that_show_the_card(game, mon
     tiles = [name for name in after if name.startswith(f"cache/{changed[0].removesuffix('.png')}@")]
     assert len(changed) == 1 and tiles
     made = log.read_text(encoding="utf-8").split()
-    assert sorted(set(made)) == ["_replaced", "compose", "cut"]
-    assert made.count("compose") == 1 and made.count("_replaced") == 2 and made.count("cut") == len(tiles)
+    assert sorted(set(made)) == ["_replaced", "cut", "splice"]
+    assert made.count("splice") == 1 and made.count("_replaced") == 2 and made.count("cut") == len(tiles)
 
 
 def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game, tmp_path):

@@ -116,12 +116,19 @@ def test_the_score_save_keeps_within_the_tts_grid(built):
 
 def test_every_tile_is_cut_to_its_whole_slot(built):
     """A tile kept in cache/ is exactly the size its name gives (the slot it fills on a sheet, or its card
-    on a thumbnail): a tile a pixel short would leave a seam of another colour on every card."""
+    on a thumbnail): a tile a pixel short would leave a seam of another colour on every card. A JPEG sheet's
+    slots are JPEG tiles of the deck's quality, whole blocks of 8 px."""
     tiles = sorted((built / "cache").rglob("*@*.zst"))
-    assert len(tiles) >= 17
+    jpegs = sorted((built / "cache").rglob("*@*q90.jpg"))
+    assert len(tiles) >= 5 and len(jpegs) >= 20  # the thumbnails' cards; the unique cards, the reminders, the backs
     for tile in tiles:
         width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)\.zst", tile.name).groups())
         assert read_tile(tile).size == (width, height), tile.name
+    for tile in jpegs:
+        width, height = map(int, re.fullmatch(r".*@(\d+)x(\d+)q90\.jpg", tile.name).groups())
+        assert width % 8 == height % 8 == 0, tile.name
+        with Image.open(tile) as image:
+            assert (image.format, image.size) == ("JPEG", (width, height)), tile.name
 
 
 def test_every_image_the_save_names_is_named_for_its_content_and_thumbnails_are_256_px(built):

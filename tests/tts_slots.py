@@ -33,13 +33,13 @@ def difference(a: Image.Image, b: Image.Image) -> float:
 
 
 def scaled(face: Image.Image, bleed_px: float, size: tuple[int, int]) -> Image.Image:
-    """The face cut to its trim and scaled to `size`; at the trim's own size, its pixels as they are, the
-    trim's edges rounded to whole pixels."""
+    """The face cut to its trim and scaled to `size`; within 7 px of the trim's own size in both sides, its
+    pixels as they are, centred on the trim."""
     box = (bleed_px, bleed_px, face.width - bleed_px, face.height - bleed_px)
-    if size == (round(box[2] - box[0]), round(box[3] - box[1])):
-        left = round(bleed_px)
-        return face.convert("RGB").crop((left, left, left + size[0], left + size[1]))
-    return face.convert("RGB").resize(size, Image.Resampling.BILINEAR, box=box)  # as faces.cut does a slot
+    if abs(size[0] - (box[2] - box[0])) <= 7 and abs(size[1] - (box[3] - box[1])) <= 7:
+        left, top = round((face.width - size[0]) / 2), round((face.height - size[1]) / 2)
+        return face.convert("RGB").crop((left, top, left + size[0], top + size[1]))
+    return face.convert("RGB").resize(size, Image.Resampling.BOX, box=box)  # as faces.cut does a slot
 
 
 @dataclass

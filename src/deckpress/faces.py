@@ -1,12 +1,16 @@
 """The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
 and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
-while it is in memory and kept in the output folder's cache/ for the next build. A tile at the size of the
-face's trim is the face cropped: it has no file of its own (`tile` says where each tile is read from).
+while it is in memory and kept in the output folder's cache/ for the next build. A tile within 7 px of the
+face's trim is the face cropped (`crop_box`): kept as pixels, it has no file of its own (`tile` says where
+each tile is read from).
 
-A tile's file is not a PNG: only deckpress reads it, to compose the sheets of this build and of the next
-one, so it is its RGB rows compressed with zstd at level 1 after a small header (`write_tile`,
-`read_tile`). A slot tile of bench/scale.py's deck is compressed in 0.7 ms instead of libdeflate's 5.2 ms
-for its PNG, to a file of 34 KB instead of 37 KB, and read back in about the same time."""
+A builder asks for a tile by its size, or by a `Cut` that also says how it is kept. Its pixels: not a
+PNG, as only deckpress reads them, to compose the sheets of this build and of the next one, but its RGB
+rows compressed with zstd at level 1 after a small header (`write_tile`, `read_tile`); a slot tile of
+bench/scale.py's deck is compressed in 0.7 ms instead of libdeflate's 5.2 ms for its PNG, to a file of
+34 KB instead of 37 KB, and read back in about the same time. Or a JPEG of a quality (`jpeg_tile`): a
+slot of a TTS JPEG sheet, which the TTS builder splices from its slots' JPEGs (tts/sheets.py), so the
+sheet's encoding is done here, in the drawing processes, a tile at a time."""
 
 from __future__ import annotations
 
@@ -85,9 +89,40 @@ def plan_faces(deck: LoadedDeck) -> Faces:
     return faces
 
 
-def tile_path(face_path: str, size: Size) -> str:
-    """Where the tile of `size` cut from a face is kept: cache/faces/deck/score-3@409x558.zst."""
-    return f"{CACHE}/{face_path.removesuffix('.png')}@{size[0]}x{size[1]}.zst"
+@dataclass(frozen=True)
+class Cut:
+    """A tile a builder wants cut from a face: its size, and how the face stage keeps it: its pixels
+    (`quality` None: `write_tile`), or a JPEG of `quality` (`jpeg_tile`). A builder may ask for a size alone:
+    its pixels."""
+
+    size: Size
+    quality: int | None = None
+
+    @staticmethod
+    def of(wanted: "Cut | Size") -> "Cut":
+        return wanted if isinstance(wanted, Cut) else Cut(tuple(wanted))
+
+    @property
+    def order(self) -> tuple:
+        return self.size, self.quality or 0
+
+
+def tile_path(face_path: str, cut: Cut) -> str:
+    """Where the tile `cut` from a face is kept: cache/faces/deck/score-3@409x558.zst, or, a JPEG of quality
+    90, cache/faces/deck/score-3@408x576q90.jpg."""
+    stem = f"{CACHE}/{face_path.removesuffix('.png')}@{cut.size[0]}x{cut.size[1]}"
+    return f"{stem}.zst" if cut.quality is None else f"{stem}q{cut.quality}.jpg"
+
+
+def jpeg_tile(image, quality: int) -> bytes:
+    """The RGB `image` as a JPEG tile a TTS sheet is spliced from (tts/sheets.splice): 4:4:4 (coloured text
+    stays sharp), the standard Huffman tables (so every tile's header is the same), and a restart marker
+    after every row of 8 px blocks."""
+    import io
+
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=quality, subsampling=0, optimize=False, restart_marker_rows=1)
+    return buffer.getvalue()
 
 
 def write_tile(image) -> bytes:
@@ -119,19 +154,16 @@ def read_tile(path: Path):
     return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
 
-def crop_box(face: Face, bleed_mm: float, size: Size) -> tuple[int, int, int, int] | None:
-    """The box of the face's pixels that are its tile of `size` as they are, when that tile is the trim at
-    full size (a token, a sheet slot as large as the card): a crop, no resampling, and no file in cache/
-    (the face's own file serves). Its edges are the trim's rounded to whole pixels (a poker face's 37.5 px
-    of bleed: 38). None when the tile must be scaled."""
-    from .render import face_pixels, mm_to_px
-
-    width, height = face_pixels(face.component.size, bleed_mm)
-    bleed = mm_to_px(bleed_mm)
-    if size != (round(width - 2 * bleed), round(height - 2 * bleed)):
+def crop_box(face_size: Size, bleed_px: float, size: Size) -> tuple[int, int, int, int] | None:
+    """The box of a face of `face_size` px that is its tile of `size` as it is, when that size is within 7
+    px of the trim in both sides (a token, a sheet slot at the card's size): the face's pixels centred on
+    the trim, reaching at most 3.5 px into the bleed or cutting at most 3.5 px of the trim's edges, not
+    resampled. None when the tile must be scaled."""
+    trim = (face_size[0] - 2 * bleed_px, face_size[1] - 2 * bleed_px)
+    if any(abs(side - whole) > 7 or side > face for side, whole, face in zip(size, trim, face_size)):
         return None
-    left = round(bleed)
-    return (left, left, left + size[0], left + size[1])
+    left, top = round((face_size[0] - size[0]) / 2), round((face_size[1] - size[1]) / 2)
+    return (left, top, left + size[0], top + size[1])
 
 
 @dataclass(frozen=True)
@@ -142,48 +174,54 @@ class Tile:
     box: tuple[int, int, int, int] | None = None
 
     def read(self):
-        """The tile as an RGB image."""
+        """The tile's pixels as an RGB image (not a JPEG tile's: its bytes are `path`'s)."""
         return read_tile(self.path) if self.box is None else png.read(self.path).crop(self.box)
 
 
-def tile(folder: Path, face: Face, size: Size, bleed_mm: float) -> Tile:
-    """The tile of `size` of the face, in the build `folder` (the face stage made it there)."""
-    box = crop_box(face, bleed_mm, size)
-    return Tile(folder / face.path, box) if box is not None else Tile(folder / tile_path(face.path, size))
+def tile(folder: Path, face: Face, wanted: Cut | Size, bleed_mm: float) -> Tile:
+    """The tile `wanted` of the face, in the build `folder` (the face stage made it there)."""
+    from .render import face_pixels, mm_to_px
+
+    wanted = Cut.of(wanted)
+    box = crop_box(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm), wanted.size)
+    if box is not None and wanted.quality is None:
+        return Tile(folder / face.path, box)
+    return Tile(folder / tile_path(face.path, wanted))
 
 
 def cut(image, bleed_px: float, size: Size):
-    """The face `image` cut to its trim and scaled to `size` in one resampling step. A sheet's slot (a card
-    scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks and bench/scale.py's, as small as 0.55
-    where 70 cards share a sheet) is resampled bilinearly, a thumbnail's card bicubically. Bilinear takes
-    60 to 70 % of bicubic's time (a poker card at 0.97: 7.9 instead of 12.5 ms; at 0.55: 6.6 instead of
-    10.6 ms), its pixels 1.4 to 3.2 of 255 (RMS) from Lanczos's where bicubic's are 0.6 to 1.2: a slightly
-    softer edge on a texture TTS shows smaller than this anyway (its mipmaps), the sheets 0.3 to 0.5 of 255
-    (mean) from bicubic's, and never a different pixel from one run to another. Pillow's filters are the faster choice
-    here: libvips (pyvips) resampled a 0.97 slot in 10.9 ms (cubic) and a 0.55 one in 6.1 ms, with the
-    copies in and out, no better than bilinear in Pillow. A thumbnail's card (a sixth of the face, five a
-    save) keeps bicubic's sharper edges; it is first reduced by a whole factor (averages of pixel blocks),
-    leaving at least three times the size to resample (Pillow's reducing_gap): in half the time (2.9
-    instead of 5.6 ms for a poker card's thumbnail), its pixels within 4 of 255 of resampling the whole
-    face (0.1 on average)."""
+    """The face `image` cut to its trim at `size`: cropped where crop_box says so, else resampled in one
+    step. A sheet's slot (a card scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks and
+    bench/scale.py's, as small as 0.55 where 70 cards share a sheet) is resampled with a box filter (each
+    pixel the average of the face's pixels it covers), a thumbnail's card bicubically. The box filter takes
+    6.3 ms a slot of bench/scale.py's face where bilinear took 10.3 and bicubic about 15, and the sheets differ
+    from bilinear's by about ... of 255 (see the commit): a slightly softer edge on a texture TTS shows
+    smaller than this anyway (its mipmaps), and never a different pixel from one run to another. A
+    thumbnail's card (a sixth of the face, five a save) keeps bicubic's sharper edges; it is first reduced
+    by a whole factor (averages of pixel blocks), leaving at least three times the size to resample
+    (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker card's thumbnail), its
+    pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
     from PIL import Image
 
+    crop = crop_box(image.size, bleed_px, size)
+    if crop is not None:
+        return image.crop(crop)
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
     small = size[0] < THUMBNAIL_SCALE * (box[2] - box[0])
-    resample = Image.Resampling.BICUBIC if small else Image.Resampling.BILINEAR
+    resample = Image.Resampling.BICUBIC if small else Image.Resampling.BOX
     return image.resize(size, resample, box=box, reducing_gap=REDUCING_GAP)
 
 
 @dataclass(frozen=True)
 class _Job:
     """What a drawing process does for one face: draw it (else read the previous build's), write it to the
-    stage's output folder or give it back as an image, and write the tiles of `sizes` cut from it. The
-    processes write the files themselves: sending them back would cost the parent more than writing."""
+    stage's output folder or give it back as an image, and write the tiles `cuts` from it. The processes
+    write the files themselves: sending them back would cost the parent more than writing."""
 
     face: Face
     draw: bool = True
     output: str | None = "file"  # "file", "image" or None
-    sizes: tuple[Size, ...] = ()
+    cuts: tuple[Cut, ...] = ()
 
 
 @dataclass
@@ -292,6 +330,12 @@ class FaceStage:
         path = self.previous / relative
         return isinstance(info, dict) and path.is_file() and built_digest(path) == info.get("sha256")
 
+    def face_size(self, face: Face) -> Size:
+        """The pixel size of the face, bleed included."""
+        from .render import face_pixels
+
+        return face_pixels(face.component.size, self.deck.model.bleed)
+
     def draw(self, face: Face):
         """The face as an RGB image, and its record: its key but for the image files it drew (with their
         sha256), and warnings, located."""
@@ -322,39 +366,42 @@ class FaceStage:
             (self.out / job.face.path).write_bytes(png.encode(image, self.dpi))  # the PDFs carry its data as is
         elif job.output == "image":
             done.image = image
-        for size in job.sizes:
-            target = self.out / tile_path(job.face.path, size)  # its folder made by build(), in the deck's process
-            target.write_bytes(write_tile(cut(image, self.bleed_px, size)))
+        for wanted in job.cuts:
+            target = self.out / tile_path(job.face.path, wanted)  # its folder made by build(), in the deck's process
+            tile = cut(image, self.bleed_px, wanted.size)
+            target.write_bytes(write_tile(tile) if wanted.quality is None else jpeg_tile(tile, wanted.quality))
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
-              tiles: dict[str, set[Size]] | None = None) -> int:
-        """Write every face, reusing unchanged ones, and the `tiles` of each (sizes by face path) into
-        cache/; returns how many faces were drawn. Faces are drawn in parallel processes where the system
-        can fork them: each face is independent of the others."""
+              tiles: dict[str, set[Cut | Size]] | None = None) -> int:
+        """Write every face, reusing unchanged ones, and the `tiles` of each (by face path) into cache/;
+        returns how many faces were drawn. Faces are drawn in parallel processes where the system can fork
+        them: each face is independent of the others."""
         tiles = tiles or {}
         todo, keys = [], {}
         for face in faces:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
             keys[face.path] = key = self.key(face)
-            sizes = sorted(s for s in tiles.get(face.path, ()) if crop_box(face, self.deck.model.bleed, s) is None)
+            cuts = sorted({Cut.of(wanted) for wanted in tiles.get(face.path, ())}, key=lambda c: c.order)
+            cuts = [c for c in cuts if c.quality is not None or crop_box(self.face_size(face), self.bleed_px,
+                                                                         c.size) is None]
             if not self.reusable(face, key):
-                todo.append(_Job(face, sizes=tuple(sizes)))
+                todo.append(_Job(face, cuts=tuple(cuts)))
                 continue
             copy_file(self.previous / face.path, target)
             self.records[face.path] = self.previous_faces[face.path]
             missing = []
-            for size in sizes:
-                if self._kept(tile_path(face.path, size)):
-                    copy_file(self.previous / tile_path(face.path, size), self.out / tile_path(face.path, size))
+            for wanted in cuts:
+                if self._kept(tile_path(face.path, wanted)):
+                    copy_file(self.previous / tile_path(face.path, wanted), self.out / tile_path(face.path, wanted))
                 else:
-                    missing.append(size)
+                    missing.append(wanted)
             if missing:
-                todo.append(_Job(face, draw=False, output=None, sizes=tuple(missing)))
+                todo.append(_Job(face, draw=False, output=None, cuts=tuple(missing)))
         for job in todo:  # the tiles' folders, made here: a drawing process never makes a folder, so none can
-            for size in job.sizes:  # make the staging folder again after the deck's process removed it on a stop
-                (self.out / tile_path(job.face.path, size)).parent.mkdir(parents=True, exist_ok=True)
+            for wanted in job.cuts:  # make the staging folder again after the deck's process removed it on a stop
+                (self.out / tile_path(job.face.path, wanted)).parent.mkdir(parents=True, exist_ok=True)
         drawn = sum(job.draw for job in todo)
         count = 0
         with closing(_run(self, todo)) as results:  # on an error or Ctrl-C, once closed: no process writes any more

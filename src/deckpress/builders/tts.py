@@ -18,12 +18,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PIL import Image
-
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
-from ..faces import Faces, Size, Tile, tile
+from ..faces import Cut, Faces, Size, Tile, tile
 from ..inputs import artifact_key
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
@@ -52,9 +50,13 @@ class Assets:
             return self.base + name
         return "file:///" + (self.ctx.final / ASSETS / name).resolve().as_posix().lstrip("/")
 
-    def add(self, stem: str, key: str, make: Callable[[], Image.Image]) -> str:
-        """The URL of the image `make()` gives, recorded as `stem` made from `key`: taken from the previous
-        build when its record is unchanged, else made, encoded and written."""
+    def encode(self, image) -> tuple[bytes, str]:
+        """A token's image, encoded in the deck's format."""
+        return sheets.encode(image, self.format, self.quality)
+
+    def add(self, stem: str, key: str, make: Callable[[], tuple[bytes, str]]) -> str:
+        """The URL of the image whose bytes and extension `make()` gives, recorded as `stem` made from `key`:
+        taken from the previous build when its record is unchanged, else made and written."""
         records = self.ctx.records
         name = f"{ASSETS}/{stem}"
         key = artifact_key("tts image", key, self.format, self.quality)
@@ -65,7 +67,7 @@ class Assets:
                 records.put(name, key, value)
                 self.written.setdefault(digest, self.url(file))
                 return self.written[digest]
-        data, extension = sheets.encode(make(), self.format, self.quality)
+        data, extension = make()
         digest = hashlib.sha256(data).hexdigest()
         if digest not in self.written:
             file = sheets.hashed_name(stem, data, extension)
@@ -114,7 +116,8 @@ class _CardsPlan:
 def _plan_cards(deck: LoadedDeck, faces: Faces, component: Component) -> _CardsPlan:
     cards = _cards(component)
     width, height = _trim(deck, component)
-    grids = sheets.plan_sheets(len(cards), round(width), round(height))
+    grids = sheets.plan_sheets(len(cards), round(width), round(height),
+                               limit=face_pixels(component.size, deck.model.bleed))
     backs = {card.id: faces.back(component, card) for card in cards}
     back_paths = {cid: (b.path if b else None) for cid, b in backs.items()}
     shared = len(set(back_paths.values())) <= 1
@@ -188,15 +191,17 @@ def check_box_name(deck: LoadedDeck) -> None:
                               f"(tts/saved-objects/{name}.json); give the component another id")
 
 
-def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
-    """The tiles this builder cuts from faces (face path -> sizes), which the face stage makes: a sheet
-    slot of every card's front (and back, where they differ), the shared back at the largest slot, the
-    tokens at trim size, and the cards of the thumbnails."""
-    wanted: dict[str, set[Size]] = {}
+def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Cut]]:
+    """The tiles this builder cuts from faces (face path -> cuts), which the face stage makes: a sheet
+    slot of every card's front (and back, where they differ) and the shared back at the largest slot, as
+    JPEGs of the sheets' quality when the sheets are JPEGs (spliced: see tts/sheets.py); the tokens at trim
+    size, and the cards of the thumbnails."""
+    wanted: dict[str, set[Cut]] = {}
+    slot_quality = _slot_quality(deck)
 
-    def want(path: str | None, size: Size) -> None:
+    def want(path: str | None, size: Size, quality: int | None = None) -> None:
         if path is not None:
-            wanted.setdefault(path, set()).add(size)
+            wanted.setdefault(path, set()).add(Cut(size, quality))
 
     for component in deck.model.components:
         cards = _cards(component)
@@ -210,18 +215,34 @@ def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
                 want(back and back.path, size)
             continue
         plan = _plan_cards(deck, faces, component)
-        want(plan.back, plan.back_size)
+        want(plan.back, plan.back_size, slot_quality)
         for sheet in plan.sheets:
             for path in [*sheet.fronts, *(sheet.backs or [])]:
-                want(path, sheet.size)
+                want(path, sheet.size, slot_quality)
     for _, shown in _thumbnail_faces(deck, faces):
         for path, size in shown:
             want(path, size)
     return wanted
 
 
-def _tile(ctx: BuildContext, face: str | None, size: Size) -> Tile | None:
-    return tile(ctx.out, ctx.faces.at(face), size, ctx.deck.model.bleed) if face is not None else None
+def _slot_quality(deck: LoadedDeck) -> int | None:
+    """The quality of the JPEG tiles the sheets are spliced from; None: the sheets are PNGs, composed."""
+    options = deck.model.tts
+    return options.quality if options.image_format == "jpeg" else None
+
+
+def _tile(ctx: BuildContext, face: str | None, wanted: Cut | Size) -> Tile | None:
+    return tile(ctx.out, ctx.faces.at(face), wanted, ctx.deck.model.bleed) if face is not None else None
+
+
+def _sheet(ctx: BuildContext, grid: sheets.Grid, faces: list[str | None]) -> tuple[bytes, str]:
+    """The sheet of `faces` (face paths; None a plain card) on `grid`: a JPEG spliced from their JPEG tiles,
+    or a PNG of their tiles' pixels."""
+    size, quality = (grid.card_w, grid.card_h), _slot_quality(ctx.deck)
+    if quality is None:
+        return sheets.encode(sheets.compose(grid, [_tile(ctx, f, size) for f in faces]), "png", 0)
+    strips = [None if f is None else _tile(ctx, f, Cut(size, quality)).path.read_bytes() for f in faces]
+    return sheets.splice(grid, strips, quality), "jpg"
 
 
 def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key: int) -> save.ComponentArt:
@@ -236,17 +257,17 @@ def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key:
     if plan.shared:
         only, size = plan.back, plan.back_size
         shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, bleed_px),
-                                 lambda: sheets.open_tile(_tile(ctx, only, size), size))
+                                 lambda: _sheet(ctx, sheets.Grid(1, 1, *size), [only]))
     for index, sheet in enumerate(plan.sheets):
         face_url = assets.add(sheet.stem, digest_key("sheet", [digest(f) for f in sheet.fronts], _grid(sheet.grid),
                                                      bleed_px),
-                              lambda: sheets.compose(sheet.grid, [_tile(ctx, f, sheet.size) for f in sheet.fronts]))
+                              lambda: _sheet(ctx, sheet.grid, sheet.fronts))
         back_url = shared_back
         if sheet.backs is not None:
             back_url = assets.add(sheet.stem.replace("-sheet", "-backs"),
                                   digest_key("backs", [b and digest(b) for b in sheet.backs], _grid(sheet.grid),
                                              bleed_px),
-                                  lambda: sheets.compose(sheet.grid, [_tile(ctx, b, sheet.size) for b in sheet.backs]))
+                                  lambda: _sheet(ctx, sheet.grid, sheet.backs))
         art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, sheet.grid.columns,
                                           sheet.grid.rows, not plan.shared, shape))
         for slot, card in enumerate(sheet.cards):
@@ -269,13 +290,13 @@ def token_art(ctx: BuildContext, assets: Assets, component: Component) -> save.C
     for card in _cards(component):
         rel = ctx.faces.front(component, card).path
         front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, bleed_px),
-                               lambda: sheets.open_tile(_tile(ctx, rel, size), size))
+                               lambda: assets.encode(_tile(ctx, rel, size).read()))
         back = ctx.faces.back(component, card)
         back_url = front_url
         if back is not None:
             back_url = assets.add(f"{component.id}-{card.id}-back",
                                   digest_key("token", digest(back.path), size, bleed_px),
-                                  lambda: sheets.open_tile(_tile(ctx, back.path, size), size))
+                                  lambda: assets.encode(_tile(ctx, back.path, size).read()))
         art.images[card.id] = (front_url, back_url)
     return art
 

@@ -1,8 +1,9 @@
 """Deck sheets: card faces packed into TTS card sheets (at most 10 x 7 cards, 4096 px a side).
 
-The plan is pure arithmetic (`plan_sheets`); `compose` and `encode` make the images. Faces are cut to
-the trim (TTS shows the whole slot on the card, so the print bleed would show as a border): the face
-stage cuts each face to its slot's size as it draws it (`tiles` of builders/tts.py asks for them).
+The plan is pure arithmetic (`plan_sheets`); `splice` makes a JPEG sheet, `compose` and `encode` a PNG one.
+Faces are cut to the trim (TTS shows the whole slot on the card, so the print bleed would show as a
+border): the face stage cuts each face to its slot's size as it draws it (`tiles` of builders/tts.py asks
+for them).
 
 How the grid is chosen: TTS scales each slot onto the card, so the sharpest card is the largest slot,
 capped at the face's own trim resolution (no upscaling). For a given number of sheets the faces are
@@ -11,14 +12,32 @@ empty slots, then the smaller image). The number of sheets is the smallest one w
 within SHARPNESS_TOLERANCE of the sharpest any number of sheets could give: one more download is not
 worth a few percent of resolution. Every sheet has BackIsHidden set, so all 70 slots hold cards (TTS
 shows the card back, not a reserved last slot, for hidden cards).
+
+A slot's sides are multiples of 8 px (`slot_side`), JPEG's blocks at 4:4:4: the multiple of 8 nearest
+to the ideal side (the trim scaled to the grid), rounded down where rounding up would pass MAX_SIDE for
+the grid or the face's own pixels (bleed included); at least 8. Where a slot comes within 7 px of the
+trim in both sides (a sheet at the trim's own size), its tile is a centred crop of the face (faces.cut):
+it reaches at most 3.5 px into the bleed, or cuts at most 3.5 px off the trim's edges, and is not
+resampled. Otherwise the trim is resampled to the slot, stretched in one side against the other by up to
+half a multiple of 8 (4 px: 0.5 % of a 750 px slot, 1 % of a 400 px one), which TTS, stretching each slot
+onto its card mesh anyway, cannot show. PNG and JPEG sheets have the same plan.
+
+Why multiples of 8: a JPEG sheet is not encoded as a whole. The face stage encodes each slot's tile as a
+JPEG of its own (faces.jpeg_tile: 4:4:4, a restart marker after every row of 8 px blocks), in the
+drawing processes; `splice` puts the sheet together from the tiles' rows of blocks (their entropy-coded
+segments: a restart resets the DC prediction, so each segment is its own pixels alone) with restart
+markers numbered for the sheet. The bytes are those libjpeg gives the composed sheet with a restart
+marker every slot's width of blocks, and a one-card edit encodes one tile again, not a sheet.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import math
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -26,13 +45,14 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 if TYPE_CHECKING:
-    from ..faces import Tile
+    from ..faces import Size, Tile
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
 MAX_SIDE = 4096  # px, TTS knowledge base: larger textures fail on many GPUs
 SHARPNESS_TOLERANCE = 0.95
 EMPTY_SLOT = (255, 255, 255)
+PLAIN_CARD = (60, 60, 60)  # a plain back, for cards whose component has no back template
 
 
 @dataclass(frozen=True)
@@ -61,17 +81,31 @@ def card_scale(columns: int, rows: int, face_w: int, face_h: int, max_side: int 
     return min(1.0, max_side / (columns * face_w), max_side / (rows * face_h))
 
 
-def best_grid(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) -> Grid:
-    """The grid holding `count` cards with the largest slots (ties: fewest empty slots, smaller image)."""
+def slot_side(ideal: float, cap: int) -> int:
+    """A slot's side: the multiple of 8 nearest to `ideal` px (halves up), the one below where that passes
+    `cap`; at least 8."""
+    side = math.floor(ideal / 8 + 0.5) * 8
+    if side > cap:
+        side = cap // 8 * 8
+    return max(8, side)
+
+
+def best_grid(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE,
+              limit: Size | None = None) -> Grid:
+    """The grid holding `count` cards of face_w x face_h px (the trim) with the largest slots (ties: fewest
+    empty slots, smaller image); `limit`: the face's whole size, bleed included (default: the trim), which
+    a slot cropped from it cannot pass."""
     if not 1 <= count <= MAX_COLUMNS * MAX_ROWS:
         raise ValueError(f"a sheet holds 1 to {MAX_COLUMNS * MAX_ROWS} cards, not {count}")
+    limit_w, limit_h = limit or (face_w, face_h)
     best, best_key = None, None
     for columns in range(1, MAX_COLUMNS + 1):
         rows = math.ceil(count / columns)
         if rows > MAX_ROWS:
             continue
         scale = card_scale(columns, rows, face_w, face_h, max_side)
-        w, h = max(1, math.floor(face_w * scale)), max(1, math.floor(face_h * scale))
+        w = slot_side(face_w * scale, min(max_side // columns, limit_w))
+        h = slot_side(face_h * scale, min(max_side // rows, limit_h))
         key = (-(w * h), columns * rows - count, columns * w * rows * h, columns)
         if best_key is None or key < best_key:
             best, best_key = Grid(columns, rows, w, h), key
@@ -85,15 +119,17 @@ def split(count: int, sheets: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(sheets)]
 
 
-def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) -> list[Grid]:
-    """One grid per sheet for `count` distinct faces of face_w x face_h px (see the module docstring)."""
+def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE,
+                limit: Size | None = None) -> list[Grid]:
+    """One grid per sheet for `count` distinct faces of face_w x face_h px (the trim; `limit`: the whole
+    face, see best_grid; the module docstring says how)."""
     if count < 1:
         return []
     per_sheet = MAX_COLUMNS * MAX_ROWS
     fewest = math.ceil(count / per_sheet)
 
     def plan(sheets: int) -> list[Grid]:
-        return [best_grid(n, face_w, face_h, max_side) for n in split(count, sheets)]
+        return [best_grid(n, face_w, face_h, max_side, limit) for n in split(count, sheets)]
 
     def sharpness(grids: list[Grid]) -> int:
         return min(g.card_w * g.card_h for g in grids)
@@ -106,29 +142,108 @@ def plan_sheets(count: int, face_w: int, face_h: int, max_side: int = MAX_SIDE) 
     return plan(count)
 
 
-def open_tile(tile: Tile | None, size: tuple[int, int]) -> Image.Image:
-    """A tile the face stage made from a face (see faces.tile); None: a plain card."""
-    return plain_card(size) if tile is None else tile.read()
-
-
 def compose(grid: Grid, tiles: list[Tile | None]) -> Image.Image:
-    """A sheet: the tile tiles[i] (a face cut to the grid's slot) in slot i; None a plain card, empty slots
-    white."""
+    """A PNG sheet's pixels: the tile tiles[i] (a face cut to the grid's slot) in slot i; None a plain card,
+    empty slots white."""
     if len(tiles) > grid.slots:
         raise ValueError(f"{len(tiles)} faces don't fit a {grid.columns} x {grid.rows} sheet")
     sheet = Image.new("RGB", grid.size, None)  # not cleared: every slot is painted below (16 ms saved a sheet)
     size = (grid.card_w, grid.card_h)
     # Pillow decodes without the GIL: a thread per core reads the tiles side by side.
     with ThreadPoolExecutor(max_workers=max(1, min(os.cpu_count() or 1, len(tiles)))) as pool:
-        for slot, image in enumerate(pool.map(lambda tile: open_tile(tile, size), tiles)):
+        images = pool.map(lambda tile: plain_card(size) if tile is None else tile.read(), tiles)
+        for slot, image in enumerate(images):
             sheet.paste(image, grid.box(slot)[:2])
     for slot in range(len(tiles), grid.slots):
         sheet.paste(EMPTY_SLOT, grid.box(slot))
     return sheet
 
 
+RESTART = re.compile(rb"\xff[\xd0-\xd7]")  # a restart marker: 0xFF is stuffed (0xFF00) in entropy-coded data
+BLOCK = 8  # px: a JPEG block, and an MCU at 4:4:4
+
+
+def _marker(data: bytes, at: int) -> tuple[int, int]:
+    """The marker at `at` of a JPEG's header and where its segment ends; ValueError if there is none."""
+    if data[at:at + 1] != b"\xff" or at + 4 > len(data):
+        raise ValueError("not a JPEG header")
+    return data[at + 1], at + 2 + int.from_bytes(data[at + 2:at + 4], "big")
+
+
+def _tile_parts(data: bytes, size: Size) -> tuple[bytes, int, list[bytes]]:
+    """A slot's JPEG tile of `size` (faces.jpeg_tile) taken apart: its header (SOI to SOS), where in the
+    header its SOF0's height is, and its entropy-coded segments, one per row of blocks. ValueError for
+    anything else (another size, subsampling, restart interval or encoding; damaged)."""
+    if not data.startswith(b"\xff\xd8") or not data.endswith(b"\xff\xd9"):
+        raise ValueError("not a whole JPEG")
+    at, frame, interval = 2, None, None
+    while True:
+        kind, end = _marker(data, at)
+        if kind == 0xC0:  # baseline frame: precision, height, width, then 3 components of 1 x 1 sampling
+            frame = at + 5
+            if data[at + 4:at + 10] != bytes([8, *size[1].to_bytes(2, "big"), *size[0].to_bytes(2, "big"), 3]) or \
+                    any(data[at + 11 + 3 * c] != 0x11 for c in range(3)):
+                raise ValueError(f"not a 4:4:4 baseline JPEG of {size[0]} x {size[1]} px")
+        elif kind == 0xDD:
+            interval = int.from_bytes(data[at + 4:at + 6], "big")
+        elif kind in (0xC1, 0xC2, 0xC3) or 0xC5 <= kind <= 0xCF and kind != 0xCC:
+            raise ValueError("not a baseline JPEG")
+        at = end
+        if kind == 0xDA:
+            break
+    if frame is None or interval != size[0] // BLOCK:
+        raise ValueError("not a JPEG with a restart marker after every row of blocks")
+    entropy = data[at:-2]
+    markers = RESTART.findall(entropy)
+    if len(markers) != size[1] // BLOCK - 1 or any(m[1] != 0xD0 + k % 8 for k, m in enumerate(markers)):
+        raise ValueError("not a JPEG with a restart marker after every row of blocks")
+    return data[:at], frame, RESTART.split(entropy)
+
+
+def splice(grid: Grid, tiles: list[bytes | None], quality: int) -> bytes:
+    """A JPEG sheet: in slot i the JPEG tile tiles[i] (faces.jpeg_tile of a face cut to the grid's slot),
+    None a plain card, empty slots white; the tiles' rows of blocks put together in the sheet's order,
+    restart markers numbered again. The same bytes as `encode(compose(...))` in JPEG with
+    restart_marker_blocks set to a slot's width in blocks. ValueError for a tile not of the slot's size
+    or not encoded like the others (another quality)."""
+    if len(tiles) > grid.slots:
+        raise ValueError(f"{len(tiles)} faces don't fit a {grid.columns} x {grid.rows} sheet")
+    size = (grid.card_w, grid.card_h)
+    if size[0] % BLOCK or size[1] % BLOCK:
+        raise ValueError(f"a JPEG sheet's slots are whole blocks of {BLOCK} px, not {size[0]} x {size[1]}")
+    filled = [solid_tile(size, PLAIN_CARD, quality) if tile is None else tile for tile in tiles]
+    filled += [solid_tile(size, EMPTY_SLOT, quality)] * (grid.slots - len(tiles))
+    parts = [_tile_parts(tile, size) for tile in filled]
+    header, frame, _ = parts[0]
+    if any(other != header for other, _, _ in parts):
+        raise ValueError("the tiles of a sheet are not encoded alike")
+    width, height = grid.size
+    out = [header[:frame], height.to_bytes(2, "big"), width.to_bytes(2, "big"), header[frame + 4:]]
+    markers = [bytes((0xFF, 0xD0 + k)) for k in range(8)]
+    count = 0
+    for row in range(grid.rows):
+        slots = [segments for _, _, segments in parts[row * grid.columns:(row + 1) * grid.columns]]
+        for line in range(size[1] // BLOCK):
+            for segments in slots:
+                if count:
+                    out.append(markers[(count - 1) % 8])
+                out.append(segments[line])
+                count += 1
+    out.append(b"\xff\xd9")
+    return b"".join(out)
+
+
+@functools.lru_cache(maxsize=None)
+def solid_tile(size: Size, colour: tuple[int, int, int], quality: int) -> bytes:
+    """The JPEG tile of one colour (a plain card, an empty slot), encoded once a process."""
+    from ..faces import jpeg_tile
+
+    return jpeg_tile(Image.new("RGB", size, colour), quality)
+
+
 def encode(image: Image.Image, image_format: str, quality: int) -> tuple[bytes, str]:
-    """(bytes, extension). JPEG uses 4:4:4 chroma so coloured text stays sharp; both are deterministic."""
+    """(bytes, extension) of a PNG sheet, or of a token's image. JPEG uses 4:4:4 chroma so coloured text
+    stays sharp; both are deterministic."""
     buffer = io.BytesIO()
     image = image if image.mode == "RGB" else image.convert("RGB")
     if image_format == "png":
@@ -181,6 +296,6 @@ def thumbnail(tiles: list[Tile], size: int = THUMBNAIL) -> bytes:
     return buffer.getvalue()
 
 
-def plain_card(size: tuple[int, int], color: tuple[int, int, int] = (60, 60, 60)) -> Image.Image:
+def plain_card(size: Size) -> Image.Image:
     """A plain back for cards whose component has no back template."""
-    return Image.new("RGB", size, color)
+    return Image.new("RGB", size, PLAIN_CARD)
