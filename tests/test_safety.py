@@ -251,6 +251,8 @@ def test_a_face_or_tile_changed_since_the_last_build_is_not_reused(game):
     face.write_bytes(face.read_bytes()[:1000])
     tile = sorted(built.glob("cache/faces/deck/number-1@*.zst"))[0]  # a card's on the thumbnails
     tile.write_bytes(tile.read_bytes()[:1000])
+    slot = sorted(built.glob("cache/faces/deck/number-1@*.jpg"))[0]  # its slot on the sheet of the card changed
+    slot.write_bytes(slot.read_bytes()[:1000])
     change_a_card(game)
     assert run_cli("build", "--quiet", "--asset-url", URL, cwd=game).exit_code == 0
     assert tree(built) == clean_build(game)

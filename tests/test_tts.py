@@ -219,6 +219,105 @@ def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
     assert len(colours[1]) == 1 and colours[1][0][1] != EMPTY_SLOT  # the plain card
 
 
+def slot_images(count: int, size: tuple[int, int]) -> list[Image.Image | None]:
+    """`count` faces cut to a slot, each its own: noise over a colour of its own; the second a plain card."""
+    images = []
+    for n in range(count):
+        noise = Image.effect_noise(size, 40 + n).convert("RGB")
+        images.append(Image.blend(noise, Image.new("RGB", size, (n * 37 % 256, n * 91 % 256, n * 13 % 256)), 0.6))
+    if count > 1:
+        images[1] = None
+    return images
+
+
+def encoded_whole(grid, images: list[Image.Image | None], quality: int) -> bytes:
+    """What libjpeg makes of the composed sheet, a restart marker every slot's width of blocks."""
+    import io
+
+    from deckpress.tts.sheets import EMPTY_SLOT, PLAIN_CARD
+
+    sheet = Image.new("RGB", grid.size, EMPTY_SLOT)
+    for slot, image in enumerate(images):
+        sheet.paste(image or Image.new("RGB", (grid.card_w, grid.card_h), PLAIN_CARD), grid.box(slot)[:2])
+    buffer = io.BytesIO()
+    sheet.save(buffer, "JPEG", quality=quality, subsampling=0, optimize=False, restart_marker_blocks=grid.card_w // 8)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("columns, rows, size, count", [
+    (5, 4, (96, 128), 20),  # a full sheet
+    (3, 3, (64, 40), 7),  # empty slots
+    (1, 5, (40, 16), 5),  # one column
+    (10, 2, (16, 24), 13),  # ten columns, empty slots
+    (10, 7, (8, 8), 70),  # the largest grid, the smallest slot
+    (1, 1, (752, 1048), 1),  # a shared back
+])
+def test_a_jpeg_sheet_is_spliced_to_the_bytes_of_the_composed_sheet_encoded(columns, rows, size, count):
+    """The sheet spliced from its slots' JPEG tiles is byte for byte libjpeg's encoding of the composed sheet
+    (with a restart every slot's width), decodes at its grid's size, and each slot shows its own tile's
+    pixels exactly (a restart resets the prediction: a slot's blocks are its own)."""
+    import io
+
+    from deckpress.faces import jpeg_tile
+    from deckpress.tts.sheets import Grid, splice
+
+    grid = Grid(columns, rows, *size)
+    images = slot_images(count, size)
+    tiles = [None if image is None else jpeg_tile(image, 85) for image in images]
+    spliced = splice(grid, tiles, 85)
+    assert spliced == encoded_whole(grid, images, 85)
+    with Image.open(io.BytesIO(spliced)) as sheet:
+        sheet.load()
+        assert sheet.size == grid.size
+        for slot, tile in enumerate(tiles):
+            if tile is not None:
+                with Image.open(io.BytesIO(tile)) as own:
+                    assert sheet.crop(grid.box(slot)).tobytes() == own.convert("RGB").tobytes(), slot
+
+
+def test_a_tile_not_made_for_its_slot_is_not_spliced():
+    """A file in cache/ that is not a JPEG tile of the slot's size, encoded like the others (a damaged one,
+    one of another size, quality or subsampling, one without a restart after every row of blocks), fails
+    the sheet rather than showing wrong or broken cards."""
+    import io
+
+    from deckpress.faces import jpeg_tile
+    from deckpress.tts.sheets import Grid, splice
+
+    grid = Grid(2, 1, 32, 24)
+    image = slot_images(1, (32, 24))[0]
+    good = jpeg_tile(image, 90)
+    assert splice(grid, [good, good], 90)
+
+    def encoded(**options) -> bytes:
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", **{"quality": 90, "subsampling": 0, "optimize": False, **options})
+        return buffer.getvalue()
+
+    taller = jpeg_tile(slot_images(1, (32, 32))[0], 90)
+    assert b"\xff\xc0\x00\x11\x08\x00\x20" in taller  # its frame: 8 bits, 32 px high
+    foreign = {
+        "cut short": good[:-40],
+        "its end lost": good[:-2],
+        "another size": jpeg_tile(image.resize((32, 16)), 90),
+        "another quality": jpeg_tile(image, 80),
+        "no restart markers": encoded(),
+        "a restart every 2 rows": encoded(restart_marker_rows=2),
+        "a restart every 5 blocks": encoded(restart_marker_blocks=5),  # as many restarts, not at the rows' ends
+        "a row more than its frame says": taller.replace(b"\xff\xc0\x00\x11\x08\x00\x20", b"\xff\xc0\x00\x11\x08\x00\x18"),
+        "4:2:0": encoded(subsampling=2, restart_marker_rows=1),
+        "optimized tables": encoded(optimize=True, restart_marker_rows=1),
+        "progressive": encoded(progressive=True, restart_marker_rows=1),
+        "a PNG": b"\x89PNG\r\n\x1a\n" + good[8:],
+        "restarts renumbered": good.replace(b"\xff\xd1", b"\xff\xd2"),
+    }
+    for name, tile in foreign.items():
+        for tiles in ([good, tile], [tile, tile]):  # beside a good tile, or alone
+            with pytest.raises(ValueError):
+                splice(grid, tiles, 90)
+                raise AssertionError(f"{name}: spliced")
+
+
 def test_lua_moonsharp_lacks_is_one_located_line_and_deck_text_never_is(tmp_path):
     """The Global script is checked for what TTS's sandbox lacks after every change (its check is recorded
     by the script's text, the engine's contract by the engine's): in a module, at the module's own line; in

@@ -48,7 +48,7 @@ components:
   - {{id: big, name: Big, template: patch, back: back-a, fields: {FIELDS}, cards: [{BIG}]}}
   - {{id: extra, name: Extra, optional: true, template: patch, back: back-a, fields: {FIELDS},
      cards: [{{name: X1, colour: '#ffffff', row: 1}}, {{name: X2, colour: '#000000', row: 5}}]}}
-tts: {{image_format: png}}
+tts: {{image_format: FORMAT}}
 print: {{profiles: []}}
 """
 TEMPLATES = {
@@ -60,14 +60,14 @@ TEMPLATES = {
 }
 
 
-@pytest.fixture(scope="module")
-def slots(tmp_path_factory) -> Path:
-    """A project of CARDS cards, each a colour and a bar of its own, on several sheets, with two backs;
-    built once; returns the project."""
+@pytest.fixture(scope="module", params=["jpeg", "png"])
+def slots(tmp_path_factory, request) -> Path:
+    """A project of CARDS cards, each a colour and a bar of its own, on several sheets, with two backs, its
+    sheets JPEGs (spliced) or PNGs (composed); built once; returns the project."""
     root = tmp_path_factory.mktemp("slots")
     (root / "decks").mkdir()
     (root / "templates").mkdir()
-    (root / "decks" / "slots.yaml").write_text(DECK, encoding="utf-8")
+    (root / "decks" / "slots.yaml").write_text(DECK.replace("FORMAT", request.param), encoding="utf-8")
     for name, text in TEMPLATES.items():
         (root / "templates" / f"{name}.yaml").write_text(text, encoding="utf-8")
     result = run_cli("build", "slots", "--quiet", cwd=root)

@@ -163,67 +163,56 @@ RESTART = re.compile(rb"\xff[\xd0-\xd7]")  # a restart marker: 0xFF is stuffed (
 BLOCK = 8  # px: a JPEG block, and an MCU at 4:4:4
 
 
-def _marker(data: bytes, at: int) -> tuple[int, int]:
-    """The marker at `at` of a JPEG's header and where its segment ends; ValueError if there is none."""
-    if data[at:at + 1] != b"\xff" or at + 4 > len(data):
-        raise ValueError("not a JPEG header")
-    return data[at + 1], at + 2 + int.from_bytes(data[at + 2:at + 4], "big")
+def _header_end(data: bytes, kind: int) -> int:
+    """Where the marker `kind` (0xFF, kind) of a JPEG's header is, walking its segments from SOI; the
+    length of `data` when there is none."""
+    at = 2
+    while at + 4 <= len(data) and data[at] == 0xFF and data[at + 1] != kind:
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")  # a marker and its segment's length
+    return at if data[at:at + 2] == bytes((0xFF, kind)) else len(data)
 
 
-def _tile_parts(data: bytes, size: Size) -> tuple[bytes, int, list[bytes]]:
-    """A slot's JPEG tile of `size` (faces.jpeg_tile) taken apart: its header (SOI to SOS), where in the
-    header its SOF0's height is, and its entropy-coded segments, one per row of blocks. ValueError for
-    anything else (another size, subsampling, restart interval or encoding; damaged)."""
-    if not data.startswith(b"\xff\xd8") or not data.endswith(b"\xff\xd9"):
+def _tile_parts(data: bytes, rows: int) -> tuple[bytes, list[bytes]]:
+    """A JPEG tile of `rows` rows of blocks taken apart: its header (SOI to SOS) and its entropy-coded
+    segments, one per row of blocks. ValueError for a file cut short or a restart missing or misnumbered."""
+    at = _header_end(data, 0xDA)
+    if not data.startswith(b"\xff\xd8") or at + 4 > len(data) or not data.endswith(b"\xff\xd9"):
         raise ValueError("not a whole JPEG")
-    at, frame, interval = 2, None, None
-    while True:
-        kind, end = _marker(data, at)
-        if kind == 0xC0:  # baseline frame: precision, height, width, then 3 components of 1 x 1 sampling
-            frame = at + 5
-            if data[at + 4:at + 10] != bytes([8, *size[1].to_bytes(2, "big"), *size[0].to_bytes(2, "big"), 3]) or \
-                    any(data[at + 11 + 3 * c] != 0x11 for c in range(3)):
-                raise ValueError(f"not a 4:4:4 baseline JPEG of {size[0]} x {size[1]} px")
-        elif kind == 0xDD:
-            interval = int.from_bytes(data[at + 4:at + 6], "big")
-        elif kind in (0xC1, 0xC2, 0xC3) or 0xC5 <= kind <= 0xCF and kind != 0xCC:
-            raise ValueError("not a baseline JPEG")
-        at = end
-        if kind == 0xDA:
-            break
-    if frame is None or interval != size[0] // BLOCK:
-        raise ValueError("not a JPEG with a restart marker after every row of blocks")
+    at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
     entropy = data[at:-2]
     markers = RESTART.findall(entropy)
-    if len(markers) != size[1] // BLOCK - 1 or any(m[1] != 0xD0 + k % 8 for k, m in enumerate(markers)):
+    if len(markers) != rows - 1 or any(m[1] != 0xD0 + k % 8 for k, m in enumerate(markers)):
         raise ValueError("not a JPEG with a restart marker after every row of blocks")
-    return data[:at], frame, RESTART.split(entropy)
+    return data[:at], RESTART.split(entropy)
 
 
 def splice(grid: Grid, tiles: list[bytes | None], quality: int) -> bytes:
     """A JPEG sheet: in slot i the JPEG tile tiles[i] (faces.jpeg_tile of a face cut to the grid's slot),
     None a plain card, empty slots white; the tiles' rows of blocks put together in the sheet's order,
     restart markers numbered again. The same bytes as `encode(compose(...))` in JPEG with
-    restart_marker_blocks set to a slot's width in blocks. ValueError for a tile not of the slot's size
-    or not encoded like the others (another quality)."""
+    restart_marker_blocks set to a slot's width in blocks. ValueError for a tile that is not a JPEG tile
+    of the slot's size and `quality` (its header not a plain slot's: another size, quality, subsampling,
+    tables or restart interval), or a damaged one."""
     if len(tiles) > grid.slots:
         raise ValueError(f"{len(tiles)} faces don't fit a {grid.columns} x {grid.rows} sheet")
     size = (grid.card_w, grid.card_h)
     if size[0] % BLOCK or size[1] % BLOCK:
         raise ValueError(f"a JPEG sheet's slots are whole blocks of {BLOCK} px, not {size[0]} x {size[1]}")
+    rows = size[1] // BLOCK
+    empty = solid_tile(size, EMPTY_SLOT, quality)
+    header, _ = _tile_parts(empty, rows)
     filled = [solid_tile(size, PLAIN_CARD, quality) if tile is None else tile for tile in tiles]
-    filled += [solid_tile(size, EMPTY_SLOT, quality)] * (grid.slots - len(tiles))
-    parts = [_tile_parts(tile, size) for tile in filled]
-    header, frame, _ = parts[0]
-    if any(other != header for other, _, _ in parts):
-        raise ValueError("the tiles of a sheet are not encoded alike")
+    parts = [_tile_parts(tile, rows) for tile in filled] + [_tile_parts(empty, rows)] * (grid.slots - len(tiles))
+    if any(other != header for other, _ in parts):
+        raise ValueError(f"a tile of the sheet is not a JPEG tile of {size[0]} x {size[1]} px at quality {quality}")
+    frame = _header_end(header, 0xC0) + 5  # the baseline frame's height, then width
     width, height = grid.size
     out = [header[:frame], height.to_bytes(2, "big"), width.to_bytes(2, "big"), header[frame + 4:]]
     markers = [bytes((0xFF, 0xD0 + k)) for k in range(8)]
     count = 0
     for row in range(grid.rows):
-        slots = [segments for _, _, segments in parts[row * grid.columns:(row + 1) * grid.columns]]
-        for line in range(size[1] // BLOCK):
+        slots = [segments for _, segments in parts[row * grid.columns:(row + 1) * grid.columns]]
+        for line in range(rows):
             for segments in slots:
                 if count:
                     out.append(markers[(count - 1) % 8])
