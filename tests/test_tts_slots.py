@@ -108,6 +108,42 @@ def test_no_sheet_has_more_than_ten_columns_or_seven_rows(face):
     assert len(plan_sheets(TTS_COLUMNS * TTS_ROWS + 1, 40, 60)) == 2
 
 
+@pytest.mark.parametrize("face, limit", [((750, 1050), (825, 1125)), ((744, 1039), None), ((413, 591), (488, 666)),
+                                         ((1050, 750), (1125, 825)), ((300, 300), (300, 300)), ((40, 60), None),
+                                         ((5, 9), (6, 9))])
+def test_a_slot_is_whole_jpeg_blocks_nearest_to_the_card_scaled(face, limit):
+    """A slot's sides are multiples of 8 px (a JPEG sheet is spliced from its slots' blocks), at least 8:
+    the multiple of 8 nearest to the trim scaled to the grid, the one below where the nearest would pass
+    4096 px for the grid or the face's pixels with its bleed (a slot at the trim's size is cropped)."""
+    width, height = limit or face
+    for count in (1, 2, 7, 15, 20, 21, 42, 69, 70, 71, 150, 1000):
+        for grid in plan_sheets(count, *face, limit=limit):
+            scale = min(1.0, 4096 / (grid.columns * face[0]), 4096 / (grid.rows * face[1]))
+            for side, ideal, cap in ((grid.card_w, face[0] * scale, min(4096 // grid.columns, width)),
+                                     (grid.card_h, face[1] * scale, min(4096 // grid.rows, height))):
+                assert side % 8 == 0 and side >= 8, (count, grid)
+                assert side <= cap or side == 8, (count, grid)
+                assert abs(side - ideal) <= 4 or side + 8 > cap >= side or ideal < 4, (count, grid, ideal)
+
+
+def test_a_slot_within_7_px_of_the_trim_is_the_face_cropped_about_its_centre():
+    """A poker face (825 x 1125 px, 37.5 px of bleed: a 750 x 1050 trim) at 752 x 1048 is its pixels from
+    (36, 38): 1 px into the bleed left and right, 1 px of the trim off at the top and bottom; a slot 8 px
+    or more from the trim is resampled, as is one that would need pixels past the face."""
+    from deckpress.faces import crop_box, cut
+
+    assert crop_box((825, 1125), 37.5, (752, 1048)) == (36, 38, 788, 1086)
+    assert crop_box((825, 1125), 37.5, (750, 1050)) == (38, 38, 788, 1088)  # a token: the trim
+    assert crop_box((825, 1125), 37.5, (744, 1056)) == (40, 34, 784, 1090)
+    assert crop_box((825, 1125), 37.5, (742, 1048)) is None and crop_box((825, 1125), 37.5, (736, 1024)) is None
+    assert crop_box((744, 1039), 0, (744, 1040)) is None  # no bleed to reach into
+    face = Image.effect_noise((825, 1125), 50).convert("RGB")
+    assert cut(face, 37.5, (752, 1048)).tobytes() == face.crop((36, 38, 788, 1086)).tobytes()
+    face = Image.new("RGB", (825, 1125), (255, 0, 0))
+    face.paste((0, 0, 255), (37, 37, 788, 1088))  # the trim blue, the bleed red (the trim's edge pixels blue)
+    assert cut(face, 37.5, (728, 1024)).getcolors() == [(728 * 1024, (0, 0, 255))]  # the trim resampled
+
+
 def test_the_score_save_keeps_within_the_tts_grid(built):
     save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
     entries = [e for s in states(save["ObjectStates"]) for e in s.get("CustomDeck", {}).values()]

@@ -10,7 +10,8 @@ builder gets them typed as `self.options`. Its steps:
     check(deck)         `deckpress check`: the builder's own settings files load and fit (a DeckError if not)
     tiles(deck, faces)  the face tiles (faces cut to the trim at a size) it wants: the face stage cuts them while
                         each face is in memory, and keeps them in the output folder's cache/; faces.tile says
-                        where the builder reads each (a tile at the trim's own size is the face cropped)
+                        where the builder reads each (a tile within 7 px of the trim is the face cropped);
+                        a faces.Cut asks for a tile as a JPEG (a TTS sheet's slot) rather than its pixels
     prepare(ctx)        runs while the faces are drawn: import its libraries, read its fonts
     build(ctx)          once the faces are drawn: write its outputs into ctx.out
 
@@ -33,7 +34,7 @@ from ..located import Map
 if TYPE_CHECKING:  # the command line lists the builders and their options without a deck's modules
     from ..context import BuildContext
     from ..deck import LoadedDeck
-    from ..faces import FaceCheck, Faces, Size
+    from ..faces import Cut, FaceCheck, Faces, Size
 
 ENTRY_POINTS = "deckpress.builders"
 
@@ -73,8 +74,8 @@ class Builder:
         gives `faces`, its one drawing of every face: ask it to see faces as they are drawn, and add warnings
         to its `warnings`."""
 
-    def tiles(self, deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
-        """The tiles the builder cuts from faces: face path -> sizes."""
+    def tiles(self, deck: LoadedDeck, faces: Faces) -> dict[str, set[Cut | Size]]:
+        """The tiles the builder cuts from faces: face path -> cuts (a size alone: the tile's pixels)."""
         return {}
 
     def prepare(self, ctx: BuildContext) -> None:
@@ -180,9 +181,9 @@ def preload() -> None:
         cls.load()
 
 
-def tiles(builders: list[Builder], deck: LoadedDeck, faces: Faces) -> dict[str, set[Size]]:
+def tiles(builders: list[Builder], deck: LoadedDeck, faces: Faces) -> dict[str, set[Cut | Size]]:
     """The tiles every builder asks of the face stage, by face path."""
-    wanted: dict[str, set[Size]] = {}
+    wanted: dict[str, set[Cut | Size]] = {}
     for builder in builders:
         for face, sizes in builder.tiles(deck, faces).items():
             wanted.setdefault(face, set()).update(sizes)
