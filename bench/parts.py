@@ -76,8 +76,10 @@ def main() -> None:
     timed(faces, "cut", "tiles: cutting (resampling)")
     timed(faces, "write_tile", "tiles: compressed (zstd)")
     timed(faces, "read_tile", "tiles: read back (zstd)")
-    timed(sheets, "compose", "TTS: sheets composed")
-    timed(sheets, "encode", "TTS: sheets encoded")
+    timed(faces, "jpeg_tile", "tiles: JPEG encoded (a JPEG sheet's slots)")
+    timed(sheets, "splice", "TTS: JPEG sheets spliced")
+    timed(sheets, "compose", "TTS: PNG sheets composed")
+    timed(sheets, "encode", "TTS: PNG sheets and tokens encoded")
     for builder in registered():
         timed(builder, "prepare", "builders: preparing (fonts)")
     timed(TTSBuilder, "build", "TTS: the rest (save, Lua, thumbnails)")
