@@ -99,7 +99,7 @@ class Cut:
     quality: int | None = None
 
     @staticmethod
-    def of(wanted: "Cut | Size") -> "Cut":
+    def of(wanted: Cut | Size) -> Cut:
         return wanted if isinstance(wanted, Cut) else Cut(tuple(wanted))
 
     @property
@@ -199,7 +199,8 @@ def cut(image, bleed_px: float, size: Size):
     bilinear's, and curved edges show a step of a pixel where a column or row of the face falls out (RMS
     7.2 of 255 from Lanczos's, bilinear's 2.5); at 0.54 it looks like Lanczos's (5.1 from it, bilinear 3.5).
     TTS shows the texture smaller than this anyway (its mipmaps), and never a different pixel from one run
-    to another. A thumbnail's card (a sixth of the face, five a save) keeps bicubic's sharper edges; it is
+    to another. libvips (pyvips) was no faster: 10.9 ms (cubic) for a 0.97 slot, 6.1 for a 0.55 one, with
+    the copies in and out. A thumbnail's card (a sixth of the face, five a save) keeps bicubic's sharper edges; it is
     first reduced by a whole factor (averages of pixel blocks), leaving at least three times the size to
     resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker card's
     thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""

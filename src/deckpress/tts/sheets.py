@@ -199,10 +199,10 @@ def splice(grid: Grid, tiles: list[bytes | None], quality: int) -> bytes:
     if size[0] % BLOCK or size[1] % BLOCK:
         raise ValueError(f"a JPEG sheet's slots are whole blocks of {BLOCK} px, not {size[0]} x {size[1]}")
     rows = size[1] // BLOCK
-    empty = solid_tile(size, EMPTY_SLOT, quality)
-    header, _ = _tile_parts(empty, rows)
+    empty = _tile_parts(solid_tile(size, EMPTY_SLOT, quality), rows)
+    header = empty[0]
     filled = [solid_tile(size, PLAIN_CARD, quality) if tile is None else tile for tile in tiles]
-    parts = [_tile_parts(tile, rows) for tile in filled] + [_tile_parts(empty, rows)] * (grid.slots - len(tiles))
+    parts = [_tile_parts(tile, rows) for tile in filled] + [empty] * (grid.slots - len(tiles))
     if any(other != header for other, _ in parts):
         raise ValueError(f"a tile of the sheet is not a JPEG tile of {size[0]} x {size[1]} px at quality {quality}")
     frame = _header_end(header, 0xC0) + 5  # the baseline frame's height, then width
