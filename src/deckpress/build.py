@@ -247,9 +247,10 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
                            records=Records(staging, previous, old_manifest.get("records", {})))
+        wanted = tiles(builders, deck, faces)  # before the builders fork: they share the modules it imports
         with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                        done, todo), tiles(builders, deck, faces))
+                                                                        done, todo), wanted)
             FaceStage.check_safe_zone(stage.records)
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
