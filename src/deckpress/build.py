@@ -239,6 +239,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     if previous is not None:
         VOUCHED.update(stamp.vouched(final, old_manifest.get("artifacts", {})))
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
+    shown = ShownFaces(staging, final, old_manifest.get("artifacts", {}) if previous is not None else {})
     try:
         (staging / TEMPORARY_MARK).write_bytes(b"")
         faces = plan_faces(deck)
@@ -250,7 +251,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         wanted = tiles(builders, deck, faces)  # before the builders fork: they share the modules it imports
         with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                        done, todo), wanted)
+                                                                        done, todo), wanted, shown.show)
             FaceStage.check_safe_zone(stage.records)
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
@@ -271,12 +272,69 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
         _swap(staging, final)
     except BaseException:
+        if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
+            shown.restore()
+        shown.close()
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    shown.close()
     stamp.write(final, deck, _stamp_key(options), stage.records, states,
                 deck.warnings + FaceStage.recorded_warnings(stage.records))
     return (f"{deck.name}: built {len(artifacts)} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
+
+
+class ShownFaces:
+    """The faces a build draws, each put in the place of the previous build's as soon as it is drawn, so that
+    an edited card shows before the TTS sheets and the PDFs are made (as `deckpress watch` rebuilds): only a
+    face whose path the previous build's manifest lists (a new path would be a file the manifest does not
+    list), as a hard link of its file in the staging folder renamed over the old one (no half-written file,
+    nor any other, lands in the build folder). The old faces are kept meanwhile as hard links in a folder of
+    deckpress's beside it (OUT/.<deck>.old-*, marked): a build that fails or is stopped puts them back
+    (`restore`), and the build folder is as it was, the same files. A build killed outright leaves the new
+    faces under the old manifest: the next build finds those files' bytes are not the manifest's, so it draws
+    the faces again and replaces the build, and no stamp vouches for them (their state is not the one
+    recorded). Without hard links, nothing is shown early."""
+
+    def __init__(self, staging: Path, final: Path, listed: dict):
+        self.staging, self.final, self.listed = staging, final, listed
+        self.kept: Path | None = None  # made with the first face shown
+        self.shown: list[str] = []
+        self.working = True  # false after a failure (a file system without hard links...): none shown after
+
+    def show(self, face) -> None:
+        """Put the face just drawn into the staging folder in the place of the previous build's."""
+        relative = face.path
+        target = self.final / relative
+        if not self.working or relative not in self.listed or target.is_symlink() or not target.is_file():
+            return
+        try:
+            if self.kept is None:
+                self.kept = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
+                (self.kept / TEMPORARY_MARK).write_bytes(b"")
+            old, new = self.kept / "old" / relative, self.kept / "new" / relative
+            old.parent.mkdir(parents=True, exist_ok=True)
+            new.parent.mkdir(parents=True, exist_ok=True)
+            os.link(target, old)
+            self.shown.append(relative)  # before the rename: putting back a face not replaced changes nothing
+            os.link(self.staging / relative, new)
+            os.replace(new, target)
+        except OSError:
+            self.working = False
+
+    def restore(self) -> None:
+        """Put the previous build's faces back in place of those shown (the build failed or stopped before its
+        own was put in place)."""
+        for relative in reversed(self.shown):
+            with suppress(OSError):
+                os.replace(self.kept / "old" / relative, self.final / relative)
+        self.shown = []
+
+    def close(self) -> None:
+        """Remove the folder of the old faces."""
+        if self.kept is not None:
+            shutil.rmtree(self.kept, ignore_errors=True)
+            self.kept = None
 
 
 @contextmanager
