@@ -256,21 +256,9 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
             run_builders()
-        if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
-            shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
-        states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
-                  for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
-        artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
-                     for relative, state in states.items()}
-        manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
-                    "inputs": build_inputs(deck, stage.records, option_values), "artifacts": artifacts,
-                    "faces": stage.records, "records": ctx.records.new}
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-        states[MANIFEST] = file_state(staging / MANIFEST)
-        os.chmod(staging, 0o777 & ~_umask())
-        check_stop()  # a deck's own process told to stop puts nothing in place
-        (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
-        _swap(staging, final)
+            # Within the block: the builders' processes, done, are reaped once the build is in place (a
+            # process's end, its memory handed back, takes 10 to 25 ms).
+            states = _put_in_place(ctx, stage.records, option_values)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
             shown.restore()
@@ -280,8 +268,30 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     shown.close()
     stamp.write(final, deck, _stamp_key(options), stage.records, states,
                 deck.warnings + FaceStage.recorded_warnings(stage.records))
-    return (f"{deck.name}: built {len(artifacts)} files into {final} "
+    return (f"{deck.name}: built {len(states) - 1} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
+
+
+def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) -> dict:
+    """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final;
+    returns the state of each file of the build, manifest included, as it was hashed (for the stamp)."""
+    deck, previous, staging = ctx.deck, ctx.previous, ctx.out
+    if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
+        shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
+    states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
+              for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
+    artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
+                 for relative, state in states.items()}
+    manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
+                "inputs": build_inputs(deck, face_records, option_values), "artifacts": artifacts,
+                "faces": face_records, "records": ctx.records.new}
+    (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    states[MANIFEST] = file_state(staging / MANIFEST)
+    os.chmod(staging, 0o777 & ~_umask())
+    check_stop()  # a deck's own process told to stop puts nothing in place
+    (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
+    _swap(staging, ctx.final)
+    return states
 
 
 class ShownFaces:
