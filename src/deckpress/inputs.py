@@ -182,8 +182,8 @@ def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
     profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
     deckpress itself and the build's options."""
     game = deck.model.scripted
-    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): input_digest(f, resolved=True)
-           for f in input_files(deck)}
+    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path, resolved=True):
+           input_digest(f, resolved=True) for f in input_files(deck)}
     for name, file in face_images(deck, face_records).items():
         out[name] = _image_digest(file)
     out["deckpress"] = package_digest()
