@@ -1,7 +1,8 @@
 """One build: YAML -> validated model -> faces -> builders -> OUT/<deck>/, swapped in at the end.
 
 Everything is written to a staging folder of its own beside the output; only a build that succeeds
-replaces OUT/<deck>/, so a failed or interrupted build leaves the previous one intact. deckpress replaces
+replaces OUT/<deck>/, so a failed or interrupted build leaves the previous one intact (the faces it drew
+are shown in it as they are drawn, and the previous ones put back when it fails: ShownFaces). deckpress replaces
 only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
 on OUT keeps two builds into one folder from running at once, so a build finds the staging and old folders
 of its deck that a killed build left (OUT/.<deck>.staging-*, OUT/.<deck>.old-*) and removes them: those it
