@@ -262,3 +262,24 @@ def test_an_input_hashed_once_is_hashed_again_when_it_changes(tmp_path):
                      ("size: 5\n", now), ("size: 6\n", now)]:  # a change within the clock's tick: the same state
         expected = write(text, ns)
         assert inputs.input_digest(file) == expected, text
+
+
+def test_input_files_are_resolved_as_path_resolve_resolves_them(tmp_path, monkeypatch):
+    """inputs.resolved_files resolves a listed folder once and only a file that is a link on its own: the same
+    paths as Path.resolve of each file, through a folder that is a link, a relative folder and file links."""
+    real = tmp_path / "real"
+    (real / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "target.yaml").write_text("a: 1\n", encoding="utf-8")
+    for name in ("a.yaml", "sub/b.yaml", "sub/deeper/c.yaml"):
+        (real / name).write_text("x: 1\n", encoding="utf-8")
+    (real / "sub" / "link.yaml").symlink_to(tmp_path / "elsewhere" / "target.yaml")
+    (real / "sub" / "relative.yaml").symlink_to("deeper/c.yaml")
+    (real / "folder-link").symlink_to(tmp_path / "elsewhere")  # not entered, as Path.rglob does not
+    (tmp_path / "via").symlink_to(real)
+    monkeypatch.chdir(tmp_path)
+    for folder in (tmp_path / "via", Path("via"), Path("via/sub/.."), Path("real"), Path("."), real / "sub"):
+        found = inputs.resolved_files(folder)
+        assert [path for path, _ in found] == inputs.listed_files(folder)
+        assert [resolved for _, resolved in found] == [path.resolve() for path in inputs.listed_files(folder)], folder
+    assert (tmp_path / "elsewhere" / "target.yaml") in [r for _, r in inputs.resolved_files(Path("via"))]

@@ -103,6 +103,17 @@ def test_a_process_told_to_stop_runs_no_task(monkeypatch, tmp_path):
     assert not (tmp_path / "ran").exists() and not process.is_alive()
 
 
+def test_prepared_tasks_processes_are_reaped_as_the_block_is_left():
+    """results() gives the results without waiting for the processes to end (a builder's end, its memory
+    handed back, takes 10 to 25 ms: the deck's process puts its build in place meanwhile); leaving the block
+    reaps them."""
+    with Prepared([(lambda: None, lambda: 1), (lambda: None, lambda: 2)]) as prepared:
+        assert prepared.results() == [1, 2]
+        ended = [process for process, _, _ in prepared.running]
+        assert len(ended) == 2
+    assert not prepared.running and not any(process.is_alive() for process in ended)
+
+
 def test_work_shared_out_comes_back_in_order_with_its_errors_in_place():
     def work(index):
         if index == 5:

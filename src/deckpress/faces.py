@@ -376,10 +376,11 @@ class FaceStage:
         return done
 
     def build(self, faces: list[Face], progress: Callable[[int, int], None],
-              tiles: dict[str, set[Cut | Size]] | None = None) -> int:
+              tiles: dict[str, set[Cut | Size]] | None = None, drawn_one: Callable[[Face], None] | None = None) -> int:
         """Write every face, reusing unchanged ones, and the `tiles` of each (by face path) into cache/;
         returns how many faces were drawn. Faces are drawn in parallel processes where the system can fork
-        them: each face is independent of the others."""
+        them: each face is independent of the others. `drawn_one(face)` is called as each face drawn is in
+        its file."""
         tiles = tiles or {}
         todo, keys = [], {}
         for face in faces:
@@ -413,6 +414,8 @@ class FaceStage:
                     self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
                     count += 1
                     progress(count, drawn)
+                    if drawn_one is not None:
+                        drawn_one(job.face)
         return drawn
 
     @staticmethod

@@ -17,6 +17,7 @@ import stat
 import time
 from functools import lru_cache
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from . import __version__
@@ -69,9 +70,9 @@ def built_digest(path: Path) -> str:
 _DIGESTS: dict[str, tuple[list[int], str]] = {}
 
 
-def input_digest(path: Path) -> str:
-    """sha256 of an input file, its state noted in HASHED."""
-    key = str(path.resolve())
+def input_digest(path: Path, resolved: bool = False) -> str:
+    """sha256 of an input file, its state noted in HASHED (`resolved`: the path given is)."""
+    key = str(path if resolved else path.resolve())
     before = file_state(path)
     known = _DIGESTS.get(key)
     if known is not None and known[0] == before:
@@ -135,13 +136,28 @@ def image_record(read: set[Path], missing: set[Path], deck_path: Path) -> dict[s
     return {display_name(p, deck_path): _image_digest(p) for p in sorted(read | missing)}
 
 
-def listed_files(folder: Path) -> list[Path]:
-    """The files in `folder` and its subfolders, as listed (links not resolved; a link to a folder is not
-    followed, as Path.rglob does not), but Python's __pycache__ folders."""
-    out: list[Path] = []
+def _walk(folder: Path) -> Iterator[tuple[str, str]]:
+    """(its folder, its name) of each file in `folder` and its subfolders, as listed (links not resolved; a
+    link to a folder is not followed, as Path.rglob does not), but in Python's __pycache__ folders."""
     for top, folders, files in os.walk(folder):
         folders[:] = [name for name in folders if name != "__pycache__"]
-        out += [Path(top, name) for name in files if os.path.isfile(os.path.join(top, name))]
+        yield from ((top, name) for name in files if os.path.isfile(os.path.join(top, name)))
+
+
+def listed_files(folder: Path) -> list[Path]:
+    """The files in `folder` and its subfolders (see _walk)."""
+    return [Path(top, name) for top, name in _walk(folder)]
+
+
+def resolved_files(folder: Path) -> list[tuple[Path, Path]]:
+    """Each file of listed_files(folder), and its path resolved: the folder resolved once (os.walk enters no
+    link to a folder), then only a file that is itself a link (Path.resolve of every file, a system call per
+    part of its path, took most of a build's look at its inputs)."""
+    start, root = os.fspath(folder), os.fspath(folder.resolve())
+    out = []
+    for top, name in _walk(folder):
+        path = Path(top, name)
+        out.append((path, path.resolve() if os.path.islink(path) else Path(root + top[len(start):], name)))
     return out
 
 
@@ -152,7 +168,7 @@ def input_files(deck) -> list[Path]:
     for folder in LOOKUP_FOLDERS:
         for directory in lookup_dirs(deck.path, folder):
             if directory.is_dir():
-                files.update(p.resolve() for p in listed_files(directory))
+                files.update(resolved for _, resolved in resolved_files(directory))
     return sorted(files)
 
 
@@ -166,8 +182,8 @@ def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
     profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
     deckpress itself and the build's options."""
     game = deck.model.scripted
-    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path): input_digest(f)
-           for f in input_files(deck)}
+    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path, resolved=True):
+           input_digest(f, resolved=True) for f in input_files(deck)}
     for name, file in face_images(deck, face_records).items():
         out[name] = _image_digest(file)
     out["deckpress"] = package_digest()

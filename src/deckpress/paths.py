@@ -52,13 +52,13 @@ def find_in(dirs: list[Path], relative: str, deck_path: Path) -> Path | None:
     return None
 
 
-def display_name(path: Path, deck_path: Path) -> str:
+def display_name(path: Path, deck_path: Path, resolved: bool = False) -> str:
     """How an input file is named in the manifest: relative to the project, or `deckpress:` + its place
-    in the package data."""
-    resolved = path.resolve()
-    if resolved.is_relative_to(PACKAGE_DATA):
-        return "deckpress:" + resolved.relative_to(PACKAGE_DATA).as_posix()
+    in the package data (`resolved`: the path given is resolved already)."""
+    real = path if resolved else path.resolve()
+    if real.is_relative_to(PACKAGE_DATA):
+        return "deckpress:" + real.relative_to(PACKAGE_DATA).as_posix()
     root = project_root(deck_path).resolve()
-    if resolved.is_relative_to(root):
-        return resolved.relative_to(root).as_posix()
-    return resolved.as_posix()
+    if real.is_relative_to(root):
+        return real.relative_to(root).as_posix()
+    return real.as_posix()

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 from . import cache
-from .inputs import HASHED, face_images, file_state, input_files, listed_files
+from .inputs import HASHED, face_images, file_state, input_files, listed_files, resolved_files
 from .paths import LOOKUP_FOLDERS, lookup_dirs
 
 MANIFEST = "manifest.json"
@@ -99,10 +99,12 @@ def _inputs(deck, face_records: dict) -> tuple[list[str], dict[str, list[int] | 
     if deck.system_fonts or (game is not None and game.origin.startswith("package")):
         return None
     folders = _folders(deck.path, game.path if game is not None else None)
-    files = _listing(folders)
-    for name, state in files.items():
-        if state is None or HASHED.get(str(Path(name).resolve())) != state:
-            return None
+    files: dict[str, list[int] | None] = {}
+    for folder in folders:
+        for path, resolved in resolved_files(Path(folder)) if os.path.isdir(folder) else ():
+            state = files[str(path)] = file_state(path)
+            if state is None or HASHED.get(str(resolved)) != state:
+                return None
     for file in input_files(deck):
         state = files[str(file)] = file_state(file)
         if state is None or HASHED.get(str(file)) != state:

@@ -96,7 +96,7 @@ class TTSBuilder(Builder):
 
     @classmethod
     def load(cls):
-        _module("tts")
+        _module("tts").load()
 
     def check(self, deck, faces=None):
         _module("tts").check(deck)
@@ -105,7 +105,7 @@ class TTSBuilder(Builder):
         return _module("tts").tiles(deck, faces)
 
     def prepare(self, ctx):
-        self.load()
+        _module("tts").prepare(ctx)
 
     def build(self, ctx):
         _module("tts").build(ctx)

@@ -426,6 +426,36 @@ def write_thumbnail(ctx: BuildContext, target: str, shown: Shown, made: dict[str
         ctx.records.keep(target, key, target)
 
 
+def load() -> None:
+    """What the builder needs whatever the deck: Pillow's image formats, which it registers at the first image
+    saved (13 ms)."""
+    Image.preinit()
+
+
+# The templates of the build whose builder prepared them in this process: (its context, the Global script's,
+# the UI's).
+_prepared: tuple[BuildContext, lua.Templates, lua.Templates] | None = None
+
+
+def prepare(ctx: BuildContext) -> None:
+    """While the faces are drawn: the TTS templates compiled (8 ms for SCORE!'s)."""
+    global _prepared
+    load()
+    scripts, uis = lua.Templates(ctx.deck.path), lua.Templates(ctx.deck.path, ctx.deck.model.scripted)
+    scripts.compile("global.lua.j2")
+    uis.compile("ui.xml.j2")
+    _prepared = (ctx, scripts, uis)
+
+
+def _templates(ctx: BuildContext) -> tuple[lua.Templates, lua.Templates]:
+    """The templates of the Global script and of the UI for this build: those `prepare` compiled for it."""
+    global _prepared
+    prepared, _prepared = _prepared, None
+    if prepared is not None and prepared[0] is ctx:
+        return prepared[1], prepared[2]
+    return lua.Templates(ctx.deck.path), lua.Templates(ctx.deck.path, ctx.deck.model.scripted)
+
+
 def build(ctx: BuildContext) -> None:
     deck, model = ctx.deck, ctx.deck.model
     assets = Assets(ctx)
@@ -466,7 +496,7 @@ def build(ctx: BuildContext) -> None:
     data = lua_data(ctx, seat_colors, main, objects, engine)
     title = model.game.name
 
-    scripts, uis = lua.Templates(deck.path), lua.Templates(deck.path, game)
+    scripts, uis = _templates(ctx)
 
     def script_of(box: bool) -> str:
         script = scripts.render("global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))

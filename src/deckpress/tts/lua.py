@@ -408,6 +408,14 @@ class Templates:
             found = self._literals[id(value)] = (value, jinja2.filters.Markup(lua_literal(value)))
         return found[1]
 
+    def compile(self, template: str) -> None:
+        """Compile one template of tts/ ahead of its render (a builder preparing while the faces are drawn);
+        one that does not compile is left for `render` to say what is wrong with it."""
+        try:
+            self.environment.get_template(template)
+        except (jinja2.TemplateError, OutsideProject):
+            pass
+
     def render(self, template: str, **values: Any) -> str:
         """Render one template of tts/; errors name the file and line."""
         try:
