@@ -18,6 +18,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from PIL import Image
+
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
