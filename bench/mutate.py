@@ -230,6 +230,13 @@ MUTATIONS = [
     m("another deck's build folder replaced", "build.py",
       'if manifest.get("deck") != deck.name or "deckpress" not in manifest or',
       'if "deckpress" not in manifest or', "tests/test_safety.py::test_another_decks_build_folder_is_not_replaced"),
+    m("faces shown early left in place when the build fails", "build.py", "            shown.restore()\n",
+      "            pass\n", "tests/test_shown_faces.py"),
+    m("the previous faces put back over a build in place", "build.py",
+      "if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place", "if True:",
+      "tests/test_shown_faces.py"),
+    m("a linked input file taken for where it is listed", "inputs.py",
+      "path.resolve() if os.path.islink(path) else ", "", "tests/test_incremental.py", "-k", "resolved"),
     # --- what a deck may hold ----------------------------------------------------------------------------
     m("duplicate keys: the last one wins", "source.py", "            if key in out:\n                raise",
       "            if False:\n                raise", "tests/test_bad_input.py", "-k", "duplicate"),

@@ -283,3 +283,15 @@ def test_input_files_are_resolved_as_path_resolve_resolves_them(tmp_path, monkey
         assert [path for path, _ in found] == inputs.listed_files(folder)
         assert [resolved for _, resolved in found] == [path.resolve() for path in inputs.listed_files(folder)], folder
     assert (tmp_path / "elsewhere" / "target.yaml") in [r for _, r in inputs.resolved_files(Path("via"))]
+
+
+def test_the_manifest_of_an_incremental_build_gives_each_files_digest(game):
+    """The digests the builders took as they wrote their files (Records.keep), and those of the files taken
+    from the last build, are each file's own: the manifest lists the bytes in the folder."""
+    build(game)
+    edit(game / "decks/game.yaml", "then play again", "then play twice")
+    build(game)
+    out = game / "build" / "game"
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert {name: info["sha256"] for name, info in manifest["artifacts"].items()} == \
+        {name: digest for name, digest in tree(out).items() if name != "manifest.json"}

@@ -281,6 +281,7 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) ->
         shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
     states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
               for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
+    VOUCHED.update(ctx.records.hashed)  # the files the builders hashed as they wrote them
     artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
                  for relative, state in states.items()}
     manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
@@ -377,7 +378,7 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
 
         def run():
             attempt(builder.build)
-            return failed[0] if failed else ctx.records.new
+            return failed[0] if failed else (ctx.records.new, ctx.records.hashed)
         return partial(attempt, builder.prepare), run
 
     with Prepared([task(builder) for builder in builders]) as started:
@@ -387,7 +388,8 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
                 if isinstance(result, BaseException):
                     failed = failed or result
                 else:
-                    ctx.records.new.update(result)
+                    ctx.records.new.update(result[0])
+                    ctx.records.hashed.update(result[1])
             if failed is not None:
                 raise failed
         yield all_at_once

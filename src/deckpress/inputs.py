@@ -54,7 +54,8 @@ HASHED: dict[str, list[int] | None] = {}
 
 
 # The digests of the previous build's files its stamp vouches for, by their state (stamp.vouched), for the
-# build running in this process: a file it takes from there (a hard link) is not read again to be checked.
+# build running in this process: a file it takes from there (a hard link) is not read again to be checked;
+# and of the files its builders hashed as they wrote them (Records.hashed), not read again for the manifest.
 VOUCHED: dict[tuple, str] = {}
 
 
@@ -213,6 +214,7 @@ class Records:
         self.previous = previous
         self.old = old if isinstance(old, dict) else {}
         self.new: dict[str, dict] = {}
+        self.hashed: dict[tuple, str] = {}  # the digest of each file `keep` hashed, by its state then (VOUCHED)
         self._digests: dict[str, str] = {}
         self._put: list[str] = []  # names put, in order, for the records made while making another
 
@@ -289,8 +291,13 @@ class Records:
     def keep(self, name: str, key: str, relative: str, since: int | None = None, more: dict | None = None) -> None:
         """Record the file `relative` just written, under `name`, as made from `key`; with `since` (from
         `making`), the records put while making it go with it (a reused PDF keeps its typesetting plan);
-        `more`: what else the record holds."""
-        value: dict[str, Any] = {"sha256": sha256_file(self.out / relative), **(more or {})}
+        `more`: what else the record holds. The file is written once: its digest, by its state, serves the
+        build's manifest (`hashed`)."""
+        path = self.out / relative
+        state = file_state(path)
+        value: dict[str, Any] = {"sha256": sha256_file(path), **(more or {})}
+        if state is not None and file_state(path) == state:  # a builder writes each of its files once
+            self.hashed[tuple(state)] = value["sha256"]
         if since is not None and self._put[since:]:
             value["uses"] = sorted(set(self._put[since:]))
         self.put(name, key, value)

@@ -130,7 +130,7 @@ class PDFBuilder(Builder):
 
     @classmethod
     def load(cls):
-        _module("pdf")
+        _module("pdf").load()
 
     def check(self, deck, faces=None):
         _module("pdf").check(deck, faces)

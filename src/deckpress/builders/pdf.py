@@ -32,7 +32,6 @@ from ..pdf.labels import calibration_text, labels
 from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
 from ..pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
 from ..pdf.profiles import Profile, deck_profiles, tier_warnings
-from ..pdf.rules import draw_rules, has_rules
 from ..pdf.rules_style import load_rules_style
 from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                           outlines, set_boxes, used_extent)
@@ -41,9 +40,19 @@ from ..schema import Component
 from . import PDFOptions
 
 
+def load() -> None:
+    """What the builder may use besides this module (`deckpress watch` imports it once): the rules'
+    typesetting, reportlab's platypus (50 ms), which only a PDF written anew needs (not one reused or whose
+    faces alone are replaced, as after a card's edit)."""
+    from ..pdf import rules  # noqa: F401
+
+
 def prepare(ctx: BuildContext) -> None:
-    """While the faces are drawn (reportlab is imported with this module): read the fonts every PDF uses."""
+    """While the faces are drawn (reportlab is imported with this module): read the fonts every PDF uses; for a
+    first build, which writes every PDF, import the rules' typesetting too."""
     register_fonts()
+    if ctx.previous is None:
+        load()
 
 
 def build(ctx: BuildContext, options: PDFOptions) -> None:
@@ -282,6 +291,8 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
                 _back_page(canvas, sheet, chunk, shape, style, images, text, footer, marks is not None)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
+    from ..pdf.rules import draw_rules, has_rules  # see load
+
     if profile.spec.rules and has_rules(deck):
         canvas.bookmarkPage("rules")
         canvas.addOutlineEntry(text["rules"], "rules", level=0)

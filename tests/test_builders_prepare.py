@@ -1,8 +1,11 @@
 """The TTS builder compiles its templates while the faces are drawn (builders/tts.py, prepare) and renders
-with them; a template that does not compile is still told as a build's one located line."""
+with them; a template that does not compile is still told as a build's one located line. The PDF builder
+imports the rules' typesetting where a build needs it."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from types import SimpleNamespace
 
 from conftest import ROOT, run_cli
@@ -34,3 +37,21 @@ def test_a_tts_template_that_does_not_compile_is_one_located_line(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "tts/ui.xml.j2:2:1: template error:" in lines[0], lines
     assert not (project / "build" / "game").exists()
+
+
+def imports_rules(steps: str) -> list[str]:
+    """Whether a fresh interpreter has imported the rules' typesetting after each step (a line of `steps`)."""
+    code = "import sys\nfrom types import SimpleNamespace\nfrom deckpress.builders import PDFBuilder, pdf\n" + "".join(
+        f"{step}\nprint('deckpress.pdf.rules' in sys.modules)\n" for step in steps.splitlines())
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
+def test_the_pdf_builder_imports_the_rules_typesetting_only_where_a_build_needs_it():
+    """reportlab's platypus (50 ms) is imported while the faces are drawn for a first build, which writes
+    every PDF; not for a rebuild, which mostly reuses its PDFs or replaces their faces (write_pdf imports it
+    when it must); and by `deckpress watch`'s preload, once for all its rebuilds."""
+    assert imports_rules("pdf.prepare(SimpleNamespace(previous='build/game'))\n"
+                         "pdf.prepare(SimpleNamespace(previous=None))") == ["False", "True"]
+    assert imports_rules("PDFBuilder.load()") == ["True"]
