@@ -64,10 +64,12 @@ main()
 """
 
 
-def test_an_installed_package_brings_a_builder(tmp_path):
+def installed(tmp_path, source: str):
+    """A new project, and a function running deckpress in it with the package `zine` (its module `source`,
+    registering ZineBuilder) installed."""
     site = tmp_path / "site"
     site.mkdir()
-    (site / "zine.py").write_text(ZINE, encoding="utf-8")
+    (site / "zine.py").write_text(source, encoding="utf-8")
     info = site / "zine-1.0.dist-info"
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: zine\nVersion: 1.0\n", encoding="utf-8")
@@ -79,6 +81,11 @@ def test_an_installed_package_brings_a_builder(tmp_path):
     def deckpress(*args):
         return subprocess.run([sys.executable, "-c", RUN, *args], cwd=project, env=env, capture_output=True,
                               text=True, timeout=120)
+    return project, deckpress
+
+
+def test_an_installed_package_brings_a_builder(tmp_path):
+    project, deckpress = installed(tmp_path, ZINE)
     done = deckpress("build", "--help")
     assert "--zine-pages" in done.stdout and "Pages of the zine." in done.stdout
     done = deckpress("build", "--quiet", "--zine-pages", "2")
@@ -89,3 +96,28 @@ def test_an_installed_package_brings_a_builder(tmp_path):
     assert (built / "zine" / "pages.txt").read_text() == "12"
     assert (built / "tts" / "game.json").is_file() and list((built / "print").glob("*.pdf"))
     assert any(p.name.endswith("@20x30.zst") for p in (built / "cache").rglob("*.zst"))  # the tile it asked for
+
+
+@pytest.mark.parametrize("step", ["prepare", "build"])
+def test_a_builder_that_fails_is_named_and_the_previous_build_stays(tmp_path, step):
+    """A builder with a bug (an installed one's, say) that raises while it prepares or builds: its traceback,
+    then one line naming it, exit status 1, and the previous build as it was (not `Broken pipe; pick another
+    --out`, as when it failed before it was let run)."""
+    source = ZINE + f"""
+    def {step}(self, ctx):
+        if (ctx.deck.path.parent.parent / "bug").exists():
+            raise RuntimeError("the zine's own bug")
+"""
+    project, deckpress = installed(tmp_path, source)
+    assert deckpress("build", "--quiet").returncode == 0
+    manifest = (project / "build" / "game" / "manifest.json").read_bytes()
+    (project / "bug").touch()
+    (project / "decks" / "game.yaml").write_text((project / "decks" / "game.yaml").read_text(encoding="utf-8")
+                                                 .replace("name: Wild", "name: Wilder", 1), encoding="utf-8")
+    done = deckpress("build", "--quiet")
+    assert done.returncode == 1
+    assert "RuntimeError: the zine's own bug" in done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert "the zine builder stopped (exit status 1" in last and "the previous build is as it was" in last, last
+    assert "Broken pipe" not in done.stderr
+    assert (project / "build" / "game" / "manifest.json").read_bytes() == manifest

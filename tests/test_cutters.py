@@ -4,7 +4,6 @@ Cricut's Print Then Cut images within Design Space's print area, each card's out
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import textwrap
 from pathlib import Path

@@ -28,7 +28,7 @@ from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
 from .inputs import VOUCHED, Records, build_inputs, built_digest, digest, file_state, package_digest, plain, sha256_file
 from .paths import project_root
-from .processes import Prepared, available, check_stop
+from .processes import Prepared, TaskFailed, available, check_stop
 
 if TYPE_CHECKING:
     from .deck import LoadedDeck
@@ -384,7 +384,13 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
     with Prepared([task(builder) for builder in builders]) as started:
         def all_at_once() -> None:
             failed = None
-            for result in started.results():
+            try:
+                results = started.results()
+            except TaskFailed as err:  # a bug of the builder's: its process printed its traceback
+                raise DeckError.at(Where(str(ctx.deck.path)), f"the {builders[err.index].name} builder stopped "
+                                   f"(exit status {err.exitcode}; what it printed is above); the previous build "
+                                   "is as it was") from None
+            for result in results:
                 if isinstance(result, BaseException):
                     failed = failed or result
                 else:

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from itertools import islice
 from typing import Any
@@ -249,7 +249,8 @@ class Prepared:
     def results(self) -> list[Any]:
         check_stop()  # a process told to stop lets no task run
         for _, _, go in self.running:
-            go.send_bytes(b"go")
+            with suppress(BrokenPipeError):  # its process ended while it prepared: _receive says so
+                go.send_bytes(b"go")
         try:
             # not waited for: a process that sent its result is reaped as the block is left, its end (its
             # memory handed back: 10 to 25 ms for a builder's) meanwhile
