@@ -501,12 +501,17 @@ def build(ctx: BuildContext) -> None:
     scripts, uis = _templates(ctx)
 
     def script_of(box: bool) -> str:
-        script = scripts.render("global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
-        checked = digest_key("sandbox", script)  # the check is the script's alone: one checked before passes
-        record = "tts/box.lua" if box else "tts/global.lua"
-        if ctx.records.get(record, checked) is None:
+        """The script, checked for the sandbox: its modules' bundle (most of it, the same from build to build)
+        once, recorded when it is closed and clean (lua.closed_and_clean), then the text around it; the whole
+        script when either is not so."""
+        bundle = lua.bundle(modules, box)
+        script = scripts.render("global.lua.j2", title=title, data=data, modules=bundle)
+        record, checked = "tts/box.lua" if box else "tts/global.lua", digest_key("sandbox", bundle)
+        bundle_clean = ctx.records.get(record, checked) is not None or lua.closed_and_clean(bundle)
+        if bundle_clean:
+            ctx.records.put(record, checked, {})
+        if not (bundle_clean and lua.clean_around(script, bundle)):
             lua.check_script(script, modules, "tts/global.lua.j2")
-        ctx.records.put(record, checked, {})
         return script
 
     def xml_of(box: bool) -> str:
