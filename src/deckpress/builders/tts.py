@@ -24,7 +24,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
 from ..faces import Cut, Faces, Size, Tile, tile
-from ..inputs import artifact_key
+from ..inputs import artifact_key, file_state
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
@@ -73,7 +73,11 @@ class Assets:
         digest = hashlib.sha256(data).hexdigest()
         if digest not in self.written:
             file = sheets.hashed_name(stem, data, extension)
-            self.ctx.path(f"{ASSETS}/{file}").write_bytes(data)
+            path = self.ctx.path(f"{ASSETS}/{file}")
+            path.write_bytes(data)
+            state = file_state(path)
+            if state is not None:  # the manifest takes the digest (as Records.keep's): not read again there
+                records.hashed[tuple(state)] = digest
             self.written[digest] = self.url(file)
         records.put(name, key, {"sha256": digest, "extension": extension,
                                 "file": self.written[digest].rsplit("/", 1)[-1]})
