@@ -514,7 +514,7 @@ def build(ctx: BuildContext) -> None:
         script when either is not so."""
         bundle = lua.bundle(modules, box)
         script = scripts.render("global.lua.j2", title=title, data=data, modules=bundle)
-        record, checked = "tts/box.lua" if box else "tts/global.lua", digest_key("sandbox", bundle)
+        record, checked = "tts/box.lua" if box else "tts/global.lua", digest_key("sandbox: closed and clean", bundle)
         bundle_clean = ctx.records.get(record, checked) is not None or lua.closed_and_clean(bundle)
         if bundle_clean:
             ctx.records.put(record, checked, {})
