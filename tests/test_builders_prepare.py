@@ -22,7 +22,8 @@ def test_the_build_renders_with_the_templates_its_builder_prepared():
     tts_builder.prepare(ctx)
     scripts, uis = tts_builder._templates(ctx)
     assert [t.name for t in scripts.environment.cache.values()] == ["global.lua.j2"]
-    assert [t.name for t in uis.environment.cache.values()] == ["ui.xml.j2"]
+    # and the scripted game's UI, which the UI includes
+    assert sorted(t.name for t in uis.environment.cache.values()) == ["score/ui.xml.j2", "ui.xml.j2"]
     scripts, _ = tts_builder._templates(ctx)  # taken once
     assert not scripts.environment.cache
 

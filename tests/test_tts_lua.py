@@ -6,19 +6,22 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import lupa.lua52 as lua52
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 from lua_modules import impurities, modules, runtime
 from deckpress import scripted
 from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
+from deckpress.tts import lua
 from deckpress.tts.lua import (_ASSIGN, _TOKEN, FORBIDDEN_NAMES, FORBIDDEN_OPS, LuaValueError, Module, bundle, check_sandbox,
-                               check_script, find_modules, lua_literal, lua_string, sandbox_problems)
+                               check_script, clean_around, closed_and_clean, find_modules, lua_literal, lua_string,
+                               sandbox_problems)
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
@@ -126,6 +129,71 @@ def test_sandbox_check_finds_what_a_token_by_token_reading_finds():
         for at in range(0, len(source), 7919):
             changed = source[:at] + rng.choice(PIECES) + rng.choice(PIECES) + source[at:]
             assert sandbox_problems(changed) == token_by_token(changed), (path, at)
+
+
+def test_a_clean_closed_part_is_checked_once_and_the_text_around_it_alone():
+    """clean_around says a script is clean only when the whole script's check does: for random texts around
+    random parts that are closed and clean, and for parts whose openings the text around them closes."""
+    rng = random.Random(2828)
+    fast = 0
+    for _ in range(20000):
+        part = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12))) + "\n"
+        if not closed_and_clean(part):
+            continue
+        before = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 10))) + rng.choice(["", "\n"])
+        after = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 10)))
+        script = before + part + after
+        if clean_around(script, part):
+            fast += 1
+            assert sandbox_problems(script) == [], (before, part, after)
+    assert fast > 300
+    # an opening before the part, closed after it: the part is not code there
+    script = "x = [[\n" + "local a = 1\n" + "]] goto done\n"
+    assert closed_and_clean("local a = 1\n") and not clean_around(script, "local a = 1\n")
+    assert sandbox_problems(script)
+    for opening in ("--[==[", '"\\', "'\\", "[=["):  # a part that opens and does not close is not closed
+        assert not closed_and_clean(f"local a = 1 {opening}\n")
+    assert not closed_and_clean("local a = t.\n") and not closed_and_clean("local a = 1")
+    assert closed_and_clean("local a = [[x]] --[[y]] -- z\n")
+
+
+def test_every_script_that_reaches_the_save_is_checked(tmp_path, monkeypatch):
+    """The modules' bundle is checked once (recorded) and the text around it each build: a forbidden construct
+    in a module (in both scripts), in the box's own line (in its script alone), or in the template's text
+    after a build that recorded the bundle is one located line, and no build."""
+    project = tmp_path / "game"
+    assert run_cli("new", str(project), "--name", "Game", "--scripted").exit_code == 0
+    assert run_cli("build", "--quiet", cwd=project).exit_code == 0
+    built = project / "build" / "game"
+    records = json.loads((built / "manifest.json").read_text(encoding="utf-8"))["records"]
+    assert {"tts/global.lua", "tts/box.lua"} <= set(records)  # the bundles, recorded clean
+
+    def fails(*lines: str) -> None:
+        result = run_cli("build", "--quiet", cwd=project)
+        assert result.exit_code == 1 and "Traceback" not in result.stderr, result.stderr
+        assert result.stderr.strip().splitlines() == list(lines)
+
+    template = project / "tts" / "global.lua.j2"
+    text = (PACKAGE_DATA / "tts" / "global.lua.j2").read_text(encoding="utf-8")
+    template.write_text(text + "local half = 7 // 2\n", encoding="utf-8")
+    fails("tts/global.lua.j2 (rendered):{}:16: integer division `//` is Lua 5.3; write math.floor(a / b)"
+          .format(json.loads((built / "tts" / "game.json").read_text(encoding="utf-8"))["LuaScript"].count("\n")
+                  + 1))
+    template.unlink()
+    engine = project / "tts" / "game" / "engine.lua"
+    source = engine.read_text(encoding="utf-8")
+    engine.write_text(source.replace("local Engine = {}\n", "local Engine = {}\nlocal half = 7 // 2\n"),
+                      encoding="utf-8")
+    line = source[:source.index("local Engine = {}")].count("\n") + 2
+    fails(f"tts/game/engine.lua:{line}:16: integer division `//` is Lua 5.3; write math.floor(a / b)")
+    engine.write_text(source, encoding="utf-8")
+    shutil.rmtree(project / "build")  # built anew: deckpress's digest does not see the patch below
+    with monkeypatch.context() as patch:  # the box's own line: in the box's script alone
+        patch.setattr(lua, "BOX_ENTRY", lua.BOX_ENTRY + "goto done\n")
+        result = run_cli("build", "--quiet", cwd=project)
+    assert result.exit_code == 1 and "Traceback" not in result.stderr
+    assert "tts/global.lua.j2 (rendered):" in result.stderr and "goto is not in MoonSharp" in result.stderr
+    assert run_cli("build", "--quiet", cwd=project).exit_code == 0
 
 
 def test_check_sandbox_reports_the_file_line_and_column(tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli
+from deckpress import inputs
 from deckpress.deck import load_deck
 from deckpress.faces import plan_faces, read_tile
 from deckpress.render import mm_to_px
@@ -185,3 +186,29 @@ def test_every_image_the_save_names_is_named_for_its_content_and_thumbnails_are_
     for thumbnail in thumbnails:
         with Image.open(thumbnail) as image:
             assert image.size == (256, 256), thumbnail.name
+
+
+def test_the_manifest_reads_no_image_the_tts_builder_hashed_as_it_wrote_it(tmp_path, monkeypatch):
+    """The TTS builder hashes each image it writes into tts/assets/ (its name holds the digest): the manifest
+    takes that digest, through Records.hashed, and reads none of them again; the digest is the file's."""
+    project = tmp_path / "game"
+    assert run_cli("new", str(project), "--name", "Game").exit_code == 0
+    deck = project / "decks" / "game.yaml"
+    read: list[Path] = []
+    sha256_file = inputs.sha256_file
+
+    def reading(path: Path) -> str:
+        read.append(Path(path))
+        return sha256_file(path)
+    monkeypatch.setattr(inputs, "sha256_file", reading)
+    for edit in (None, ("name: Wild", "name: Wilder")):
+        if edit is not None:
+            deck.write_text(deck.read_text(encoding="utf-8").replace(*edit, 1), encoding="utf-8")
+        read.clear()
+        assert run_cli("build", "--quiet", cwd=project).exit_code == 0
+        built = project / "build" / "game"
+        manifest = json.loads((built / "manifest.json").read_text(encoding="utf-8"))["artifacts"]
+        assets = sorted((built / "tts" / "assets").iterdir())
+        assert assets and not [p for p in read if p.parent.name == "assets"], read
+        for image in assets:
+            assert manifest[f"tts/assets/{image.name}"]["sha256"] == sha256_file(image)

@@ -24,7 +24,7 @@ from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
 from ..faces import Cut, Faces, Size, Tile, tile
-from ..inputs import artifact_key
+from ..inputs import artifact_key, file_state
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
@@ -73,7 +73,11 @@ class Assets:
         digest = hashlib.sha256(data).hexdigest()
         if digest not in self.written:
             file = sheets.hashed_name(stem, data, extension)
-            self.ctx.path(f"{ASSETS}/{file}").write_bytes(data)
+            path = self.ctx.path(f"{ASSETS}/{file}")
+            path.write_bytes(data)
+            state = file_state(path)
+            if state is not None:  # the manifest takes the digest (as Records.keep's): not read again there
+                records.hashed[tuple(state)] = digest
             self.written[digest] = self.url(file)
         records.put(name, key, {"sha256": digest, "extension": extension,
                                 "file": self.written[digest].rsplit("/", 1)[-1]})
@@ -440,12 +444,16 @@ _prepared: tuple[BuildContext, lua.Templates, lua.Templates] | None = None
 
 
 def prepare(ctx: BuildContext) -> None:
-    """While the faces are drawn: the TTS templates compiled (8 ms for SCORE!'s)."""
+    """While the faces are drawn: the TTS templates compiled, with the scripted game's UI that the UI includes
+    (11 ms for SCORE!'s)."""
     global _prepared
     load()
-    scripts, uis = lua.Templates(ctx.deck.path), lua.Templates(ctx.deck.path, ctx.deck.model.scripted)
+    game = ctx.deck.model.scripted
+    scripts, uis = lua.Templates(ctx.deck.path), lua.Templates(ctx.deck.path, game)
     scripts.compile("global.lua.j2")
     uis.compile("ui.xml.j2")
+    if game is not None:
+        uis.compile(f"{game.name}/ui.xml.j2")
     _prepared = (ctx, scripts, uis)
 
 
@@ -501,12 +509,17 @@ def build(ctx: BuildContext) -> None:
     scripts, uis = _templates(ctx)
 
     def script_of(box: bool) -> str:
-        script = scripts.render("global.lua.j2", title=title, data=data, modules=lua.bundle(modules, box))
-        checked = digest_key("sandbox", script)  # the check is the script's alone: one checked before passes
-        record = "tts/box.lua" if box else "tts/global.lua"
-        if ctx.records.get(record, checked) is None:
+        """The script, checked for the sandbox: its modules' bundle (most of it, the same from build to build)
+        once, recorded when it is closed and clean (lua.closed_and_clean), then the text around it; the whole
+        script when either is not so."""
+        bundle = lua.bundle(modules, box)
+        script = scripts.render("global.lua.j2", title=title, data=data, modules=bundle)
+        record, checked = "tts/box.lua" if box else "tts/global.lua", digest_key("sandbox: closed and clean", bundle)
+        bundle_clean = ctx.records.get(record, checked) is not None or lua.closed_and_clean(bundle)
+        if bundle_clean:
+            ctx.records.put(record, checked, {})
+        if not (bundle_clean and lua.clean_around(script, bundle)):
             lua.check_script(script, modules, "tts/global.lua.j2")
-        ctx.records.put(record, checked, {})
         return script
 
     def xml_of(box: bool) -> str:

@@ -156,39 +156,53 @@ FORBIDDEN_OPS = {
 
 
 # A run of tokens that can hold no problem, matched at once: each alternative matches exactly what _TOKEN's
-# would where it starts (same patterns, same order where they overlap), but a forbidden name or operator,
-# which ends the run; `previous` is the run's last token that sandbox_problems' `previous` would be. The
-# check then reads one token with _TOKEN where a run ends: far fewer steps in Python than a token each.
+# would where it starts (same patterns, same order where they overlap), but a forbidden name or operator, or an
+# opening that is not closed (`--[[`, `[[`, a quote: see _scan), which ends the run; `previous` is the run's
+# last token that _scan's `previous` would be. The check then reads one token with _TOKEN where a run ends:
+# far fewer steps in Python than a token each.
 _NAMES = "|".join(FORBIDDEN_NAMES)
 _CLEAN_RUN = re.compile(rf"""(?:
     --\[(?P<lc_eq>=*)\[.*?\](?P=lc_eq)\]
-  | --[^\n]*
+  | --(?!\[=*\[)[^\n]*
   | \s+
   | (?P<previous>
       \[(?P<ls_eq>=*)\[.*?\](?P=ls_eq)\]
     | "(?:\\.|\\\n|[^"\\\n])*"|'(?:\\.|\\\n|[^'\\\n])*'
     | (?!(?:{_NAMES})(?![A-Za-z0-9_]))[A-Za-z_][A-Za-z0-9_]*
     | 0[xX][0-9a-fA-F.]+(?:[pP][+-]?\d+)?|\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?
-    | ~=|==|<=|>=|\.\.\.|\.\.|/(?!/)|<(?!<)|>(?!>)|:(?!:)|[-+*%^\#=(){{}}\[\];,.]
-    | [^A-Za-z_/<>:~&|]
+    | ~=|==|<=|>=|\.\.\.|\.\.|/(?!/)|<(?!<)|>(?!>)|:(?!:)|\[(?!=*\[)|-(?!-)|[+*%^\#=(){{}}\];,.]
+    | [^-A-Za-z_/<>:~&|"'\[]
   )
 )*""", re.S | re.X)
+_OPENING = re.compile(r"=*\[")  # after a `[` or `--[` that _TOKEN read alone: a long bracket not closed
 
 
 def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
     """(line, column, message) for every construct MoonSharp's TTS sandbox lacks; empty when clean."""
+    return _scan(source)[0]
+
+
+def _scan(source: str) -> tuple[list[tuple[int, int, str]], bool]:
+    """sandbox_problems of `source`, and whether it is closed: it ends with a line break outside any token
+    and opens nothing it does not close (a long comment or bracket, a quoted string), and its last token is
+    no `.` or `:`. The tokens of a closed text are those it has in any text it starts, and after it the
+    reading goes on as at the start of a text (see clean_around)."""
     problems = []
     previous = None
+    closed = source.endswith("\n")
     position, end = 0, len(source)
     while True:
         run = _CLEAN_RUN.match(source, position)
         if run.group("previous") is not None:
             previous = run.group("previous")
         if run.end() == end:
-            return problems
+            return problems, closed and previous not in (".", ":")
         match = _TOKEN.match(source, run.end())
         position = match.end()
         kind, text = match.lastgroup, match.group()
+        if kind == "comment" and text.startswith("--[") and _OPENING.match(text, 3) \
+                or kind == "op" and text == "[" and _OPENING.match(source, position) or text in ("'", '"'):
+            closed = False
         if kind in ("space", "comment", "long_comment"):
             continue
         message = None
@@ -202,6 +216,32 @@ def sandbox_problems(source: str) -> list[tuple[int, int, str]]:
             line = source.count("\n", 0, start) + 1
             problems.append((line, start - (source.rfind("\n", 0, start) + 1) + 1, message))
         previous = text
+
+
+def closed_and_clean(source: str) -> bool:
+    """Whether `source` fits the sandbox and is closed (see _scan): then a script that holds it as a part is
+    clean when the text around the part is (clean_around), however often the part is checked once."""
+    problems, closed = _scan(source)
+    return closed and not problems
+
+
+def clean_around(script: str, part: str) -> bool:
+    """Whether `script` fits the sandbox, given that it holds `part`, which is closed and clean: the text before
+    the part's first place in it is closed (or empty) and clean, and the text after it is clean, each read
+    alone. False does not say the script has a problem: check it whole then (check_script).
+
+    Each read alone is at least as strict as the whole: the part and the text before it start, as they are
+    closed, at a token's start, with the tokens they have in the whole script; only `previous` (a `.` or `:`
+    before a name) and the look for `=` after a forbidden name can differ, and alone they excuse nothing."""
+    at = script.find(part)
+    if at < 0:
+        return False
+    before, after = script[:at], script[at + len(part):]
+    if before:
+        problems, closed = _scan(before)
+        if problems or not closed:
+            return False
+    return not _scan(after)[0]
 
 
 def check_sandbox(source: str, path: str) -> None:
