@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Callable
 from . import __version__, stamp
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
-from .inputs import VOUCHED, Records, build_inputs, built_digest, digest, file_state, package_digest, plain, sha256_file
+from .inputs import (VOUCHED, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
+                     plain, sha256_file)
 from .paths import project_root
 from .processes import Prepared, TaskFailed, available, check_stop
 
@@ -226,7 +227,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 
     builders = _builders(options)
     option_values = _option_values(options, builders, deck.lang)
-    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
+    files = input_digests(deck)  # once: the manifest records the inputs as the build read them
+    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values, files)
     states = _up_to_date(final, old_manifest, inputs) if previous else None
     if states is not None:
         said = FaceStage.recorded_warnings(old_manifest.get("faces", {}))
@@ -259,7 +261,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             run_builders()
             # Within the block: the builders' processes, done, are reaped once the build is in place (a
             # process's end, its memory handed back, takes 10 to 25 ms).
-            states = _put_in_place(ctx, stage.records, option_values)
+            states = _put_in_place(ctx, stage.records, option_values, files)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
             shown.restore()
@@ -273,9 +275,10 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
-def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) -> dict:
-    """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final;
-    returns the state of each file of the build, manifest included, as it was hashed (for the stamp)."""
+def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict, files: dict[str, str]) -> dict:
+    """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final, its
+    inputs `files` (input_digests, as the build read them) and the images the faces drew; returns the state of
+    each file of the build, manifest included, as it was hashed (for the stamp)."""
     deck, previous, staging = ctx.deck, ctx.previous, ctx.out
     if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
         shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
@@ -285,7 +288,7 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) ->
     artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
                  for relative, state in states.items()}
     manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
-                "inputs": build_inputs(deck, face_records, option_values), "artifacts": artifacts,
+                "inputs": build_inputs(deck, face_records, option_values, files), "artifacts": artifacts,
                 "faces": face_records, "records": ctx.records.new}
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     states[MANIFEST] = file_state(staging / MANIFEST)
