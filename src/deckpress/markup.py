@@ -87,6 +87,8 @@ class _Open:
 _CLOSE = object()  # the end of a span
 _REGULAR = Run("").style
 _MARKUP = re.compile(r"[*:\[\\]")  # where _tokens may read more than a character
+_MARKS = "*:[]\\"  # the characters _tokens reads one by one: each may start or end a mark
+_MARK = re.compile(r"[*:\[\]\\]")
 
 
 def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
@@ -119,7 +121,7 @@ def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
 
 def _tokens(text: str, icons: Collection[str],
             undeclared: list[str] | None = None) -> list[str | _Delim | IconRef | _Open | object]:
-    """The text's characters, runs of stars, icons and span marks; a `:name:` the deck does not declare
+    """The text's runs of characters, runs of stars, icons and span marks; a `:name:` the deck does not declare
     stays characters (its name added to `undeclared`)."""
     out: list[str | _Delim | IconRef | _Open | object] = []
     i, n = 0, len(text)
@@ -148,11 +150,16 @@ def _tokens(text: str, icons: Collection[str],
         elif ch == ":" and (match := _ICON.match(text, i)) and match.group(1) in icons:
             out.append(IconRef(match.group(1)))
             i = match.end()
-        else:
+        elif ch in _MARKS:  # a mark that stays text here
             if ch == ":" and match and undeclared is not None:  # `match`: the one just tried at this colon
                 undeclared.append(match.group(1))
             out.append(ch)
             i += 1
+        else:  # text up to the next mark (a span's `]` among them): one token, not one a character
+            mark = _MARK.search(text, i + 1)
+            end = n if mark is None else mark.start()
+            out.append(text[i:end])
+            i = end
     return out
 
 
