@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
@@ -261,24 +262,30 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             run_builders()
             # Within the block: the builders' processes, done, are reaped once the build is in place (a
             # process's end, its memory handed back, takes 10 to 25 ms).
-            states = _put_in_place(ctx, stage.records, option_values, files)
+            states, old = _put_in_place(ctx, stage.records, option_values, files)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
             shown.restore()
         shown.close()
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    shown.close()
-    stamp.write(final, deck, _stamp_key(options), stage.records, states,
-                deck.warnings + FaceStage.recorded_warnings(stage.records))
+    removed = _removed_meanwhile(old)
+    try:
+        shown.close()
+        stamp.write(final, deck, _stamp_key(options), stage.records, states,
+                    deck.warnings + FaceStage.recorded_warnings(stage.records))
+    finally:
+        removed()
     return (f"{deck.name}: built {len(states) - 1} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
-def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict, files: dict[str, str]) -> dict:
+def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
+                  files: dict[str, str]) -> tuple[dict, Path | None]:
     """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final, its
     inputs `files` (input_digests, as the build read them) and the images the faces drew; returns the state of
-    each file of the build, manifest included, as it was hashed (for the stamp)."""
+    each file of the build, manifest included, as it was hashed (for the stamp), and the previous build's
+    folder, moved aside for removal (see _swap)."""
     deck, previous, staging = ctx.deck, ctx.previous, ctx.out
     if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
         shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
@@ -295,8 +302,7 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict, fi
     os.chmod(staging, 0o777 & ~_umask())
     check_stop()  # a deck's own process told to stop puts nothing in place
     (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
-    _swap(staging, ctx.final)
-    return states
+    return states, _swap(staging, ctx.final)
 
 
 class ShownFaces:
@@ -410,11 +416,12 @@ def _umask() -> int:
     return mask
 
 
-def _swap(staging: Path, final: Path) -> None:
-    """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none)."""
+def _swap(staging: Path, final: Path) -> Path | None:
+    """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none); returns
+    the previous build's folder, moved aside and marked, for the caller to remove (None when there was none)."""
     if not final.exists():
         staging.rename(final)
-        return
+        return None
     old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
     old.rmdir()
     final.rename(old)
@@ -425,4 +432,27 @@ def _swap(staging: Path, final: Path) -> None:
         raise
     with suppress(OSError):  # the build is in place: a full disk does not undo it
         (old / TEMPORARY_MARK).write_bytes(b"")  # known for deckpress's however far its removal gets
-    shutil.rmtree(old)
+    return old
+
+
+def _removed_meanwhile(old: Path | None) -> Callable[[], None]:
+    """Start removing the previous build's folder (_swap) in a thread of its own, while the deck's process does
+    the rest (the old faces' folder removed, the stamp written: each file's removal waits on the file system,
+    not on Python); the function given waits for the removal, and raises what it raised."""
+    if old is None:
+        return lambda: None
+    failed: list[BaseException] = []
+
+    def remove() -> None:
+        try:
+            shutil.rmtree(old)
+        except BaseException as err:  # noqa: BLE001 (raised in the deck's process, by the function given)
+            failed.append(err)
+    thread = threading.Thread(target=remove, name="deckpress: removing the previous build")
+    thread.start()
+
+    def done() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+    return done
