@@ -103,3 +103,4 @@ def test_an_expression_that_does_not_compile_is_still_said_where_it_is(cache_hom
     with pytest.raises(DeckError) as err:
         load_deck(project / "decks" / "score.yaml")
     assert "score.yaml:" in str(err.value.problems[0]) and "{{ n + }}" in str(err.value.problems[0])
+

@@ -18,7 +18,6 @@ rules pages, the TTS notebook) each write the spans their own way.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -191,6 +190,10 @@ def _pair(tokens: list[str | _Delim | IconRef]) -> None:
 def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
     """What to warn of among the `:name:`s that stayed text (`parse`'s `undeclared`): each one close to a
     declared icon, as `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
+    if not undeclared:  # most texts: difflib is not even imported
+        return []
+    import difflib
+
     out = []
     for name in dict.fromkeys(undeclared):
         close = difflib.get_close_matches(name, [str(k) for k in icons], n=1, cutoff=0.75)
