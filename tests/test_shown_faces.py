@@ -131,3 +131,19 @@ def test_the_previous_build_is_removed_beside_the_stamp_and_its_failure_still_sa
     assert tree(out) == clean_build(game, tmp_path)
     build(game)
     assert sorted(os.listdir(out.parent)) == ["game"]  # the next build removes what was left
+
+
+def test_a_build_checks_its_output_folder_once_holding_the_lock(game, monkeypatch):
+    """The output folder is checked for deckpress's (its files listed, its manifest read) once, under the lock:
+    no other build changes it after."""
+    build(game)
+    check_output, calls = build_module.check_output, []
+
+    def counted(final, deck):
+        calls.append(final)
+        return check_output(final, deck)
+    with monkeypatch.context() as patched:
+        patched.setattr(build_module, "check_output", counted)
+        edit(game / "decks/game.yaml", *CARD)
+        build(game)
+    assert len(calls) == 1

@@ -207,7 +207,6 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
         warn(warning)
     out_root = options.out
     final = out_root / deck.name
-    check_output(final, deck)
     try:
         if not lock:
             return _build_locked(deck, options, final, echo, warn)
@@ -220,7 +219,7 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
 def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                   warn: Callable[[str], None]) -> str:
     manifest_state = file_state(final / MANIFEST)  # before it is read
-    old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
+    old_manifest = check_output(final, deck)  # holding the lock: no other build changes the folder meanwhile
     previous = final if old_manifest else None
     remove_leftovers(final.parent, deck.name)
     from .builders import tiles
