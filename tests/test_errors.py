@@ -175,3 +175,16 @@ def test_a_date_stays_text(project):
     edit(project / "decks/score.yaml", "  version: \"1.1\"", "  version: 2024-01-01")
     result = run_cli("check", "score", cwd=project)
     assert result.exit_code == 0, result.stderr
+
+
+def test_reading_a_deck_without_mistakes_imports_no_module_for_mistakes():
+    """difflib (a mistake's suggestion) and the spreadsheet readers' zipfile are imported only when needed."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; import deckpress.cli, deckpress.build, deckpress.faces; "
+            "from deckpress.deck import load_deck; sys.modules.pop('zipfile', None); "
+            f"load_deck(Path({str(ROOT / 'decks' / 'score.yaml')!r})); print(sorted({{'difflib', 'zipfile'}} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -195,6 +195,23 @@ def test_a_build_does_not_take_an_artifact_changed_since_from_the_last_one(game,
     assert tree(out) == clean_build(game, tmp_path)
 
 
+def test_an_input_saved_while_the_build_runs_is_read_again_by_the_next(game, tmp_path, monkeypatch):
+    """The manifest records the inputs as the build read them, at its start: a template saved while the faces
+    are drawn (after it was read) makes the next build draw them again, and equal a clean one."""
+    build(game)
+    check_safe_zone = faces.FaceStage.check_safe_zone  # in the deck's process, once the faces are drawn
+
+    def saved_meanwhile(records):
+        edit(game / "templates" / "back.yaml", "v{{ game.version }}", "version {{ game.version }}")
+        return check_safe_zone(records)
+    with monkeypatch.context() as patched:
+        patched.setattr(faces.FaceStage, "check_safe_zone", staticmethod(saved_meanwhile))
+        edit(game / "decks/game.yaml", "then play again", "then play twice")
+        build(game)
+    assert "up to date" not in build(game)
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path)
+
+
 def test_tiles_are_cut_again_only_when_missing(game, tmp_path):
     """A reused face's tiles come from the last build's cache/; one removed from there is cut again from the
     face, and the build still equals a clean one."""

@@ -377,3 +377,15 @@ def test_a_span_keeps_its_colour_size_and_font_on_the_rules_pages_and_its_colour
     assert ".839216 .156863 .156863 rg" in content[content.index("(Score )"):content.index("(3 points)")]
     save = json.loads((built / "tts" / "rich.json").read_text(encoding="utf-8"))
     assert any(tab["body"] == "Score [d62828]3 points[-] in a title." for tab in save["TabStates"].values())
+
+
+def test_text_between_marks_is_read_a_run_at_a_time():
+    """The reading of a text goes from mark to mark (a deck's read parses every rules text and description,
+    each face every text it draws), the same spans as a character at a time."""
+    from deckpress.markup import _tokens
+
+    assert _tokens("Score 2 points, then play again.", {"star"}) == ["Score 2 points, then play again."]
+    assert [t for t in _tokens("a :star: b: [red]{color=#d62828} c\\*", {"star"}) if isinstance(t, str)] == \
+        ["a ", " b", ":", " ", "red", " c", "*"]
+    assert parse("a :star: b: [red]{color=#d62828} **c**", {"star"}) == [
+        Run("a "), IconRef("star"), Run(" b: "), Run("red", color="#d62828"), Run(" "), Run("c", bold=True)]

@@ -96,3 +96,54 @@ def test_a_build_that_fails_once_in_place_keeps_its_own_faces(game, tmp_path, mo
         patched.setattr(build_module, "_swap", swap_then_fail)
         assert run_cli("build", "--asset-url", URL, cwd=game).exit_code == 1
     assert tree(out) == clean_build(game, tmp_path)
+
+
+def test_the_previous_build_is_removed_beside_the_stamp_and_its_failure_still_said(game, tmp_path, monkeypatch):
+    """The previous build's folder, moved aside, is removed in a thread of its own while the deck's process
+    stamps the build, and is gone when the command ends; a failure to remove it still fails the command, the
+    new build in place."""
+    out = game / "build" / "game"
+    build(game)
+    rmtree = build_module.shutil.rmtree
+    removed_by = []
+
+    def watched(path, *args, **kwargs):
+        if ".game.old-" in str(path) and not kwargs.get("ignore_errors"):
+            removed_by.append(build_module.threading.current_thread())
+        return rmtree(path, *args, **kwargs)
+    with monkeypatch.context() as patched:
+        patched.setattr(build_module.shutil, "rmtree", watched)
+        edit(game / "decks/game.yaml", *CARD)
+        build(game)
+    assert len(removed_by) == 1 and removed_by[0] is not build_module.threading.main_thread()
+    assert sorted(os.listdir(out.parent)) == ["game"]
+
+    def failing(path, *args, **kwargs):
+        if ".game.old-" in str(path) and not kwargs.get("ignore_errors"):
+            raise OSError(13, "Permission denied", str(path))
+        return rmtree(path, *args, **kwargs)
+    with monkeypatch.context() as patched:
+        patched.setattr(build_module.shutil, "rmtree", failing)
+        edit(game / "decks/game.yaml", *reversed(CARD))
+        result = run_cli("build", "--asset-url", URL, cwd=game)
+    assert result.exit_code == 1
+    assert "cannot write the build: Permission denied" in result.stderr and "Traceback" not in result.stderr
+    assert tree(out) == clean_build(game, tmp_path)
+    build(game)
+    assert sorted(os.listdir(out.parent)) == ["game"]  # the next build removes what was left
+
+
+def test_a_build_checks_its_output_folder_once_holding_the_lock(game, monkeypatch):
+    """The output folder is checked for deckpress's (its files listed, its manifest read) once, under the lock:
+    no other build changes it after."""
+    build(game)
+    check_output, calls = build_module.check_output, []
+
+    def counted(final, deck):
+        calls.append(final)
+        return check_output(final, deck)
+    with monkeypatch.context() as patched:
+        patched.setattr(build_module, "check_output", counted)
+        edit(game / "decks/game.yaml", *CARD)
+        build(game)
+    assert len(calls) == 1

@@ -1,5 +1,5 @@
 """`python -m deckpress`: the same command as `deckpress`."""
 
-from .cli import main
+from .cli import run
 
-main(prog_name="deckpress")
+run()

@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from functools import partial
@@ -26,7 +27,8 @@ from typing import TYPE_CHECKING, Callable
 from . import __version__, stamp
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
-from .inputs import VOUCHED, Records, build_inputs, built_digest, digest, file_state, package_digest, plain, sha256_file
+from .inputs import (VOUCHED, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
+                     plain, sha256_file)
 from .paths import project_root
 from .processes import Prepared, TaskFailed, available, check_stop
 
@@ -205,7 +207,6 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
         warn(warning)
     out_root = options.out
     final = out_root / deck.name
-    check_output(final, deck)
     try:
         if not lock:
             return _build_locked(deck, options, final, echo, warn)
@@ -218,7 +219,7 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
 def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                   warn: Callable[[str], None]) -> str:
     manifest_state = file_state(final / MANIFEST)  # before it is read
-    old_manifest = check_output(final, deck)  # again: another build may have run while this one waited
+    old_manifest = check_output(final, deck)  # holding the lock: no other build changes the folder meanwhile
     previous = final if old_manifest else None
     remove_leftovers(final.parent, deck.name)
     from .builders import tiles
@@ -226,7 +227,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 
     builders = _builders(options)
     option_values = _option_values(options, builders, deck.lang)
-    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values)
+    files = input_digests(deck)  # once: the manifest records the inputs as the build read them
+    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values, files)
     states = _up_to_date(final, old_manifest, inputs) if previous else None
     if states is not None:
         said = FaceStage.recorded_warnings(old_manifest.get("faces", {}))
@@ -259,23 +261,30 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             run_builders()
             # Within the block: the builders' processes, done, are reaped once the build is in place (a
             # process's end, its memory handed back, takes 10 to 25 ms).
-            states = _put_in_place(ctx, stage.records, option_values)
+            states, old = _put_in_place(ctx, stage.records, option_values, files)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
             shown.restore()
         shown.close()
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    shown.close()
-    stamp.write(final, deck, _stamp_key(options), stage.records, states,
-                deck.warnings + FaceStage.recorded_warnings(stage.records))
+    removed = _removed_meanwhile(old)
+    try:
+        shown.close()
+        stamp.write(final, deck, _stamp_key(options), stage.records, states,
+                    deck.warnings + FaceStage.recorded_warnings(stage.records))
+    finally:
+        removed()
     return (f"{deck.name}: built {len(states) - 1} files into {final} "
             f"({rendered} faces rendered, {total - rendered} reused)")
 
 
-def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) -> dict:
-    """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final;
-    returns the state of each file of the build, manifest included, as it was hashed (for the stamp)."""
+def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
+                  files: dict[str, str]) -> tuple[dict, Path | None]:
+    """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final, its
+    inputs `files` (input_digests, as the build read them) and the images the faces drew; returns the state of
+    each file of the build, manifest included, as it was hashed (for the stamp), and the previous build's
+    folder, moved aside for removal (see _swap)."""
     deck, previous, staging = ctx.deck, ctx.previous, ctx.out
     if previous is not None and (previous / PLAYTEST).is_dir():  # deckpress playtest's pages stay
         shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
@@ -285,15 +294,14 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict) ->
     artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
                  for relative, state in states.items()}
     manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
-                "inputs": build_inputs(deck, face_records, option_values), "artifacts": artifacts,
+                "inputs": build_inputs(deck, face_records, option_values, files), "artifacts": artifacts,
                 "faces": face_records, "records": ctx.records.new}
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     states[MANIFEST] = file_state(staging / MANIFEST)
     os.chmod(staging, 0o777 & ~_umask())
     check_stop()  # a deck's own process told to stop puts nothing in place
     (staging / TEMPORARY_MARK).unlink()  # from here it is known by its manifest
-    _swap(staging, ctx.final)
-    return states
+    return states, _swap(staging, ctx.final)
 
 
 class ShownFaces:
@@ -407,11 +415,12 @@ def _umask() -> int:
     return mask
 
 
-def _swap(staging: Path, final: Path) -> None:
-    """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none)."""
+def _swap(staging: Path, final: Path) -> Path | None:
+    """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none); returns
+    the previous build's folder, moved aside and marked, for the caller to remove (None when there was none)."""
     if not final.exists():
         staging.rename(final)
-        return
+        return None
     old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
     old.rmdir()
     final.rename(old)
@@ -422,4 +431,27 @@ def _swap(staging: Path, final: Path) -> None:
         raise
     with suppress(OSError):  # the build is in place: a full disk does not undo it
         (old / TEMPORARY_MARK).write_bytes(b"")  # known for deckpress's however far its removal gets
-    shutil.rmtree(old)
+    return old
+
+
+def _removed_meanwhile(old: Path | None) -> Callable[[], None]:
+    """Start removing the previous build's folder (_swap) in a thread of its own, while the deck's process does
+    the rest (the old faces' folder removed, the stamp written: each file's removal waits on the file system,
+    not on Python); the function given waits for the removal, and raises what it raised."""
+    if old is None:
+        return lambda: None
+    failed: list[BaseException] = []
+
+    def remove() -> None:
+        try:
+            shutil.rmtree(old)
+        except BaseException as err:  # noqa: BLE001 (raised in the deck's process, by the function given)
+            failed.append(err)
+    thread = threading.Thread(target=remove, name="deckpress: removing the previous build")
+    thread.start()
+
+    def done() -> None:
+        thread.join()
+        if failed:
+            raise failed[0]
+    return done

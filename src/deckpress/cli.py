@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import signal
 import sys
-from contextlib import contextmanager
+import threading
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -113,6 +116,30 @@ def main() -> None:
     # it ends (50 to 80 ms after a build, for nothing: the process's memory goes back to the system whole).
     atexit.unregister(gc.freeze)
     atexit.register(gc.freeze)
+
+
+def run() -> None:
+    """The `deckpress` program (the `deckpress` script, `python -m deckpress`): `main`, then an exit without the
+    interpreter's teardown, which frees the objects of every module one by one (12 to 15 ms after a build, for
+    nothing: the process's memory goes back to the system whole). The exit functions (atexit) run and the
+    streams are flushed, as at any exit; with another thread still running, Python's own exit waits for it."""
+    try:
+        main(prog_name="deckpress")
+        code: object = 0
+    except SystemExit as done:
+        code = done.code
+    if threading.active_count() > 1:
+        sys.exit(code)
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(Exception):  # a closed pipe (`deckpress ... | head`): what it took is all it gets
+            stream.flush()
+    os._exit(code)
 
 
 BUILD_OPTIONS = [

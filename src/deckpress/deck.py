@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .elements import TextOptions
 from .errors import DeckError, Problems, Where
+from .expr import keep_compiled, warm
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
 from .markup import MarkupError, icon_typos, parse
@@ -67,6 +68,7 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     ctx = Context(problems, lang=lang or own_lang, fallback_lang=own_lang, languages=languages)
     model = Deck.load(raw, raw.where, ctx)
     problems.raise_if_any()
+    warm(raw)
     languages = model.game.languages or [model.game.language]
     if lang and lang not in languages:
         raise DeckError.at(raw.at("game"), f"this deck has no text in language {lang!r}; "
@@ -77,6 +79,7 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     _check_icons(deck, problems)
     _check_markup(deck.model, problems)
     problems.raise_if_any()
+    keep_compiled()
     deck.warnings = [str(w) for w in problems.warnings]
     return deck
 
@@ -229,6 +232,7 @@ def _load_templates(deck: LoadedDeck, problems: Problems) -> None:
             continue
         ctx = Context(problems, lang=deck.lang, fallback_lang=deck.model.game.language)
         template = Template.load(raw, raw.where if isinstance(raw, Map) else Where(str(file), 1, 1), ctx)
+        warm(raw)
         deck.templates[name] = template
         deck.template_paths[name] = file
         for element in template.elements or []:

@@ -4,6 +4,12 @@
 type of a lone expression (`"{{ n }}"` gives the integer), so counts and sizes can
 be computed.
 
+Compiling an expression (jinja2's parser, code generator, then Python's compiler) takes about a millisecond;
+the code compiled is kept in the user's cache folder (cache.py), for the same Python, jinja2 and deckpress
+(whose digest covers this module's sandbox), so the next command takes it instead: the same code, so the
+same values. A deck's read compiles the expressions of the deck and its templates (`warm`) before the
+builders and the drawing processes fork, which then compile none of them.
+
 The sandbox also bounds what one expression may cost: at most MAX_STEPS loop turns and calls, texts
 and lists of at most MAX_TEXT characters or items, whole numbers of at most MAX_BITS bits. Operators
 that could make more (`'x' * 10**9`, `9 ** (9 ** 9)`) are checked before they run, so jinja2 never
@@ -12,10 +18,14 @@ folds them at compile time either.
 
 from __future__ import annotations
 
+import marshal
 import re
+import sys
+import types
 from functools import lru_cache
 from typing import Any
 
+import jinja2
 from jinja2 import StrictUndefined, TemplateError, nodes
 from jinja2.nativetypes import NativeCodeGenerator, native_concat
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -172,10 +182,85 @@ def is_expression(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
+KEPT = "expressions.marshal"  # in the cache folder: {"key": ..., "code": {(native, source): code}}
+MAX_KEPT = 4096
+_code: dict[tuple[bool, str], types.CodeType] | None = None  # kept (read once) and compiled in this process
+_used: set[tuple[bool, str]] = set()  # those this process used
+_new: set[tuple[bool, str]] = set()  # those this process compiled
+
+
+def _key() -> str:
+    from .inputs import package_digest
+
+    return f"{sys.version}|{jinja2.__version__}|{package_digest()}"
+
+
+def _all_code() -> dict[tuple[bool, str], types.CodeType]:
+    global _code
+    if _code is None:
+        from . import cache
+
+        try:
+            kept = marshal.loads((cache.folder() / KEPT).read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            kept = None
+        code = kept.get("code") if isinstance(kept, dict) and kept.get("key") == _key() else None
+        _code = {key: value for key, value in code.items() if isinstance(value, types.CodeType)} \
+            if isinstance(code, dict) else {}
+    return _code
+
+
+def _code_of(source: str, native: bool) -> types.CodeType:
+    """The code of the expression, kept or compiled now (env.compile: what env.from_string compiles)."""
+    code = _all_code()
+    key = (native, source)
+    _used.add(key)
+    if key not in code:
+        code[key] = (_NATIVE if native else _TEXT).compile(source)
+        _new.add(key)
+    return code[key]
+
+
 @lru_cache(maxsize=4096)
 def _compile(source: str, native: bool):
     env = _NATIVE if native else _TEXT
-    return env.from_string(source)
+    return env.template_class.from_code(env, _code_of(source, native), env.make_globals(None), None)
+
+
+def warm(data: Any) -> None:
+    """Have the code of each expression in `data` (a deck's or template's plain data), as a text and as a value,
+    kept or compiled now: the processes forked after it find it. One that does not compile is left to its
+    rendering, which says what is wrong with it."""
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            todo += item.values()
+        elif isinstance(item, list):
+            todo += item
+        elif is_expression(item):
+            for native in (False, True):
+                try:
+                    _code_of(item, native)
+                except Exception:  # noqa: BLE001 (rendering it raises the same, and reports it)
+                    pass
+
+
+def keep_compiled() -> None:
+    """Keep the code of the expressions in the cache folder, when this process compiled any: at most MAX_KEPT
+    (else those this process used alone)."""
+    if not _new:
+        return
+    from . import cache
+
+    code = _all_code()
+    kept = code if len(code) <= MAX_KEPT else {key: code[key] for key in _used if key in code}
+    try:
+        data = marshal.dumps({"key": _key(), "code": kept})
+    except ValueError:  # a constant marshal cannot write: nothing kept
+        return
+    cache.store_bytes(cache.folder() / KEPT, data)
+    _new.clear()
 
 
 def _render(source: str, context: dict, native: bool) -> Any:

@@ -178,13 +178,19 @@ def face_images(deck, face_records: dict) -> dict[str, Path]:
     return {name: image_path(name, deck.path) for record in face_records.values() for name in record.get("images", {})}
 
 
-def build_inputs(deck, face_records: dict, options: dict) -> dict[str, str]:
+def input_digests(deck) -> dict[str, str]:
+    """The digest of each input file of the deck but its faces' images (see input_files), by its name."""
+    game = deck.model.scripted
+    return {(game.display_name(f) if game is not None else None) or display_name(f, deck.path, resolved=True):
+            input_digest(f, resolved=True) for f in input_files(deck)}
+
+
+def build_inputs(deck, face_records: dict, options: dict, files: dict[str, str] | None = None) -> dict[str, str]:
     """Every input of a deck's build with its digest: the deck file, the templates, TTS sources and print
     profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
-    deckpress itself and the build's options."""
-    game = deck.model.scripted
-    out = {(game.display_name(f) if game is not None else None) or display_name(f, deck.path, resolved=True):
-           input_digest(f, resolved=True) for f in input_files(deck)}
+    deckpress itself and the build's options. `files`: input_digests(deck) as the build read them, at its
+    start (a file saved while the build runs is then not recorded with bytes the build did not read)."""
+    out = dict(input_digests(deck) if files is None else files)
     for name, file in face_images(deck, face_records).items():
         out[name] = _image_digest(file)
     out["deckpress"] = package_digest()

@@ -18,7 +18,6 @@ rules pages, the TTS notebook) each write the spans their own way.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -87,6 +86,8 @@ class _Open:
 _CLOSE = object()  # the end of a span
 _REGULAR = Run("").style
 _MARKUP = re.compile(r"[*:\[\\]")  # where _tokens may read more than a character
+_MARKS = "*:[]\\"  # the characters _tokens reads one by one: each may start or end a mark
+_MARK = re.compile(r"[*:\[\]\\]")
 
 
 def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
@@ -119,7 +120,7 @@ def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
 
 def _tokens(text: str, icons: Collection[str],
             undeclared: list[str] | None = None) -> list[str | _Delim | IconRef | _Open | object]:
-    """The text's characters, runs of stars, icons and span marks; a `:name:` the deck does not declare
+    """The text's runs of characters, runs of stars, icons and span marks; a `:name:` the deck does not declare
     stays characters (its name added to `undeclared`)."""
     out: list[str | _Delim | IconRef | _Open | object] = []
     i, n = 0, len(text)
@@ -148,11 +149,16 @@ def _tokens(text: str, icons: Collection[str],
         elif ch == ":" and (match := _ICON.match(text, i)) and match.group(1) in icons:
             out.append(IconRef(match.group(1)))
             i = match.end()
-        else:
+        elif ch in _MARKS:  # a mark that stays text here
             if ch == ":" and match and undeclared is not None:  # `match`: the one just tried at this colon
                 undeclared.append(match.group(1))
             out.append(ch)
             i += 1
+        else:  # text up to the next mark (a span's `]` among them): one token, not one a character
+            mark = _MARK.search(text, i + 1)
+            end = n if mark is None else mark.start()
+            out.append(text[i:end])
+            i = end
     return out
 
 
@@ -184,6 +190,10 @@ def _pair(tokens: list[str | _Delim | IconRef]) -> None:
 def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
     """What to warn of among the `:name:`s that stayed text (`parse`'s `undeclared`): each one close to a
     declared icon, as `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
+    if not undeclared:  # most texts: difflib is not even imported
+        return []
+    import difflib
+
     out = []
     for name in dict.fromkeys(undeclared):
         close = difflib.get_close_matches(name, [str(k) for k in icons], n=1, cutoff=0.75)

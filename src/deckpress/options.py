@@ -7,7 +7,6 @@ itself as JSON Schema and as a row of the reference page.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from typing import Any, ClassVar
@@ -40,9 +39,17 @@ class Invalid(Exception):
     """Raised inside validators; turned into one located problem by the caller."""
 
 
+def close_matches(word: str, names: list[str], cutoff: float = 0.6) -> list[str]:
+    """The name closest to `word` (a list of one), if any is close enough; difflib is imported for a mistake
+    only."""
+    import difflib
+
+    return difflib.get_close_matches(word, names, n=1, cutoff=cutoff)
+
+
 def did_you_mean(word: str, choices: list[str]) -> str:
     names = [str(c) for c in choices]
-    close = difflib.get_close_matches(str(word), names, n=1, cutoff=0.6)
+    close = close_matches(str(word), names)
     return f"did you mean {close[0]!r}?" if close else "expected one of: " + ", ".join(names)
 
 
@@ -383,7 +390,7 @@ class Record:
         misspelt = set()  # known keys an unknown one was taken for: their absence is the same mistake
         for key in value:
             if key not in known:
-                close = difflib.get_close_matches(str(key), [str(k) for k in known], n=1, cutoff=0.6)
+                close = close_matches(str(key), [str(k) for k in known])
                 misspelt.update(close)
                 ctx.error(value.key_where[key], cls.unknown_key(key, list(known)))
         for key, option in known.items():

@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 from . import cache
-from .inputs import HASHED, face_images, file_state, input_files, listed_files, resolved_files
+from .inputs import HASHED, face_images, file_state, listed_files, resolved_files
 from .paths import LOOKUP_FOLDERS, lookup_dirs
 
 MANIFEST = "manifest.json"
@@ -105,7 +105,7 @@ def _inputs(deck, face_records: dict) -> tuple[list[str], dict[str, list[int] | 
             state = files[str(path)] = file_state(path)
             if state is None or HASHED.get(str(resolved)) != state:
                 return None
-    for file in input_files(deck):
+    for file in sorted({f.resolve() for f in deck.input_files()}):  # those of the folders: just above
         state = files[str(file)] = file_state(file)
         if state is None or HASHED.get(str(file)) != state:
             return None

@@ -4,10 +4,8 @@ mistakes reported, exactly like cards written in YAML."""
 
 from __future__ import annotations
 
-import csv
 import io
 import warnings
-import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +43,8 @@ def _cell(value: Any, kind: str | None, where: Where) -> Any:
 def _check_size(path: Path) -> None:
     """The file, and each part of an XLSX (a zip archive) once unpacked, is at most MAX_BYTES."""
     sizes = [("the file", path.stat().st_size)]
+    import zipfile  # for a deck with cards in a spreadsheet only, as csv below
+
     if path.suffix.lower() == ".xlsx" and zipfile.is_zipfile(path):  # what is not a zip, openpyxl reports
         with zipfile.ZipFile(path) as book:
             sizes += [(f"its part {part.filename!r}", part.file_size) for part in book.infolist()]
@@ -61,6 +61,8 @@ def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
     except UnicodeDecodeError as err:
         raise DeckError.at(Where(str(path)), f"not UTF-8 text (byte {err.start}); export the sheet as "
                                              "CSV UTF-8") from None
+    import csv
+
     reader = csv.reader(io.StringIO(text, newline=""))
     rows, line = [], 1
     try:
