@@ -30,7 +30,7 @@ from .errors import DeckError, Where
 from .inputs import (VOUCHED, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
                      plain, sha256_file)
 from .paths import project_root
-from .processes import Prepared, TaskFailed, available, check_stop
+from .processes import Prepared, TaskFailed, available, check_stop, holding_stops
 
 if TYPE_CHECKING:
     from .deck import LoadedDeck
@@ -330,7 +330,8 @@ class ShownFaces:
             return
         try:
             if self.kept is None:
-                self.kept = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
+                with holding_stops():  # a stop between making the folder and noting it would leave it behind
+                    self.kept = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
                 (self.kept / TEMPORARY_MARK).write_bytes(b"")
             old, new = self.kept / "old" / relative, self.kept / "new" / relative
             old.parent.mkdir(parents=True, exist_ok=True)
