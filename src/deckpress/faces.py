@@ -106,6 +106,11 @@ class Cut:
     def order(self) -> tuple:
         return self.size, self.quality or 0
 
+    def crop(self, face_size: Size, bleed_px: float) -> tuple[int, int, int, int] | None:
+        """The box of the face's own file that is this tile, which then has no file of its own in cache/: its
+        pixels within 7 px of the trim (crop_box). None when the face stage writes the tile (a JPEG always)."""
+        return crop_box(face_size, bleed_px, self.size) if self.quality is None else None
+
 
 def tile_path(face_path: str, cut: Cut) -> str:
     """Where the tile `cut` from a face is kept: cache/faces/deck/score-3@409x558.zst, or, a JPEG of quality
@@ -183,10 +188,8 @@ def tile(folder: Path, face: Face, wanted: Cut | Size, bleed_mm: float) -> Tile:
     from .render import face_pixels, mm_to_px
 
     wanted = Cut.of(wanted)
-    box = crop_box(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm), wanted.size)
-    if box is not None and wanted.quality is None:
-        return Tile(folder / face.path, box)
-    return Tile(folder / tile_path(face.path, wanted))
+    box = wanted.crop(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm))
+    return Tile(folder / face.path, box) if box is not None else Tile(folder / tile_path(face.path, wanted))
 
 
 def cut(image, bleed_px: float, size: Size):
@@ -388,8 +391,7 @@ class FaceStage:
             target.parent.mkdir(parents=True, exist_ok=True)
             keys[face.path] = key = self.key(face)
             cuts = sorted({Cut.of(wanted) for wanted in tiles.get(face.path, ())}, key=lambda c: c.order)
-            cuts = [c for c in cuts if c.quality is not None or crop_box(self.face_size(face), self.bleed_px,
-                                                                         c.size) is None]
+            cuts = [c for c in cuts if c.crop(self.face_size(face), self.bleed_px) is None]
             if not self.reusable(face, key):
                 todo.append(_Job(face, cuts=tuple(cuts)))
                 continue
