@@ -192,11 +192,11 @@ def icon_typos(undeclared: list[str], icons: Collection[str]) -> list[str]:
     declared icon, as `':stars:' is no icon of the deck, so it stays text; did you mean ':star:'?...`."""
     if not undeclared:  # most texts: difflib is not even imported
         return []
-    import difflib
+    from .options import close_matches
 
     out = []
     for name in dict.fromkeys(undeclared):
-        close = difflib.get_close_matches(name, [str(k) for k in icons], n=1, cutoff=0.75)
+        close = close_matches(name, [str(k) for k in icons], cutoff=0.75)
         if close:
             out.append(f"':{name}:' is no icon of the deck, so it stays text; did you mean ':{close[0]}:'? (write "
                        f"\\: before it to keep the text and drop this warning)")
