@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import signal
@@ -106,29 +107,24 @@ def interruptible(what: str):
 @click.version_option(__version__, prog_name="deckpress")
 def main() -> None:
     """Build card games from YAML: faces, a Tabletop Simulator mod and print-and-play PDFs."""
-    import atexit
-    import gc
-
     from .memory import keep_freed_memory
 
     keep_freed_memory()  # the command's process only, before it forks any: not for whoever imports deckpress
-    # The last step of the command's exit: the objects left are not walked by the collections Python makes as
-    # it ends (50 to 80 ms after a build, for nothing: the process's memory goes back to the system whole).
-    atexit.unregister(gc.freeze)
-    atexit.register(gc.freeze)
 
 
 def run() -> None:
     """The `deckpress` program (the `deckpress` script, `python -m deckpress`): `main`, then an exit without the
     interpreter's teardown, which frees the objects of every module one by one (12 to 15 ms after a build, for
     nothing: the process's memory goes back to the system whole). The exit functions (atexit) run and the
-    streams are flushed, as at any exit; with another thread still running, Python's own exit waits for it."""
+    streams are flushed, as at any exit; with another thread still running, Python's own exit waits for it,
+    its collections not walking the objects left (50 to 80 ms after a build)."""
     try:
         main(prog_name="deckpress")
         code: object = 0
     except SystemExit as done:
         code = done.code
     if threading.active_count() > 1:
+        gc.freeze()
         sys.exit(code)
     if code is None:
         code = 0
