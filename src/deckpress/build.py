@@ -323,7 +323,7 @@ class ShownFaces:
         self.working = True  # false after a failure (a file system without hard links...): none shown after
 
     def show(self, face) -> None:
-        """Put the face just drawn into the staging folder in the place of the previous build's."""
+        """Put the face just drawn (its file in the staging folder) in the place of the previous build's."""
         relative = face.path
         target = self.final / relative
         if not self.working or relative not in self.listed or target.is_symlink() or not target.is_file():

@@ -15,9 +15,9 @@ import os
 import shutil
 import stat
 import time
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Iterator
 from typing import Any
 
 from . import __version__
@@ -48,6 +48,8 @@ YOUNG_NS = 2_000_000_000
 def young(mtime_ns: int) -> bool:
     """Whether a file or folder modified at `mtime_ns` changed too recently for its state to stand for it."""
     return mtime_ns > time.time_ns() - YOUNG_NS
+
+
 # The state of each input file when it was hashed, by its resolved path: None when it was too young to
 # stand for the digest (or changed while read). A stamp takes a file's state only from here.
 HASHED: dict[str, list[int] | None] = {}
