@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -79,19 +80,53 @@ def slots(tmp_path_factory, request) -> Path:
 def test_every_card_shows_its_own_face_and_back_on_every_sheet(slots):
     deck, out = slots / "decks" / "slots.yaml", slots / "build" / "slots"
     save = json.loads((out / "tts" / "slots.json").read_text(encoding="utf-8"))
-    bleed = mm_to_px(load_deck(deck).model.bleed)
+    model = load_deck(deck).model
+    bleed, safe = mm_to_px(model.bleed), mm_to_px(model.safe)
     big = [s for s in save["ObjectStates"] if "big" in s["Tags"]]
     assert len(big[0]["CustomDeck"]) >= 2  # several sheets
     copies = CARDS + CARDS // 9 + 1  # every ninth card twice, from card 0
-    assert check_every_card_shows_its_face(save, faces_of(deck, out), bleed) == copies + 2
+    assert check_every_card_shows_its_face(save, faces_of(deck, out), bleed, safe) == copies + 2
     backs = faces_of(deck, out, "back")
-    assert check_every_card_shows_its_face({"ObjectStates": big}, backs, bleed, side="BackURL") == copies
+    assert check_every_card_shows_its_face({"ObjectStates": big}, backs, bleed, safe, side="BackURL") == copies
+
+
+def test_a_sheets_slots_are_cropped_within_half_the_safe_margin_and_resampled_past_it(tmp_path):
+    """20 poker cards share a 5 x 4 sheet of 728 x 1024 px slots: 11 and 13 px short of the trim on a side.
+    With the default 1/8 in safe margin each slot is its face cropped; with `safe: 1` (5.9 px a side) the
+    same slots are resampled, and the incremental build after the change gives what a clean one does."""
+    cards = ", ".join(f"{{name: Card {n}, colour: '{colour(n)}', row: {n % 7}}}" for n in range(20))
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "templates").mkdir()
+    deck = tmp_path / "decks" / "poker.yaml"
+    deck.write_text(f"game: {{name: Poker, players: {{min: 2, max: 4}}}}\ncard_size: poker\ncomponents:\n"
+                    f"  - {{id: deck, name: Deck, template: patch, back: back-a, fields: {FIELDS}, cards: [{cards}]}}\n"
+                    f"print: {{profiles: []}}\n", encoding="utf-8")
+    for name, text in TEMPLATES.items():
+        (tmp_path / "templates" / f"{name}.yaml").write_text(text, encoding="utf-8")
+    out = tmp_path / "build" / "poker"
+
+    def check(safe_mm: float) -> bytes:
+        assert run_cli("build", "--quiet", cwd=tmp_path).exit_code == 0
+        save = json.loads((out / "tts" / "poker.json").read_text(encoding="utf-8"))
+        entry = next(e for s in states(save["ObjectStates"]) for e in s.get("CustomDeck", {}).values())
+        sheet = image_path(entry["FaceURL"])
+        assert Image.open(sheet).size == (5 * 728, 4 * 1024)
+        assert check_every_card_shows_its_face(save, faces_of(deck, out), mm_to_px(3.175), mm_to_px(safe_mm)) == 20
+        return sheet.read_bytes()
+
+    cropped = check(3.175)
+    deck.write_text(deck.read_text(encoding="utf-8").replace("card_size: poker", "card_size: poker\nsafe: 1"),
+                    encoding="utf-8")
+    resampled = check(1)
+    shutil.rmtree(tmp_path / "build")
+    assert check(1) == resampled != cropped
 
 
 def test_every_card_of_the_score_save_shows_its_own_face(built):
     save = json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
-    bleed = mm_to_px(load_deck(ROOT / "decks" / "score.yaml").model.bleed)
-    checked = check_every_card_shows_its_face(save, faces_of(ROOT / "decks" / "score.yaml", built), bleed)
+    model = load_deck(ROOT / "decks" / "score.yaml").model
+    checked = check_every_card_shows_its_face(save, faces_of(ROOT / "decks" / "score.yaml", built),
+                                              mm_to_px(model.bleed), mm_to_px(model.safe))
     assert checked == 42 + sum(s["Name"] == "Card" and "reminders" in s["Tags"] for s in save["ObjectStates"]) > 42
 
 
@@ -127,22 +162,32 @@ def test_a_slot_is_whole_jpeg_blocks_nearest_to_the_card_scaled(face, limit):
                 assert abs(side - ideal) <= 4 or side + 8 > cap >= side or ideal < 4, (count, grid, ideal)
 
 
-def test_a_slot_within_7_px_of_the_trim_is_the_face_cropped_about_its_centre():
+def test_a_slot_about_the_trims_size_is_the_face_cropped_about_its_centre():
     """A poker face (825 x 1125 px, 37.5 px of bleed: a 750 x 1050 trim) at 752 x 1048 is its pixels from
-    (36, 38): 1 px into the bleed left and right, 1 px of the trim off at the top and bottom; a slot 8 px
-    or more from the trim is resampled, as is one that would need pixels past the face."""
-    from deckpress.faces import crop_box, cut
+    (36, 38): 1 px into the bleed left and right, 1 px of the trim off at the top and bottom. Smaller slots
+    are crops too while they cut at most the allowance off the trim on a side (half the safe margin, at most
+    1/16 in: 18.75 px for the default 1/8 in margin), as a cutter may; a slot reaching more than 3.5 px into
+    the bleed, or past the face, is resampled, as is one cutting more than the allowance."""
+    from deckpress.faces import crop_allowance, crop_box, cut
 
-    assert crop_box((825, 1125), 37.5, (752, 1048)) == (36, 38, 788, 1086)
-    assert crop_box((825, 1125), 37.5, (750, 1050)) == (38, 38, 788, 1088)  # a token: the trim
-    assert crop_box((825, 1125), 37.5, (744, 1056)) == (40, 34, 784, 1090)
-    assert crop_box((825, 1125), 37.5, (742, 1048)) is None and crop_box((825, 1125), 37.5, (736, 1024)) is None
-    assert crop_box((744, 1039), 0, (744, 1040)) is None  # no bleed to reach into
+    assert crop_allowance(3.175) == 18.75 and crop_allowance(2.0) == pytest.approx(11.81, abs=0.01)
+    assert crop_allowance(0) == 3.5  # a deck without a safe margin: its tiles at most 3.5 px off the trim
+    assert crop_box((825, 1125), 37.5, (752, 1048), 18.75) == (36, 38, 788, 1086)
+    assert crop_box((825, 1125), 37.5, (750, 1050), 18.75) == (38, 38, 788, 1088)  # a token: the trim
+    assert crop_box((825, 1125), 37.5, (744, 1056), 18.75) == (40, 34, 784, 1090)
+    assert crop_box((825, 1125), 37.5, (728, 1024), 18.75) == (48, 50, 776, 1074)  # 1,000 cards' slot: 13 px off
+    assert crop_box((825, 1125), 37.5, (720, 1016), 18.75) == (52, 54, 772, 1070)  # 17 px off a side
+    assert crop_box((825, 1125), 37.5, (712, 1048), 18.75) is None  # 19 px off the left and right
+    assert crop_box((825, 1125), 37.5, (728, 1024), 11.81) is None  # a 2 mm safe margin: at most 11.8 px
+    assert crop_box((825, 1125), 37.5, (760, 1048), 18.75) is None  # 5 px into the bleed
+    assert crop_box((825, 1125), 37.5, (742, 1048), 3.5) is None and crop_box((825, 1125), 37.5, (736, 1024), 3.5) is None
+    assert crop_box((744, 1039), 0, (744, 1040), 18.75) is None  # no bleed to reach into
     face = Image.effect_noise((825, 1125), 50).convert("RGB")
-    assert cut(face, 37.5, (752, 1048)).tobytes() == face.crop((36, 38, 788, 1086)).tobytes()
+    assert cut(face, 37.5, (752, 1048), 18.75).tobytes() == face.crop((36, 38, 788, 1086)).tobytes()
+    assert cut(face, 37.5, (728, 1024), 18.75).tobytes() == face.crop((48, 50, 776, 1074)).tobytes()
     face = Image.new("RGB", (825, 1125), (255, 0, 0))
     face.paste((0, 0, 255), (37, 37, 788, 1088))  # the trim blue, the bleed red (the trim's edge pixels blue)
-    assert cut(face, 37.5, (728, 1024)).getcolors() == [(728 * 1024, (0, 0, 255))]  # the trim resampled
+    assert cut(face, 37.5, (704, 1000), 18.75).getcolors() == [(704 * 1000, (0, 0, 255))]  # the trim resampled
 
 
 def test_the_score_save_keeps_within_the_tts_grid(built):

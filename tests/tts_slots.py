@@ -32,11 +32,14 @@ def difference(a: Image.Image, b: Image.Image) -> float:
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
-def scaled(face: Image.Image, bleed_px: float, size: tuple[int, int]) -> Image.Image:
-    """The face cut to its trim and scaled to `size`; within 7 px of the trim's own size in both sides, its
-    pixels as they are, centred on the trim."""
+def scaled(face: Image.Image, bleed_px: float, safe_px: float, size: tuple[int, int]) -> Image.Image:
+    """The face cut to its trim and scaled to `size`; where that is the trim with at most 3.5 px of bleed, or
+    less half the safe margin (at most 1/16 in, 18.75 px) on each side, its pixels as they are, centred on
+    the trim."""
     box = (bleed_px, bleed_px, face.width - bleed_px, face.height - bleed_px)
-    if abs(size[0] - (box[2] - box[0])) <= 7 and abs(size[1] - (box[3] - box[1])) <= 7:
+    inside = max(3.5, min(safe_px / 2, 300 / 16))
+    if all(-2 * inside <= side - (high - low) <= 7
+           for side, low, high in ((size[0], box[0], box[2]), (size[1], box[1], box[3]))):
         left, top = round((face.width - size[0]) / 2), round((face.height - size[1]) / 2)
         return face.convert("RGB").crop((left, top, left + size[0], top + size[1]))
     return face.convert("RGB").resize(size, Image.Resampling.BOX, box=box)  # as faces.cut does a slot
@@ -66,7 +69,7 @@ def cut_slot(sheet: Image.Image, slot: Slot, index: int | None = None) -> Image.
 
 
 def check_every_card_shows_its_face(save: dict, faces: dict[tuple[str, str], Path], bleed_px: float,
-                                    side: str = "FaceURL") -> int:
+                                    safe_px: float, side: str = "FaceURL") -> int:
     """Assert that every card of the save shows, at the slot its CardID names, the face `faces` gives for
     its (component, card id) (read from its GMNotes): the slot looks like that face, at full size and at
     every edge, and no other slot of the sheet showing another face looks as much like it. Returns how
@@ -97,7 +100,7 @@ def check_every_card_shows_its_face(save: dict, faces: dict[tuple[str, str], Pat
         size = (SMALL, max(1, round(SMALL * tile.height / tile.width)))
         if (face, tile.size) not in wanted:
             with Image.open(face) as image:
-                want = scaled(image, bleed_px, tile.size)
+                want = scaled(image, bleed_px, safe_px, tile.size)
             wanted[(face, tile.size)] = want, want.resize(size, Image.Resampling.BOX)
         want, small = wanted[(face, tile.size)]
         own = difference(tile, want)

@@ -1,8 +1,8 @@
 """The face stage: one PNG per unique card face and per back, reused from the last build when unchanged;
 and the tiles builders cut from faces (a TTS sheet's slot, a thumbnail's card), made beside each face
-while it is in memory and kept in the output folder's cache/ for the next build. A tile within 7 px of the
-face's trim is the face cropped (`crop_box`): kept as pixels, it has no file of its own (`tile` says where
-each tile is read from).
+while it is in memory and kept in the output folder's cache/ for the next build. A tile whose sides come
+within a cutter's tolerance of the face's trim is the face cropped (`crop_box`): kept as pixels, it has no
+file of its own (`tile` says where each tile is read from).
 
 A builder asks for a tile by its size, or by a `Cut` that also says how it is kept. Its pixels: not a
 PNG, as only deckpress reads them, to compose the sheets of this build and of the next one, but its RGB
@@ -106,10 +106,10 @@ class Cut:
     def order(self) -> tuple:
         return self.size, self.quality or 0
 
-    def crop(self, face_size: Size, bleed_px: float) -> tuple[int, int, int, int] | None:
-        """The box of the face's own file that is this tile, which then has no file of its own in cache/: its
-        pixels within 7 px of the trim (crop_box). None when the face stage writes the tile (a JPEG always)."""
-        return crop_box(face_size, bleed_px, self.size) if self.quality is None else None
+    def crop(self, face_size: Size, bleed_px: float, inside_px: float) -> tuple[int, int, int, int] | None:
+        """The box of the face's own file that is this tile, which then has no file of its own in cache/: the
+        face cropped (crop_box). None when the face stage writes the tile (a JPEG always)."""
+        return crop_box(face_size, bleed_px, self.size, inside_px) if self.quality is None else None
 
 
 def tile_path(face_path: str, cut: Cut) -> str:
@@ -159,13 +159,28 @@ def read_tile(path: Path):
     return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
 
-def crop_box(face_size: Size, bleed_px: float, size: Size) -> tuple[int, int, int, int] | None:
-    """The box of a face of `face_size` px that is its tile of `size` as it is, when that size is within 7
-    px of the trim in both sides (a token, a sheet slot at the card's size): the face's pixels centred on
-    the trim, reaching at most 3.5 px into the bleed or cutting at most 3.5 px of the trim's edges, not
-    resampled. None when the tile must be scaled."""
+CUTTER_TOLERANCE_MM = 25.4 / 16  # how far a cut may land from the trim: print shops' usual 1/16 in
+INTO_BLEED_PX = 3.5  # how far a cropped tile may reach into the bleed on a side, which TTS would show
+
+
+def crop_allowance(safe_mm: float) -> float:
+    """How far inside the trim, in px on each side, a tile may be cut from its face instead of resampled
+    (crop_box): half the deck's safe margin (its text keeps inside that margin, so none is cut), at most a
+    cutter's tolerance (1/16 in: SCORE!'s 728 x 1024 slot loses 0.7 mm a side of its 744 x 1039 trim, as a
+    printed card may), at least INTO_BLEED_PX."""
+    from .render import mm_to_px
+
+    return max(INTO_BLEED_PX, min(mm_to_px(safe_mm) / 2, mm_to_px(CUTTER_TOLERANCE_MM)))
+
+
+def crop_box(face_size: Size, bleed_px: float, size: Size, inside_px: float) -> tuple[int, int, int, int] | None:
+    """The box of a face of `face_size` px that is its tile of `size` as it is: the face's pixels centred on
+    the trim, when that reaches at most INTO_BLEED_PX into the bleed on a side, or cuts at most `inside_px`
+    (crop_allowance) off the trim's edge on a side (a token or a TTS card at about the card's size: a crop is
+    free, and as sharp as the face). None when the tile must be scaled."""
     trim = (face_size[0] - 2 * bleed_px, face_size[1] - 2 * bleed_px)
-    if any(abs(side - whole) > 7 or side > face for side, whole, face in zip(size, trim, face_size)):
+    if any(side > face or side - whole > 2 * INTO_BLEED_PX or whole - side > 2 * inside_px
+           for side, whole, face in zip(size, trim, face_size)):
         return None
     left, top = round((face_size[0] - size[0]) / 2), round((face_size[1] - size[1]) / 2)
     return (left, top, left + size[0], top + size[1])
@@ -183,19 +198,22 @@ class Tile:
         return read_tile(self.path) if self.box is None else png.read(self.path).crop(self.box)
 
 
-def tile(folder: Path, face: Face, wanted: Cut | Size, bleed_mm: float) -> Tile:
-    """The tile `wanted` of the face, in the build `folder` (the face stage made it there)."""
+def tile(folder: Path, face: Face, wanted: Cut | Size, bleed_mm: float, safe_mm: float) -> Tile:
+    """The tile `wanted` of the face, in the build `folder` (the face stage made it there), for a deck of
+    `bleed_mm` and `safe_mm` margins."""
     from .render import face_pixels, mm_to_px
 
     wanted = Cut.of(wanted)
-    box = wanted.crop(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm))
+    box = wanted.crop(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm), crop_allowance(safe_mm))
     return Tile(folder / face.path, box) if box is not None else Tile(folder / tile_path(face.path, wanted))
 
 
-def cut(image, bleed_px: float, size: Size):
-    """The face `image` cut to its trim at `size`: cropped where crop_box says so, else resampled in one
-    step. A sheet's slot (a card scaled to more than THUMBNAIL_SCALE: 0.97 in the shipped decks, as small
-    as 0.54 where 70 cards share a sheet) is resampled with a box filter (each pixel the average of the
+def cut(image, bleed_px: float, size: Size, inside_px: float):
+    """The face `image` cut to its trim at `size`: cropped where crop_box says so (`inside_px`: its
+    crop_allowance), else resampled in one step. Cropped, a slot costs nothing and keeps the face's own
+    pixels: the shipped decks' slots (0.97 to 0.99 of the trim) are, as is a 1,000-card deck's 728 x 1024
+    slot of a poker card (bench/scale.py: 7 to 8 ms a card less). A sheet's slot resampled (a card scaled to
+    more than THUMBNAIL_SCALE, as small as 0.54 where 70 cards share a sheet) is resampled with a box filter (each pixel the average of the
     face's pixels it covers), a thumbnail's card bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97)
     takes 6.9 ms with the box filter, 9.3 bilinear, 13.6 bicubic; a 408 x 576 one (0.54) 3.1, 4.8 and 8.4.
     The box filter's slots are 1.1 of 255 (mean) from bilinear's: at 0.97 its text is crisper than
@@ -209,7 +227,7 @@ def cut(image, bleed_px: float, size: Size):
     thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
     from PIL import Image
 
-    crop = crop_box(image.size, bleed_px, size)
+    crop = crop_box(image.size, bleed_px, size, inside_px)
     if crop is not None:
         return image.crop(crop)
     box = (bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px)
@@ -299,6 +317,7 @@ class FaceStage:
 
         self.dpi = DPI
         self.bleed_px = mm_to_px(deck.model.bleed)
+        self.inside_px = crop_allowance(deck.model.safe)
         self.renderer = FaceRenderer(deck, collect_unsafe=True)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()
@@ -374,7 +393,7 @@ class FaceStage:
             done.image = image
         for wanted in job.cuts:
             target = self.out / tile_path(job.face.path, wanted)  # its folder made by build(), in the deck's process
-            tile = cut(image, self.bleed_px, wanted.size)
+            tile = cut(image, self.bleed_px, wanted.size, self.inside_px)
             target.write_bytes(write_tile(tile) if wanted.quality is None else jpeg_tile(tile, wanted.quality))
         return done
 
@@ -391,7 +410,7 @@ class FaceStage:
             target.parent.mkdir(parents=True, exist_ok=True)
             keys[face.path] = key = self.key(face)
             cuts = sorted({Cut.of(wanted) for wanted in tiles.get(face.path, ())}, key=lambda c: c.order)
-            cuts = [c for c in cuts if c.crop(self.face_size(face), self.bleed_px) is None]
+            cuts = [c for c in cuts if c.crop(self.face_size(face), self.bleed_px, self.inside_px) is None]
             if not self.reusable(face, key):
                 todo.append(_Job(face, cuts=tuple(cuts)))
                 continue

@@ -10,7 +10,7 @@ builder gets them typed as `self.options`. Its steps:
     check(deck)         `deckpress check`: the builder's own settings files load and fit (a DeckError if not)
     tiles(deck, faces)  the face tiles (faces cut to the trim at a size) it wants: the face stage cuts them while
                         each face is in memory, and keeps them in the output folder's cache/; faces.tile says
-                        where the builder reads each (a tile within 7 px of the trim is the face cropped);
+                        where the builder reads each (a tile about the trim's size is the face cropped);
                         a faces.Cut asks for a tile as a JPEG (a TTS sheet's slot) rather than its pixels
     prepare(ctx)        runs while the faces are drawn: import its libraries, read its fonts
     build(ctx)          once the faces are drawn: write its outputs into ctx.out

@@ -23,7 +23,7 @@ from PIL import Image
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
-from ..faces import Cut, Faces, Size, Tile, tile
+from ..faces import Cut, Faces, Size, Tile, crop_allowance, tile
 from ..inputs import artifact_key, file_state
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
@@ -238,7 +238,8 @@ def _slot_quality(deck: LoadedDeck) -> int | None:
 
 
 def _tile(ctx: BuildContext, face: str | None, wanted: Cut | Size) -> Tile | None:
-    return tile(ctx.out, ctx.faces.at(face), wanted, ctx.deck.model.bleed) if face is not None else None
+    model = ctx.deck.model
+    return tile(ctx.out, ctx.faces.at(face), wanted, model.bleed, model.safe) if face is not None else None
 
 
 def _sheet(ctx: BuildContext, grid: sheets.Grid, faces: list[str | None]) -> tuple[bytes, str]:
@@ -257,22 +258,22 @@ def card_art(ctx: BuildContext, assets: Assets, component: Component, first_key:
     art = save.ComponentArt()
     digest = ctx.records.digest
     plan = _plan_cards(ctx.deck, ctx.faces, component)
-    bleed_px = mm_to_px(ctx.deck.model.bleed)
+    margins = _margins(ctx.deck)
     shape = save.CARD_SHAPES[component.shape]
     shared_back = None
     if plan.shared:
         only, size = plan.back, plan.back_size
-        shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, bleed_px),
+        shared_back = assets.add(f"{component.id}-back", digest_key("back", only and digest(only), size, margins),
                                  lambda: _sheet(ctx, sheets.Grid(1, 1, *size), [only]))
     for index, sheet in enumerate(plan.sheets):
         face_url = assets.add(sheet.stem, digest_key("sheet", [digest(f) for f in sheet.fronts], _grid(sheet.grid),
-                                                     bleed_px),
+                                                     margins),
                               lambda: _sheet(ctx, sheet.grid, sheet.fronts))
         back_url = shared_back
         if sheet.backs is not None:
             back_url = assets.add(sheet.stem.replace("-sheet", "-backs"),
                                   digest_key("backs", [b and digest(b) for b in sheet.backs], _grid(sheet.grid),
-                                             bleed_px),
+                                             margins),
                                   lambda: _sheet(ctx, sheet.grid, sheet.backs))
         art.sheets.append(save.SheetEntry(first_key + index, face_url, back_url, sheet.grid.columns,
                                           sheet.grid.rows, not plan.shared, shape))
@@ -285,6 +286,12 @@ def digest_key(*parts) -> str:
     return artifact_key("tts", *parts)
 
 
+def _margins(deck: LoadedDeck) -> list[float]:
+    """What a tile is cut with besides its face and size, for the keys of the images made of tiles: the bleed
+    and how far inside the trim a tile may be cropped (px)."""
+    return [mm_to_px(deck.model.bleed), crop_allowance(deck.model.safe)]
+
+
 def _grid(grid: sheets.Grid) -> list[int]:
     return [grid.columns, grid.rows, grid.card_w, grid.card_h]
 
@@ -292,16 +299,16 @@ def _grid(grid: sheets.Grid) -> list[int]:
 def token_art(ctx: BuildContext, assets: Assets, component: Component) -> save.ComponentArt:
     art = save.ComponentArt()
     digest = ctx.records.digest
-    size, bleed_px = _token_size(ctx.deck, component), mm_to_px(ctx.deck.model.bleed)
+    size, margins = _token_size(ctx.deck, component), _margins(ctx.deck)
     for card in _cards(component):
         rel = ctx.faces.front(component, card).path
-        front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, bleed_px),
+        front_url = assets.add(f"{component.id}-{card.id}", digest_key("token", digest(rel), size, margins),
                                lambda: assets.encode(_tile(ctx, rel, size).read()))
         back = ctx.faces.back(component, card)
         back_url = front_url
         if back is not None:
             back_url = assets.add(f"{component.id}-{card.id}-back",
-                                  digest_key("token", digest(back.path), size, bleed_px),
+                                  digest_key("token", digest(back.path), size, margins),
                                   lambda: assets.encode(_tile(ctx, back.path, size).read()))
         art.images[card.id] = (front_url, back_url)
     return art
@@ -424,7 +431,7 @@ def place(ctx: BuildContext, present: list[Component], arts: dict[str, save.Comp
 def write_thumbnail(ctx: BuildContext, target: str, shown: Shown, made: dict[str, bytes]) -> None:
     """The thumbnail of the faces `shown` as `target`, unless its record is unchanged; `made` holds the
     thumbnails this build made, by key (a component's often is the save's)."""
-    key = digest_key("thumbnail", [[ctx.records.digest(face), size] for face, size in shown])
+    key = digest_key("thumbnail", [[ctx.records.digest(face), size] for face, size in shown], _margins(ctx.deck))
     if not ctx.records.reuse_file(target, key, target):
         if key not in made:
             made[key] = sheets.thumbnail([_tile(ctx, face, size) for face, size in shown])

@@ -15,12 +15,13 @@ shows the card back, not a reserved last slot, for hidden cards).
 
 A slot's sides are multiples of 8 px (`slot_side`), JPEG's blocks at 4:4:4: the multiple of 8 nearest
 to the ideal side (the trim scaled to the grid), rounded down where rounding up would pass MAX_SIDE for
-the grid or the face's own pixels (bleed included); at least 8. Where a slot comes within 7 px of the
-trim in both sides (a sheet at the trim's own size), its tile is a centred crop of the face (faces.cut):
-it reaches at most 3.5 px into the bleed, or cuts at most 3.5 px off the trim's edges, and is not
-resampled. Otherwise the trim is resampled to the slot, stretched in one side against the other by up to
-half a multiple of 8 (4 px: 0.5 % of a 750 px slot, 1 % of a 400 px one), which TTS, stretching each slot
-onto its card mesh anyway, cannot show. PNG and JPEG sheets have the same plan.
+the grid or the face's own pixels (bleed included); at least 8. Where a slot comes close to the trim in
+both sides, its tile is a centred crop of the face (faces.crop_box): it reaches at most 3.5 px into the
+bleed, or cuts off the trim's edges at most half the deck's safe margin, and at most a cutter's tolerance
+(1/16 in), on a side, and is not resampled: the card is its face's own pixels, less a strip of its edge a
+printed card may lose too (SCORE!'s 728 x 1024 slot: 0.7 mm a side). Otherwise the trim is resampled to the
+slot, stretched in one side against the other by up to half a multiple of 8 (4 px: 0.5 % of a 750 px slot,
+1 % of a 400 px one), which TTS, stretching each slot onto its card mesh anyway, cannot show. PNG and JPEG sheets have the same plan.
 
 Why multiples of 8: a JPEG sheet is not encoded as a whole. The face stage encodes each slot's tile as a
 JPEG of its own (faces.jpeg_tile: 4:4:4, a restart marker after every row of 8 px blocks), in the
