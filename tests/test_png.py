@@ -100,6 +100,14 @@ def test_a_photo_like_face_is_encoded_by_pillow():
         assert back.tobytes() == raw
 
 
+def test_a_photo_set_in_the_middle_of_a_card_is_found_by_the_sample():
+    """The sample of rows spans the face: a card whose photo lies between its title and its text (rows 300
+    to 800, none of the first strip) is handed to Pillow's encoder as well."""
+    face = card_face()
+    face.paste(photo_face().crop((0, 0, 745, 500)), (40, 300))
+    assert encode(face, DPI) == pillow_png(face)
+
+
 def test_read_gives_the_pixels_of_every_kind_of_png(tmp_path):
     """read() takes the rows of a file encode() wrote unfiltered as they are, and leaves any other PNG
     (filtered by Pillow, grey, with alpha, paletted) to Pillow: each comes back RGB, exact. A damaged one

@@ -49,10 +49,11 @@ def encode(image: "Image.Image", dpi: int) -> bytes:
     if image.mode != "RGB":
         raise ValueError(f"encode writes RGB images, not {image.mode}")
     width, height = image.size
-    stride = 3 * width
-    raw = memoryview(image.tobytes())
-    rows = [raw[start:start + stride] for start in range(0, len(raw), stride)]
-    if compresses_poorly(rows):
+    stride = 3 * width + 1  # a row of the PNG: its filter type byte, then its pixels
+    # Pillow packs each row into `stride` bytes, the byte after its pixels 0: that byte, shifted to the front of
+    # the next row, is the row's filter type (0, None). The rows as PNG has them in one copy, without a join.
+    rows = b"\0" + memoryview(image.tobytes("raw", "RGB", stride))[:-1]
+    if compresses_poorly(rows, stride):
         buffer = io.BytesIO()
         image.save(buffer, format="PNG", dpi=(dpi, dpi), compress_level=ZLIB_LEVEL)
         return buffer.getvalue()
@@ -61,7 +62,7 @@ def encode(image: "Image.Image", dpi: int) -> bytes:
         SIGNATURE,
         chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),  # 8-bit RGB, no interlace
         chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),  # pixels per metre
-        chunk(b"IDAT", deflate(rows)),
+        chunk(b"IDAT", compress(rows)),
         chunk(b"IEND", b""),
     ])
 
@@ -71,17 +72,12 @@ def compress(data: bytes) -> bytes:
     return bytes(libdeflate.zlib_compress(data, LEVEL))  # libdeflate gives a bytearray
 
 
-def deflate(rows: list[memoryview]) -> bytes:
-    """The rows, each after its filter type byte (0, None), as one zlib stream."""
-    return compress(b"".join([b"\0" + row for row in rows]))
-
-
-def compresses_poorly(rows: list[memoryview]) -> bool:
-    """Whether the unfiltered rows of a sample (strips of SAMPLE_ROWS rows, one in SAMPLE_EVERY)
-    deflate to more than POOR_RATIO of their size."""
-    step = SAMPLE_ROWS * SAMPLE_EVERY
-    sample = [row for y in range(0, len(rows), step) for row in rows[y:y + SAMPLE_ROWS]]
-    return len(deflate(sample)) > POOR_RATIO * len(sample) * (len(sample[0]) + 1)
+def compresses_poorly(rows: bytes, stride: int) -> bool:
+    """Whether a sample of the unfiltered `rows` (each `stride` bytes, its filter type byte first): strips of
+    SAMPLE_ROWS rows, one in SAMPLE_EVERY, deflates to more than POOR_RATIO of its size."""
+    view, strip = memoryview(rows), SAMPLE_ROWS * stride
+    sample = b"".join([view[start:start + strip] for start in range(0, len(rows), strip * SAMPLE_EVERY)])
+    return len(compress(sample)) > POOR_RATIO * len(sample)
 
 
 def chunk(kind: bytes, body: bytes) -> bytes:
