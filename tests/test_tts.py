@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import re
-import xml.etree.ElementTree as ET
 from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,7 +19,6 @@ from deckpress.builders import tts as tts_builder
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.tts import save as tts_save
-from deckpress.tts.sheets import MAX_COLUMNS, MAX_ROWS, MAX_SIDE, best_grid, hashed_name, plan_sheets, split
 
 GUID = re.compile(r"[0-9a-f]{6}\Z")
 
