@@ -159,7 +159,9 @@ def read_tile(path: Path):
     return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
 
-CUTTER_TOLERANCE_MM = 25.4 / 16  # how far a cut may land from the trim: print shops' usual 1/16 in
+# How far a cut may land from the trim: 1/16 in, the tolerance print shops give (psprint.com's help centre,
+# 'Printing with Borders': 'a mechanical tolerance of about 1/16 of an inch'; clearprint.com: +/- 1/16 in).
+CUTTER_TOLERANCE_MM = 25.4 / 16
 INTO_BLEED_PX = 3.5  # how far a cropped tile may reach into the bleed on a side, which TTS would show
 
 
