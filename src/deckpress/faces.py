@@ -214,9 +214,10 @@ def cut(image, bleed_px: float, size: Size, inside_px: float):
     """The face `image` cut to its trim at `size`: cropped where crop_box says so (`inside_px`: its
     crop_allowance), else resampled in one step. Cropped, a slot costs nothing and keeps the face's own
     pixels: the shipped decks' slots (0.97 to 0.99 of the trim) are, as is a 1,000-card deck's 728 x 1024
-    slot of a poker card (bench/scale.py: 7 to 8 ms a card less). A sheet's slot resampled (a card scaled to
-    more than THUMBNAIL_SCALE, as small as 0.54 where 70 cards share a sheet) is resampled with a box filter (each pixel the average of the
-    face's pixels it covers), a thumbnail's card bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97)
+    slot of a poker card (bench/scale.py: 7 to 8 ms a card less). A sheet's slot further from the trim (a
+    card scaled to more than THUMBNAIL_SCALE, as small as 0.54 where 70 cards share a sheet) is resampled
+    with a box filter (each pixel the average of the face's pixels it covers), a thumbnail's card
+    bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97)
     takes 6.9 ms with the box filter, 9.3 bilinear, 13.6 bicubic; a 408 x 576 one (0.54) 3.1, 4.8 and 8.4.
     The box filter's slots are 1.1 of 255 (mean) from bilinear's: at 0.97 its text is crisper than
     bilinear's, and curved edges show a step of a pixel where a column or row of the face falls out (RMS

@@ -19,9 +19,10 @@ the grid or the face's own pixels (bleed included); at least 8. Where a slot com
 both sides, its tile is a centred crop of the face (faces.crop_box): it reaches at most 3.5 px into the
 bleed, or cuts off the trim's edges at most half the deck's safe margin, and at most a cutter's tolerance
 (1/16 in), on a side, and is not resampled: the card is its face's own pixels, less a strip of its edge a
-printed card may lose too (SCORE!'s 728 x 1024 slot: 0.7 mm a side). Otherwise the trim is resampled to the
-slot, stretched in one side against the other by up to half a multiple of 8 (4 px: 0.5 % of a 750 px slot,
-1 % of a 400 px one), which TTS, stretching each slot onto its card mesh anyway, cannot show. PNG and JPEG sheets have the same plan.
+printed card may lose too (SCORE!'s 728 x 1024 slot: 0.7 mm a side). Otherwise the trim is resampled to
+the slot, stretched in one side against the other by up to half a multiple of 8 (4 px: 0.5 % of a 750 px
+slot, 1 % of a 400 px one), which TTS, stretching each slot onto its card mesh anyway, cannot show. PNG and
+JPEG sheets have the same plan.
 
 Why multiples of 8: a JPEG sheet is not encoded as a whole. The face stage encodes each slot's tile as a
 JPEG of its own (faces.jpeg_tile: 4:4:4, a restart marker after every row of 8 px blocks), in the
