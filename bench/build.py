@@ -1,10 +1,11 @@
 """Times `deckpress build` of a deck: cold, no-change rebuild, and a rebuild after one card changed.
 
-    python bench/build.py [DECK] [--runs N]
+    python bench/build.py [DECK] [--runs N] [--edits K]
     python bench/build.py --all [--runs N]     every deck of the project in one build: cold and no-change
 
 Runs in a temporary copy of the project, so the real build/ is not touched. Prints the median
-and the best of N runs of each case, in seconds.
+and the best of N runs of each case, in seconds. `--edits K`: K one-card edits a run, the card's text changed
+back and forth (a one-card edit is short and its times spread: more of them steady the median).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def main() -> None:
     parser.add_argument("deck", nargs="?", default="score")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--all", action="store_true", help="build every deck (cold and no-change only)")
+    parser.add_argument("--edits", type=int, default=1, help="one-card edits a run (default 1)")
     parser.add_argument("--change", nargs=2, metavar=("OLD", "NEW"),
                         default=["You can't be targeted", "You cannot be targeted"],
                         help="text in the deck file whose change is the 'one card changed' case")
@@ -57,8 +59,11 @@ def main() -> None:
             text = deck.read_text(encoding="utf-8")
             if args.change[0] not in text:
                 sys.exit(f"{args.change[0]!r} is not in {deck.name}; pass --change OLD NEW")
-            deck.write_text(text.replace(args.change[0], args.change[1], 1), encoding="utf-8")
-            results["one card changed"].append(timed(build, project))
+            for edit in range(args.edits):
+                old, new = args.change if edit % 2 == 0 else args.change[::-1]
+                text = text.replace(old, new, 1)
+                deck.write_text(text, encoding="utf-8")
+                results["one card changed"].append(timed(build, project))
     load = Path("/proc/loadavg")
     print(f"deckpress build {'(every deck)' if args.all else args.deck}: {args.runs} runs, seconds (median / best)"
           + (f"; load {load.read_text().split()[0]} at the end" if load.exists() else ""))
