@@ -30,7 +30,6 @@ from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
 from ..source import Map, Seq, load_yaml
 from ..tts import lua, save, sheets
-from ..tts.push import LINE_MAP
 
 ASSETS = "tts/assets"
 
@@ -541,7 +540,7 @@ def build(ctx: BuildContext) -> None:
     ctx.path(f"tts/{deck.name}.json").write_bytes(save.dump(state, texts))
     # Where each module is in the Global script: TTS's errors shown at the project's own lines (push, watch).
     lines = lua.line_map(script, modules, project_root(deck.path))
-    ctx.path(f"tts/{LINE_MAP}").write_text(json.dumps(lines, indent=1) + "\n", encoding="utf-8")
+    ctx.path(f"tts/{lua.LINE_MAP}").write_text(json.dumps(lines, indent=1) + "\n", encoding="utf-8")
     for component in present:
         envelope = save.saved_object_envelope(by_component[component.id])
         ctx.path(f"tts/saved-objects/{component.id}.json").write_bytes(save.dump(envelope, texts))

@@ -331,6 +331,9 @@ def _module_head(module: Module) -> str:
     return f"\n-- module {module.name} ({module.path.name})\nMODULES[{lua_string(module.name)}] = function(...)\n"
 
 
+LINE_MAP = "global-lines.json"  # line_map's file in the build's tts/, which push and watch read
+
+
 def line_map(script: str, modules: list[Module], root: Path | None = None) -> list[dict]:
     """Where each bundled module's lines are in the rendered `script`: {"first": its first line there,
     "lines": how many, "path": its file (relative to `root` when inside it)}, in script order."""

@@ -17,10 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import editor
-from .lua import source_line
+from .lua import LINE_MAP, source_line
 
 RECORDS = ".deckpress-push"
-LINE_MAP = "global-lines.json"
 LOAD_WAIT = 30.0  # seconds to wait for TTS to say the game reloaded after save & play
 RELOAD_PAUSE = 5.0  # without a listener, how long to let TTS reload before replacing objects (a guess)
 # MoonSharp's position of an error: "chunk_0:(3120,5-20): ..." or "Global:(446,9-447,60): ..."
