@@ -586,7 +586,8 @@ class Deck(Record):
     card_size = Size(f"Card size: {CARD_SIZE_NAMES}, or {{width, height}} in mm.", CARD_SIZES,
                      CARD_LIMITS, "card size", default="poker")
     bleed = Number("Bleed around each face in mm (3.175 = 1/8 in).", default=3.175, min=0, max=10)
-    safe = Number("Safe margin inside the trim in mm; templates keep text inside it.", default=3.175,
+    safe = Number("Safe margin inside the trim in mm; templates keep text inside it. A TTS card may lose up to "
+                  "half of it at its edges, at most 1/16 in, as a cut card may (docs/tts.md).", default=3.175,
                   min=0, max=20)
     fonts = MapOf(Str("Font name."), Str("Path of a .ttf file, relative to the deck file."),
                   "Extra fonts for the templates, by name.", default=dict)
