@@ -3,9 +3,12 @@ into the PDFs; Pillow's own encoder for photo-like faces."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -14,7 +17,7 @@ from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
 from deckpress.pdf.canvas import Images, new_canvas
-from deckpress.png import encode, read
+from deckpress.png import compress, encode, read
 
 DPI = 300
 
@@ -106,6 +109,22 @@ def test_a_photo_set_in_the_middle_of_a_card_is_found_by_the_sample():
     face = card_face()
     face.paste(photo_face().crop((0, 0, 745, 500)), (40, 300))
     assert encode(face, DPI) == pillow_png(face)
+
+
+def test_a_face_deflates_to_the_same_bytes_in_every_process(tmp_path):
+    """A build's files are the same bytes for the same inputs, whichever process drew them: fresh processes,
+    each after allocations of its own (a compressor that read memory it had not set would differ), deflate a
+    face's rows to the bytes this one does."""
+    face = card_face()
+    rows = b"".join(b"\0" + face.tobytes()[y * 3 * face.width:(y + 1) * 3 * face.width] for y in range(face.height))
+    (tmp_path / "rows").write_bytes(rows)
+    code = ("import hashlib, os, sys\nfrom deckpress import png\n"
+            "junk = [os.urandom(n) for n in range(1000, 400000, int(sys.argv[2]))]\n"
+            "print(hashlib.sha256(png.compress(open(sys.argv[1], 'rb').read())).hexdigest())\n")
+    runs = [subprocess.run([sys.executable, "-c", code, str(tmp_path / "rows"), str(step)], capture_output=True,
+                           text=True, timeout=120) for step in (9000, 23000, 61000)]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    assert {run.stdout.strip() for run in runs} == {hashlib.sha256(compress(rows)).hexdigest()}
 
 
 def test_read_gives_the_pixels_of_every_kind_of_png(tmp_path):

@@ -7,7 +7,7 @@ file of its own (`tile` says where each tile is read from).
 A builder asks for a tile by its size, or by a `Cut` that also says how it is kept. Its pixels: not a
 PNG, as only deckpress reads them, to compose the sheets of this build and of the next one, but its RGB
 rows compressed with zstd at level 1 after a small header (`write_tile`, `read_tile`); a slot tile of
-bench/scale.py's deck is compressed in 0.7 ms instead of libdeflate's 5.2 ms for its PNG, to a file of
+bench/scale.py's deck was compressed in 0.7 ms instead of libdeflate's 5.2 ms for its PNG, to a file of
 34 KB instead of 37 KB, and read back in about the same time. Or a JPEG of a quality (`jpeg_tile`): a
 slot of a TTS JPEG sheet, which the TTS builder splices from its slots' JPEGs (tts/sheets.py), so the
 sheet's encoding is done here, in the drawing processes, a tile at a time."""

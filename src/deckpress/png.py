@@ -3,15 +3,19 @@
 Pillow's PNG encoder, even at zlib level 1, spends most of its time choosing a filter for each row
 (PNG's adaptive filtering). Card faces are mostly flat colour, which deflate compresses as well
 unfiltered: every row filtered with None gives files about as small as Pillow's level 1 (0.85 to 1.15
-times). The deflate is libdeflate's (`compress`), at its level 3: a poker face deflates in about 4 ms
-instead of zlib level 1's 10, to files a third smaller. ISA-L's deflate was ten times as fast again, but
-its output for the same bytes differed now and then from one process to another (seen in 2 of 15 clean
-builds under load: valid streams, another match at a 64 KB boundary), and a build must give the same bytes
-for the same inputs; libdeflate's output depends on the input and the level alone. ISA-L still inflates:
-a face of ours is read back in 0.45 ms of inflating instead of 1.4, as `read` does. Photographs and smooth gradients are
-the exception: their rows need the filters (unfiltered, a face covered by a photo is about 1.5 times
-larger, a smooth gradient many times). So a sample of the rows is compressed first, and a face whose
-sample does not shrink below POOR_RATIO of its size is handed to Pillow's encoder (level 1).
+times). The deflate is zlib-ng's (`compress`), at its level 3: a poker face deflates in 1.4 to 2 ms,
+three times as fast as libdeflate's level 3 (which deckpress used until December 2026: 4.5 to 6.5 ms,
+files a sixth smaller; its other levels and PNG's Up filter were no faster), and a 1,000-card build takes
+0.76 of its time. zlib-ng gives the same bytes for the same data and level in every process: its hash is
+the same on every CPU since its 2.2 release (its pull request 1681), and 30 processes under load, each
+after allocations of its own, gave the same bytes for four faces. ISA-L's deflate is faster again, but its
+output for the same bytes differed now and then from one process to another (seen in 2 of 15 clean builds
+under load: valid streams, another match at a 64 KB boundary), and a build must give the same bytes for
+the same inputs. ISA-L still inflates: a face of ours is read back in 0.45 ms of inflating instead of 1.4,
+as `read` does. Photographs and smooth gradients are the exception: their rows need the filters
+(unfiltered, a face covered by a photo is about 1.5 times larger, a smooth gradient many times). So a
+sample of the rows is compressed first, and a face whose sample does not shrink below POOR_RATIO of its
+size is handed to Pillow's encoder (level 1).
 
 Either way the file is an 8-bit RGB PNG without interlace (IHDR, pHYs, IDAT, IEND), the same bytes
 for the same pixels, whose IDAT the PDFs embed as it is (pdf/canvas.py PngXObject, through image_data):
@@ -27,15 +31,15 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import deflate as libdeflate
 from isal import isal_zlib
+from zlib_ng import zlib_ng
 
 if TYPE_CHECKING:  # no Pillow to import: the image brings its own
     from PIL import Image
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 ZLIB_LEVEL = 1  # Pillow's, for the faces it encodes
-LEVEL = 3  # libdeflate's levels are 1 to 12; on card faces 3 is the fastest, with files as small as at 6
+LEVEL = 3  # zlib-ng's, the last of its fast levels: files a sixth larger than libdeflate's, a ninth than at 5
 SAMPLE_ROWS = 16  # rows in each strip of the sample: deflate's 32 KB window spans about 13 rows of a face
 SAMPLE_EVERY = 16  # one strip in this many is sampled: 1/16 of the rows
 # Unfiltered, the shipped decks' sampled faces compress to 1-6 % of their size; a photo across the sampled
@@ -69,7 +73,7 @@ def encode(image: "Image.Image", dpi: int) -> bytes:
 
 def compress(data: bytes) -> bytes:
     """`data` as a zlib stream: the same bytes for the same data, in every process."""
-    return bytes(libdeflate.zlib_compress(data, LEVEL))  # libdeflate gives a bytearray
+    return zlib_ng.compress(data, LEVEL)
 
 
 def compresses_poorly(rows: bytes, stride: int) -> bool:
