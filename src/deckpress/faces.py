@@ -175,6 +175,15 @@ def crop_allowance(safe_mm: float) -> float:
     return max(INTO_BLEED_PX, min(mm_to_px(safe_mm) / 2, mm_to_px(CUTTER_TOLERANCE_MM)))
 
 
+def cut_margins(model) -> tuple[float, float]:
+    """What cutting a face of the deck `model` to a tile depends on besides the face and the tile's size, in
+    px: its bleed, and how far inside the trim a tile may be cropped (crop_allowance). The face stage cuts
+    with them, and the images made of tiles are keyed by them."""
+    from .render import mm_to_px
+
+    return mm_to_px(model.bleed), crop_allowance(model.safe)
+
+
 def crop_box(face_size: Size, bleed_px: float, size: Size, inside_px: float) -> tuple[int, int, int, int] | None:
     """The box of a face of `face_size` px that is its tile of `size` as it is: the face's pixels centred on
     the trim, when that reaches at most INTO_BLEED_PX into the bleed on a side, or cuts at most `inside_px`
@@ -200,13 +209,12 @@ class Tile:
         return read_tile(self.path) if self.box is None else png.read(self.path).crop(self.box)
 
 
-def tile(folder: Path, face: Face, wanted: Cut | Size, bleed_mm: float, safe_mm: float) -> Tile:
-    """The tile `wanted` of the face, in the build `folder` (the face stage made it there), for a deck of
-    `bleed_mm` and `safe_mm` margins."""
-    from .render import face_pixels, mm_to_px
+def tile(folder: Path, face: Face, wanted: Cut | Size, model) -> Tile:
+    """The tile `wanted` of the face of the deck `model`, in the build `folder` (the face stage made it there)."""
+    from .render import face_pixels
 
     wanted = Cut.of(wanted)
-    box = wanted.crop(face_pixels(face.component.size, bleed_mm), mm_to_px(bleed_mm), crop_allowance(safe_mm))
+    box = wanted.crop(face_pixels(face.component.size, model.bleed), *cut_margins(model))
     return Tile(folder / face.path, box) if box is not None else Tile(folder / tile_path(face.path, wanted))
 
 
@@ -217,8 +225,8 @@ def cut(image, bleed_px: float, size: Size, inside_px: float):
     slot of a poker card (bench/scale.py: 7 to 8 ms a card less). A sheet's slot further from the trim (a
     card scaled to more than THUMBNAIL_SCALE, as small as 0.54 where 70 cards share a sheet) is resampled
     with a box filter (each pixel the average of the face's pixels it covers), a thumbnail's card
-    bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97)
-    takes 6.9 ms with the box filter, 9.3 bilinear, 13.6 bicubic; a 408 x 576 one (0.54) 3.1, 4.8 and 8.4.
+    bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97) takes 6.9 ms with the box filter, 9.3
+    bilinear, 13.6 bicubic; a 408 x 576 one (0.54) 3.1, 4.8 and 8.4.
     The box filter's slots are 1.1 of 255 (mean) from bilinear's: at 0.97 its text is crisper than
     bilinear's, and curved edges show a step of a pixel where a column or row of the face falls out (RMS
     7.2 of 255 from Lanczos's, bilinear's 2.5); at 0.54 it looks like Lanczos's (5.1 from it, bilinear 3.5).
@@ -316,11 +324,10 @@ class FaceStage:
         self.previous = previous
         self.previous_faces = previous_faces
         self.previous_files = previous_files if isinstance(previous_files, dict) else {}
-        from .render import DPI, FaceRenderer, mm_to_px  # Pillow only once faces are drawn
+        from .render import DPI, FaceRenderer  # Pillow only once faces are drawn
 
         self.dpi = DPI
-        self.bleed_px = mm_to_px(deck.model.bleed)
-        self.inside_px = crop_allowance(deck.model.safe)
+        self.bleed_px, self.inside_px = cut_margins(deck.model)
         self.renderer = FaceRenderer(deck, collect_unsafe=True)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()

@@ -23,7 +23,7 @@ from PIL import Image
 from ..context import BuildContext
 from ..deck import LoadedDeck
 from ..errors import DeckError, Where
-from ..faces import Cut, Faces, Size, Tile, crop_allowance, tile
+from ..faces import Cut, Faces, Size, Tile, cut_margins, tile
 from ..inputs import artifact_key, file_state
 from ..paths import project_root
 from ..render import face_pixels, mm_to_px
@@ -237,8 +237,7 @@ def _slot_quality(deck: LoadedDeck) -> int | None:
 
 
 def _tile(ctx: BuildContext, face: str | None, wanted: Cut | Size) -> Tile | None:
-    model = ctx.deck.model
-    return tile(ctx.out, ctx.faces.at(face), wanted, model.bleed, model.safe) if face is not None else None
+    return tile(ctx.out, ctx.faces.at(face), wanted, ctx.deck.model) if face is not None else None
 
 
 def _sheet(ctx: BuildContext, grid: sheets.Grid, faces: list[str | None]) -> tuple[bytes, str]:
@@ -286,9 +285,9 @@ def digest_key(*parts) -> str:
 
 
 def _margins(deck: LoadedDeck) -> list[float]:
-    """What a tile is cut with besides its face and size, for the keys of the images made of tiles: the bleed
-    and how far inside the trim a tile may be cropped (px)."""
-    return [mm_to_px(deck.model.bleed), crop_allowance(deck.model.safe)]
+    """What a tile is cut with besides its face and size (faces.cut_margins), in the keys of the images made of
+    tiles."""
+    return list(cut_margins(deck.model))
 
 
 def _grid(grid: sheets.Grid) -> list[int]:
