@@ -337,9 +337,9 @@ def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int 
             with holding_stops():
                 running.append((_start(context, partial(_serve, work, there), send, unwind=False), receive, here))
             there.close()
+            handed[here] = deque()
         for _ in range(ahead):
-            for _, _, jobs in running:
-                handed.setdefault(jobs, deque())
+            for jobs in handed:
                 hand(jobs)
         for index in range(count):
             while index not in results:
