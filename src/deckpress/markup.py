@@ -87,7 +87,7 @@ _CLOSE = object()  # the end of a span
 _REGULAR = Run("").style
 _MARKUP = re.compile(r"[*:\[\\]")  # where _tokens may read more than a character
 _MARKS = "*:[]\\"  # the characters _tokens reads one by one: each may start or end a mark
-_MARK = re.compile(r"[*:\[\]\\]")
+_MARK = re.compile(f"[{re.escape(_MARKS)}]")
 
 
 def _span_at(text: str, i: int) -> tuple[int, dict, int] | None:
