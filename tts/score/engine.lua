@@ -1903,6 +1903,7 @@ function ScoreEngine.determinize(state, seat, seed)
         if id then add(id) end
       end
     end
+    table.sort(ids)  -- from what the seat knows alone: not the order the hidden cards lie in
     rng = Random.shuffle_in_place(ids, rng)
     local k = 0
     for _, list in ipairs(places) do
