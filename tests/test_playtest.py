@@ -255,7 +255,7 @@ def test_search_finds_the_winning_move_of_the_rigged_game(rigged):
     assert report["budget"] == 8
 
 
-def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_path):
+def test_an_engine_that_fails_mid_game_is_its_line_then_the_game_that_replays_it_and_the_lua_traceback(rigged, tmp_path):
     root = tmp_path / "broken"
     shutil.copytree(rigged, root)
     engine = root / "tts" / "rigged" / "engine.lua"
@@ -264,9 +264,19 @@ def test_an_engine_that_fails_mid_game_is_one_line_naming_the_game(rigged, tmp_p
         encoding="utf-8")
     result = run_cli("playtest", "rigged", "--games", "3", "--out", str(tmp_path / "build"), cwd=root)
     lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 1 and len(lines) == 1, result.stderr
+    assert result.exit_code == 1, result.stderr
     line = 1 + engine.read_text(encoding="utf-8").splitlines().index('  if s.turn == 2 then error("no more cards") end')
-    assert re.fullmatch(rf"decks/rigged\.yaml: game [123]: {re.escape(str(engine))}:{line}: no more cards", lines[0])
+    assert lines[0] == f"tts/rigged/engine.lua:{line}: no more cards"
+    game = re.fullmatch(r"\(game (\d) of the run, set up with seed \d+: the run's first \d games replay it, "
+                        r"--seed 1 --games (\d)\)", lines[1])
+    assert game and game[1] == game[2], lines[1]
+    assert lines[2] == "Lua traceback:" and lines[3] == f"  tts/rigged/engine.lua:{line}: in function 'play'"
+    assert all(frame.startswith("  (deckpress) playtest/bots.lua:") for frame in lines[4:]), lines
+    replay = run_cli("playtest", "rigged", "--games", game[2], "--out", str(tmp_path / "build"), cwd=root)
+    assert replay.exit_code == 1 and replay.stderr == result.stderr
+    if game[2] != "1":
+        assert run_cli("playtest", "rigged", "--games", str(int(game[2]) - 1), "--out", str(tmp_path / "build"),
+                       cwd=root).exit_code == 0
 
 
 def test_a_game_that_its_engine_refuses_to_set_up_is_one_line(rigged, tmp_path):

@@ -79,10 +79,21 @@ setup:
 """
 
 
-# The smallest engine the build accepts: every function of the engine contract (docs/scripting.md).
-ENGINE = ("local E = {name = 'mine'}\n"
-          + "".join(f"function E.{f}() end\n" for f in ("setup", "to_act", "legal_moves", "play", "scores", "all_ids"))
-          + "return E\n")
+# The smallest engine `check` accepts: every function of the engine contract (docs/scripting.md), and a game
+# that keeps it, the first seat's one move ending it.
+ENGINE = """local E = {name = 'mine'}
+function E.setup(data, seats, opts) return {seats = seats, over = false} end
+function E.to_act(s) if s.over then return {}, "over" end return {s.seats[1]}, "turn" end
+function E.legal_moves(s, seat) return {{stop = true}} end
+function E.play(s, seat, move) return {seats = s.seats, over = true}, {} end
+function E.scores(s)
+  local points = {}
+  for _, seat in ipairs(s.seats) do points[seat] = 0 end
+  return points, s.over and {s.seats[1]} or {}
+end
+function E.all_ids(s) return {} end
+return E
+"""
 
 
 def project(root: Path, deck: str = DECK, game: str | None = GAME) -> Path:

@@ -16,8 +16,10 @@ class Where:
 
     def __str__(self) -> str:
         shown = _display_path(self.path)
-        if self.line:
+        if self.line and self.col:
             return f"{shown}:{self.line}:{self.col}"
+        if self.line:  # a line without its column (Lua's messages give none)
+            return f"{shown}:{self.line}"
         return shown
 
 

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import html
-import importlib
 import json
 import math
 import multiprocessing
 import os
-import re
 import signal
 import time
 from collections.abc import Callable
@@ -35,7 +33,10 @@ from . import __version__
 from .builders.tts import lua_data
 from .deck import load_deck
 from .tts import save
-from .tts.lua import Module, bundle, find_modules, lua_literal, lua_string
+from .tts import runtime
+from .tts.contract import playtest_modules
+from .tts.lua import Module, find_modules
+from .tts.runtime import LuaFailure
 
 BOTS = ("random", "greedy", "search")
 MAX_GAMES = 1_000_000
@@ -45,19 +46,12 @@ SEED_STRIDE = 1_000_003  # game g of seed s plays with s * SEED_STRIDE + g: seed
 DEFAULT_PLAYERS = 4
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95 % interval
 
-RUNTIMES = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
-# What MoonSharp's TTS sandbox lacks, removed here too; and what Lua 5.2 has that LuaJIT names otherwise.
-SANDBOX = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug", "os")
-LUA52_SHIMS = """
-table.unpack = table.unpack or unpack
-table.pack = table.pack or function(...) return {n = select("#", ...), ...} end
-rawlen = rawlen or function(v) return #v end
-"""
-BOTS_LUA = Path(__file__).parent / "data" / "playtest" / "bots.lua"
+RUNTIMES = runtime.DIALECTS
 
 
 class PlaytestError(Exception):
-    """A mistake in the command line or the deck for playtest: one line, exit status 1."""
+    """A mistake in the command line or the deck for playtest: one line (a Lua error: its line, the game that
+    replays it and the Lua traceback), exit status 1."""
 
 
 @dataclass
@@ -74,8 +68,7 @@ class Run:
     seed: int
     budget: int
     runtime: str
-    source: str = field(repr=False)  # the Lua: the save's modules and playtest.bots
-    modules: list[Module] = field(repr=False)
+    modules: list[Module] = field(repr=False)  # the save's modules and playtest's
     data: dict = field(repr=False)   # DATA of the save
     cards: dict[str, str] = field(default_factory=dict, repr=False)  # card id -> name
 
@@ -118,11 +111,10 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
         raise PlaytestError(f"--bots {bots}: name one bot for every seat, or {players} (one per seat, in turn order)")
     seats = data["seats"][:players]
     game = model.scripted
-    modules = find_modules(path, game)
-    modules.append(Module("playtest.bots", BOTS_LUA, BOTS_LUA.read_text(encoding="utf-8")))
+    modules = find_modules(path, game) + playtest_modules()
     cards = {card.id: card.name for component in model.components for card in component.cards}
     return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
-               budget, runtime, bundle(modules) + f"\nDATA = {lua_literal(data)}\n", modules, data, cards)
+               budget, runtime, modules, data, cards)
 
 
 def _players(data: dict, mode: str | None) -> tuple[int, int]:
@@ -141,41 +133,26 @@ def _players(data: dict, mode: str | None) -> tuple[int, int]:
 _WORKER: dict[str, Any] = {}
 
 
-def _runtime(run: Run):
-    try:
-        lupa = importlib.import_module(RUNTIMES[run.runtime])
-    except ImportError:  # a platform whose lupa has no LuaJIT: Lua 5.2 gives the same report, slower
-        lupa = importlib.import_module(RUNTIMES["5.2"])
-    lua = lupa.LuaRuntime(unpack_returned_tuples=True)
-    lua.execute(LUA52_SHIMS)
-    for name in SANDBOX:
-        lua.globals()[name] = None
-    lua.execute(run.source)
-    play = lua.eval("""function(engine, seats, mode, bots, base, first, last, budget)
-      local told, game, refusal = use("playtest.bots").games(use(engine), DATA, seats, {mode = mode}, bots, base,
-        first, last, budget)
-      return told or false, game or false, refusal or false
-    end""")
-    return lua, play
-
-
 def _load(run: Run) -> None:
-    """This process's LuaRuntime for the run (the processes forked after inherit it), once the game has
-    been set up with the run's first seed: an engine that refuses the seats or the mode, or a search bot on an
-    engine without determinize (it would see every hidden card), is a PlaytestError here, before any process
-    starts."""
-    _WORKER["run"] = run
-    _WORKER["lua"], _WORKER["play"] = lua, _ = _runtime(run)
-    check = lua.eval("""function(engine, seats, mode, seed)
-      local state, refusal = use(engine).setup(DATA, seats, {seed = seed, mode = mode})
-      return state ~= nil, refusal or false, use(engine).determinize ~= nil
-    end""")
-    ok, refusal, fair = check(run.data["engine"], lua.table_from(run.seats), run.mode, run.seed * SEED_STRIDE + 1)
-    if "search" in run.bots and not fair:
+    """This process's Lua for the run (the processes forked after inherit it), once the game has been set up
+    with the run's first seed: an engine that refuses the seats or the mode, or a search bot on an engine
+    without determinize (it would see every hidden card), is a PlaytestError here, before any process starts.
+    The engine's functions are bounded (tts/runtime.py)."""
+    lua = runtime.Runtime(run.modules, run.path, run.runtime)
+    try:
+        engine = lua.engine(run.data["engine"])
+        data = lua.table(run.data)
+        state, refusal = lua.call(engine.setup, data, lua.table(run.seats),
+                                  lua.table({"seed": run.seed * SEED_STRIDE + 1, "mode": run.mode}), results=2)
+        bots = lua.use("playtest.bots")
+    except LuaFailure as failure:
+        raise PlaytestError(f"{failure.text()}\n(setting up {run.deck} for playtest)") from None
+    _WORKER.update(run=run, lua=lua, engine=engine, data=data, bots=bots)
+    if "search" in run.bots and engine.determinize is None:
         raise PlaytestError(f"--bots search: the search bot needs the engine's determinize(state, seat, "
                             f"seed), which {run.data['engine']} has not (without it the bot would see every hidden "
                             "card; docs/scripting.md); use greedy or random bots")
-    if not ok:
+    if state is None:
         what = f"mode {run.mode}" if run.mode else run.deck
         raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "
                             f"{_refusal(refusal)}")
@@ -197,16 +174,23 @@ def _plain(value):
 
 
 def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
-    """Games chunk[0] .. chunk[1] (1-based) of the run this process loaded, as what each tells."""
-    run, lua, lua_play = _WORKER["run"], _WORKER["lua"], _WORKER["play"]
-    table = lua.table_from
+    """Games chunk[0] .. chunk[1] (1-based) of the run this process loaded, as what each tells. A Lua error is
+    a PlaytestError: its line at the designer's file, the game that replays it, the Lua traceback."""
+    run, lua, bots = _WORKER["run"], _WORKER["lua"], _WORKER["bots"]
     first, last = chunk
+    base = run.seed * SEED_STRIDE
     try:
-        told, game, refusal = lua_play(run.data["engine"], table(run.seats), run.mode, table(run.bots),
-                                       run.seed * SEED_STRIDE, first, last, run.budget)
-    except Exception as err:  # noqa: BLE001 (lupa's LuaError of either runtime: the engine failed)
-        raise PlaytestError(f"{run.path}: {_in_module(str(err).splitlines()[0], run)}") from None
-    if not told:
+        told, game, refusal = lua.call(bots.games, _WORKER["engine"], _WORKER["data"], lua.table(run.seats),
+                                       lua.table({"mode": run.mode}), lua.table(run.bots), base, first, last,
+                                       run.budget, results=3)
+    except LuaFailure as failure:
+        game = int(bots.playing)
+        lines = [failure.line, f"(game {game} of the run, set up with seed {base + game}: the run's first {game} "
+                               f"games replay it, --seed {run.seed} --games {game})"]
+        if failure.frames:
+            lines += ["Lua traceback:", *(f"  {frame}" for frame in failure.frames)]
+        raise PlaytestError("\n".join(lines)) from None
+    if told is None:
         raise PlaytestError(f"{run.path}: game {game} could not be set up: {_refusal(refusal)}")
     out = []
     for value in told.values():
@@ -219,18 +203,12 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
     return first, out
 
 
-def _in_module(message: str, run: Run) -> str:
-    """A Lua error's message with its place in the bundle (`[string "..."]:883:`) as the module file's line."""
-    found = re.search(r'\[string "[^"]*"\]:(\d+):', message)
-    if found is None:
-        return message
-    line = int(found.group(1))
-    for module in run.modules:
-        start = run.source.find(f"MODULES[{lua_string(module.name)}] = function(...)\n")
-        first = run.source.count("\n", 0, start) + 2  # the module's first line in the bundle
-        if start >= 0 and first <= line < first + module.source.count("\n") + 1:
-            return message.replace(found.group(0), f"{module.path}:{line - first + 1}:")
-    return message
+def _batch_or_error(chunk: tuple[int, int]) -> tuple[int, list[dict], PlaytestError | None]:
+    """play_batch in a process of the pool: its error returned, so that the parent says the earliest game's."""
+    try:
+        return (*play_batch(chunk), None)
+    except PlaytestError as err:
+        return chunk[0], [], err
 
 
 def _refusal(refusal) -> str:
@@ -280,15 +258,24 @@ def play(run: Run, cores: int | None = None, progress: Callable[[int, int], None
             return Played(run, games, True, time.monotonic() - started)
         return Played(run, games, False, time.monotonic() - started)
     pool = multiprocessing.get_context("fork").Pool(cores, _start_worker)
+    failed: dict[int, PlaytestError] = {}  # batch -> its error: the earliest game's is said, as played in one
+    done: set[int] = set()
     try:
-        results = pool.imap_unordered(play_batch, batches)
+        results = pool.imap_unordered(_batch_or_error, batches)
         for _ in batches:
             while True:
                 try:
-                    take(*results.next(timeout=0.2))
+                    first, told, error = results.next(timeout=0.2)
                     break
                 except multiprocessing.TimeoutError:
                     continue
+            done.add(first)
+            if error is not None:
+                failed[first] = error
+            else:
+                take(first, told)
+            if failed and all(b[0] in done for b in batches if b[0] < min(failed)):
+                raise failed[min(failed)]
         pool.close()
     except KeyboardInterrupt:
         pool.terminate()

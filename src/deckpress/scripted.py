@@ -68,7 +68,7 @@ class GameFolder:
         return resolved
 
 
-def _own_root() -> Path | None:
+def own_root() -> Path | None:
     """The folder of deckpress's own games (in a checkout installed for development: the top-level tts/)."""
     spec = importlib.util.find_spec(OWN_PACKAGE)
     locations = list(spec.submodule_search_locations or []) if spec is not None else []
@@ -130,7 +130,7 @@ def available(deck_path: Path | None = None, installed: bool = True) -> dict[str
                     out[name] = (_package_folder(point, Where(ENTRY_POINTS)), _origin(point))
                 except DeckError:
                     continue  # reported when a deck names it
-    own = _own_root()
+    own = own_root()
     for folder in sorted(own.iterdir()) if own is not None else []:
         if _is_game(folder):
             out.setdefault(folder.name, (folder, "deckpress"))
@@ -153,7 +153,7 @@ def find(name: str, deck_path: Path, where: Where) -> GameFolder:
             folder = _package_folder(point, where)
             origin = _origin(point)
         else:
-            own = _own_root()
+            own = own_root()
             if own is not None and _is_game(own / name):
                 folder, origin = own / name, "deckpress"
     if folder is None:

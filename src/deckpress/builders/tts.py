@@ -17,6 +17,7 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from PIL import Image
 
@@ -29,7 +30,7 @@ from ..paths import project_root
 from ..render import face_pixels, mm_to_px
 from ..schema import Card, Component
 from ..source import Map, Seq, load_yaml
-from ..tts import lua, save, sheets
+from ..tts import contract, lua, runtime, save, sheets, xmlui
 
 ASSETS = "tts/assets"
 
@@ -158,14 +159,40 @@ def _thumbnail_faces(deck: LoadedDeck, faces: Faces) -> list[tuple[str, Shown]]:
 
 
 def check(deck: LoadedDeck) -> None:
-    """What the save's build would refuse of the deck's scripted game: an engine without the contract, a
-    component named like the game's box."""
+    """What the save's build would refuse of the deck's scripted game (Lua that does not compile, an engine
+    without the contract's functions, an XmlUI that is not well-formed, a component named like the game's
+    box), and what its engine breaks of the contract in a short self-play (tts/contract.py)."""
     game = deck.model.scripted
-    if game is not None:
-        modules = lua.find_modules(deck.path, game)
-        lua.check_engine(modules, f"{game.name}.engine")
-        if _has_table(modules, game):
-            check_box_name(deck)
+    if game is None:
+        return
+    modules = lua.find_modules(deck.path, game)
+    engine = _engine(modules, game)
+    runtime.compile_modules(modules, deck.path)
+    data = lua_data(SimpleNamespace(deck=deck), save.seats(deck.model), None, [], engine)
+    if engine is not None:
+        contract.self_play(modules, engine, data, deck.path)
+    uis = lua.Templates(deck.path, game)
+    check_xml(deck, uis, uis.render("ui.xml.j2", title=deck.model.game.name, script=game.name, data=data, box=False,
+                                    seats=_seats(deck.model)))
+    if _has_table(modules, game):
+        check_box_name(deck)
+
+
+def _engine(modules: list[lua.Module], game) -> str | None:
+    """The module name of the scripted game's engine, when the game has one."""
+    name = f"{game.name}.engine" if game is not None else None
+    return name if any(m.name == name for m in modules) else None
+
+
+def _seats(model) -> list[dict]:
+    return [{"color": c, "hex": save.SEAT_HEX[c]} for c in save.seats(model)]
+
+
+def check_xml(deck: LoadedDeck, uis: lua.Templates, xml: str) -> None:
+    """The rendered XmlUI is well-formed, or one line at the template that broke it."""
+    game = deck.model.scripted
+    templates = [uis.file("ui.xml.j2")] + ([game.path / "ui.xml.j2"] if game is not None else [])
+    xmlui.check(xml, templates)
 
 
 def _has_table(modules: list[lua.Module], game) -> bool:
@@ -499,12 +526,12 @@ def build(ctx: BuildContext) -> None:
 
     game = model.scripted
     modules = lua.find_modules(deck.path, game)
-    engine = f"{game.name}.engine" if game is not None and any(m.name == f"{game.name}.engine" for m in modules) \
-        else None
-    contract = digest_key("engine contract", engine, [m.source for m in modules if m.name == engine])
-    if ctx.records.get("tts/engine.lua", contract) is None:  # the check is the engine's source's alone
-        lua.check_engine(modules, engine)
-    ctx.records.put("tts/engine.lua", contract, {})
+    engine = _engine(modules, game)
+    compiled = digest_key("compiled, with the engine's functions", engine, [(m.name, m.source) for m in modules])
+    if ctx.records.get("tts/modules.lua", compiled) is None:  # the checks are the modules' sources' alone
+        runtime.compile_modules(modules, deck.path)
+        contract.check_functions(modules, engine, deck.path)
+    ctx.records.put("tts/modules.lua", compiled, {})
     boxed = _has_table(modules, game)
     if boxed:
         check_box_name(deck)
@@ -528,8 +555,10 @@ def build(ctx: BuildContext) -> None:
         return script
 
     def xml_of(box: bool) -> str:
-        return uis.render("ui.xml.j2", title=title, script=game and game.name, data=data, box=box,
-                          seats=[{"color": c, "hex": save.SEAT_HEX[c]} for c in seat_colors])
+        xml = uis.render("ui.xml.j2", title=title, script=game and game.name, data=data, box=box,
+                         seats=_seats(model))
+        check_xml(deck, uis, xml)
+        return xml
 
     script, xml = script_of(False), xml_of(False)
 

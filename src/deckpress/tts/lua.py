@@ -372,33 +372,6 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
     raise DeckError.at(Where(f"{path} (rendered)", line, col), message)
 
 
-# The engine contract (docs/scripting.md): what every scripted game's engine.lua defines.
-CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
-_LUA_COMMENT = re.compile(r"--\[(=*)\[.*?\]\1\]|--[^\n]*", re.S)
-# A definition of a contract function: no two can overlap (each ends at its `(` or `=`, and none starts
-# within another), so one pass finds every function that a search for each would.
-_CONTRACT_DEFINITION = re.compile(rf"\bfunction\s+[A-Za-z_]\w*\s*[.:]\s*(?P<method>{'|'.join(CONTRACT)})\s*\(|"
-                                  rf"\b[A-Za-z_]\w*\s*\.\s*(?P<field>{'|'.join(CONTRACT)})\s*=(?!=)")
-
-
-def check_engine(modules: list[Module], engine: str | None) -> None:
-    """Raise a located DeckError when the scripted game's engine module (`engine`, e.g. "climb.engine")
-    leaves out a function of the engine contract: found when the save is built, not when a player presses
-    a button. A function counts when the file defines it on a table (`function Engine.play(` or
-    `Engine.play =`)."""
-    module = next((m for m in modules if m.name == engine), None)
-    if module is None:
-        return
-    code = _LUA_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), module.source)
-    defined = {m.group("method") or m.group("field") for m in _CONTRACT_DEFINITION.finditer(code)}
-    missing = [name for name in CONTRACT if name not in defined]
-    if missing:
-        line = code[: code.rfind("return")].count("\n") + 1 if "return" in code else 1
-        raise DeckError.at(Where(str(module.path), line, 1),
-                           f"the engine has no {', '.join(missing)}; define every function of the engine "
-                           f"contract, {', '.join(CONTRACT)} (docs/scripting.md)")
-
-
 class _ProjectLoader(jinja2.BaseLoader):
     """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two; and
     `<game>/...` from the folder of the deck's scripted game (a scripted.GameFolder, or None)."""
@@ -464,20 +437,21 @@ class Templates:
         try:
             return self.environment.get_template(template).render(**values)
         except jinja2.TemplateSyntaxError as err:
-            raise DeckError.at(Where(err.filename or str(self._file(template)), err.lineno or 0, 1),
+            raise DeckError.at(Where(err.filename or str(self.file(template)), err.lineno or 0, 1),
                                f"template error: {err.message}; fix the template") from None
         except jinja2.TemplateNotFound as err:
-            raise DeckError.at(Where(str(self._file(template))), f"TTS template {err.name!r} not found; restore "
+            raise DeckError.at(Where(str(self.file(template))), f"TTS template {err.name!r} not found; restore "
                                                                  f"it or remove what includes it") from None
         except OutsideProject as err:
-            raise DeckError.at(Where(str(self._file(template))), f"{err}; keep TTS templates inside the project") \
+            raise DeckError.at(Where(str(self.file(template))), f"{err}; keep TTS templates inside the project") \
                 from None
         except jinja2.exceptions.SecurityError as err:
-            raise DeckError.at(Where(str(self._file(template))), f"template error: {err}; templates may only "
+            raise DeckError.at(Where(str(self.file(template))), f"template error: {err}; templates may only "
                                                                  "format the values deckpress passes them") from None
         except (jinja2.UndefinedError, LuaValueError) as err:
-            raise DeckError.at(Where(str(self._file(template))), f"template error: {err}") from None
+            raise DeckError.at(Where(str(self.file(template))), f"template error: {err}") from None
 
-    def _file(self, template: str) -> Path:
+    def file(self, template: str) -> Path:
+        """The file of a template of tts/: the project's, else deckpress's own."""
         dirs = lookup_dirs(self.deck_path, "tts")
         return next((d for d in dirs if (d / template).is_file()), dirs[0]) / template

@@ -328,12 +328,14 @@ function M.game(engine, data, seats, opts, bots, seed, budget)
 end
 
 -- Games first .. last of a run: game g is played with seed base + g. Returns the list of what each tells,
--- or nil, the game's number and the refusal of its setup; an error of the engine or a bot names the game.
+-- or nil, the game's number and the refusal of its setup; M.playing is the game being played (after an error
+-- of the engine or a bot, the game it stopped in).
+M.playing = 0
 function M.games(engine, data, seats, opts, bots, base, first, last, budget)
   local out = {}
   for g = first, last do
-    local ok, told, refusal = pcall(M.game, engine, data, seats, opts, bots, base + g, budget)
-    if not ok then error("game " .. g .. ": " .. tostring(told), 0) end
+    M.playing = g
+    local told, refusal = M.game(engine, data, seats, opts, bots, base + g, budget)
     if told == nil then return nil, g, refusal end
     out[g - first + 1] = told
   end

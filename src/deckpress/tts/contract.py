@@ -1,0 +1,114 @@
+"""The engine contract of docs/scripting.md, checked on a deck's engine as Lua runs it: its functions exist
+(the module loaded, not its text read), and a short seeded self-play keeps what every engine must keep
+(data/playtest/contract.lua). What `deckpress check` says of a scripted deck's rules, one located line each.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import DeckError, Where
+from .lua import Module, lua_literal
+from .runtime import LuaFailure, Runtime
+
+CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
+OPTIONAL = ("determinize",)
+PLAYTEST = Path(__file__).parent.parent / "data" / "playtest"
+GAMES = 2          # seeds of the self-play at each player count checked (the fewest and the most)
+MOVES = 200        # moves of a game at most: the invariants are kept or broken long before a game's end
+
+
+def playtest_modules() -> list[Module]:
+    """deckpress's Lua of playtest and of the contract's self-play, as modules to load beside a game's."""
+    return [Module(f"playtest.{name}", PLAYTEST / f"{name}.lua", (PLAYTEST / f"{name}.lua").read_text(encoding="utf-8"))
+            for name in ("bots", "contract")]
+
+
+def _returned_at(module: Module) -> Where:
+    """The line of the module's last `return` (where its table is given), else its first."""
+    lines = module.source.splitlines()
+    last = next((i for i in range(len(lines) - 1, -1, -1) if lines[i].lstrip().startswith("return")), 0)
+    return Where(str(module.path), last + 1, 1)
+
+
+def failure_error(failure: LuaFailure, context: str = "") -> DeckError:
+    """A Lua error as a DeckError at its file and line in the project (else at none), the Lua traceback below."""
+    where, message = failure.located()
+    text = message + (f" ({context})" if context else "")
+    if failure.frames:
+        text += "\n" + "\n".join(["Lua traceback:", *(f"  {frame}" for frame in failure.frames)])
+    return DeckError.at(where or Where("(Lua)"), text)
+
+
+def load_engine(runtime: Runtime, module: Module):
+    """The engine module, run and checked for the contract's functions: a located line for a missing one."""
+    try:
+        engine = runtime.use(module.name)
+    except LuaFailure as failure:
+        raise failure_error(failure, f"while loading {module.name}") from None
+    if runtime.lua.eval("function(t) return type(t) == 'table' end")(engine) is not True:
+        raise DeckError.at(_returned_at(module), f"the engine returns no table of functions; end {module.path.name} "
+                                                 "with `return Engine` (docs/scripting.md)")
+    missing = [name for name in CONTRACT if runtime.lua.globals().type(engine[name]) != "function"]
+    if missing:
+        raise DeckError.at(_returned_at(module), f"the engine has no {', '.join(missing)}; define every function of "
+                                                 f"the engine contract, {', '.join(CONTRACT)} (docs/scripting.md)")
+    return engine
+
+
+def check_functions(modules: list[Module], engine: str | None, deck_path: Path) -> None:
+    """The engine module `engine` (e.g. "climb.engine") defines every function of the contract, as loaded."""
+    module = next((m for m in modules if m.name == engine), None)
+    if module is not None:
+        load_engine(Runtime(modules, deck_path), module)
+
+
+def player_counts(data: dict) -> list[int]:
+    """The fewest and the most players the deck's game deals for (within the save's seats)."""
+    players = data["game"].get("players") or {}
+    high = min(players.get("max") or len(data["seats"]), len(data["seats"]))
+    low = min(players.get("min") or 1, high)
+    return sorted({low, high})
+
+
+def _move(value) -> str:
+    try:
+        return lua_literal(value, width=10_000)
+    except ValueError:
+        return str(value)
+
+
+def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -> int:
+    """Play GAMES seeded games at each player count of the deck (each mode in turn), checking the contract at
+    every move; the first break is a DeckError at the function's definition, naming the seat, the move and the
+    game that replays it. Returns the number of games played."""
+    module = next(m for m in modules if m.name == engine)
+    runtime = Runtime([*modules, *playtest_modules()], deck_path)
+    raw = load_engine(runtime, module)
+    guarded = runtime.glue.guard(raw)
+    checker = runtime.use("playtest.contract")
+    lua_data = runtime.table(data)
+    modes = [m["id"] for m in data["modes"]] or [None]
+    played = 0
+    for players in player_counts(data):
+        seats = data["seats"][:players]
+        for seed in range(1, GAMES + 1):
+            mode = modes[(seed - 1) % len(modes)]
+            game = f"setup(DATA, {_move(seats)}, {{seed = {seed}{'' if mode is None else f', mode = {_move(mode)}'}}})"
+            try:
+                told, broken = runtime.call(checker.game, guarded, lua_data, runtime.table(seats), seed, mode, MOVES,
+                                             results=2)
+            except LuaFailure as failure:
+                at = checker.at
+                raise failure_error(failure, f"move {at.move} of the game {game}") from None
+            played += 1
+            if broken is not None:
+                fn = broken.fn
+                path, line = runtime.defined_at(raw[fn])
+                parts = [f"seat {_move(broken.seat)}"] if broken.seat is not None else []
+                if broken.move is not None:
+                    parts.append(f"move {_move(broken.move)}")
+                parts.append(f"at move {checker.at.move} of the game {game}")
+                raise DeckError.at(Where(str(module.path) if path.startswith("(") else path, line, 1),
+                                   f"{fn} {broken.text} ({', '.join(parts)}); {broken.fix}")
+    return played

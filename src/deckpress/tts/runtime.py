@@ -1,0 +1,308 @@
+"""A scripted game's Lua run headless, as TTS would run it but with the designer's own files and lines in every
+message: what `deckpress check`'s self-play, `deckpress playtest` and `deckpress test` run the game's modules in.
+
+Each bundled module is compiled alone under its file's name (TTS gets them as one bundle, tts/lua.py), so a
+syntax error or a run-time error names `tts/climb/engine.lua:54`, and deckpress's own files are named as such:
+`(deckpress) lib/util.lua:12`. The state is sandboxed like TTS's MoonSharp (no io, load, require, dofile, utf8,
+debug, os). Every call from Python runs under `xpcall`, and a failure is a LuaFailure: the error's one line and
+the Lua traceback.
+
+Bounds (docs/scripting.md, "Limits"): one call of an engine's function (a guarded engine, `Runtime.engine`) or
+one call from Python may run at most INSTRUCTIONS Lua instructions, and the Lua state may hold at most MEMORY
+bytes; past either the call fails with a line naming the function and where it was. Under LuaJIT the project's
+own modules run in its interpreter (`jit.off`), where the instruction count is kept; deckpress's modules are
+compiled as usual.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import DeckError, Where, _display_path
+from .. import scripted
+from ..paths import PACKAGE_DATA, project_root
+from .lua import Module, sandbox_problems
+
+DIALECTS = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
+# What MoonSharp's TTS sandbox lacks, removed here too.
+SANDBOX = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug", "os")
+INSTRUCTIONS = 200_000_000  # Lua instructions in one call of an engine's function (a second or two)
+MEMORY = 512 << 20  # bytes the Lua state may hold
+HOOK_EVERY = 10_000  # instructions between two looks at the bounds
+OWN = "(deckpress) "  # what names deckpress's own files in messages
+
+# What Lua 5.2 has that LuaJIT names otherwise.
+_SHIMS = """
+table.unpack = table.unpack or unpack
+table.pack = table.pack or function(...) return {n = select("#", ...), ...} end
+rawlen = rawlen or function(v) return #v end
+"""
+
+# Kept private before the sandbox removes `load`, `debug` and `collectgarbage`'s callers' access to them: the
+# module table (as the bundle's head has it), a definer, the guarded call and the bounds' hook.
+_GLUE = """
+local load, sethook, getinfo, gc, jit = load, debug.sethook, debug.getinfo, collectgarbage, jit
+local MODULES, LOADED = {}, {}
+function use(name)
+  local found = LOADED[name]
+  if found == nil then
+    local define = MODULES[name]
+    if define == nil then error("no bundled Lua module " .. name, 2) end
+    found = define(name)
+    if found == nil then found = true end
+    LOADED[name] = found
+  end
+  return found
+end
+function has_module(name)
+  return MODULES[name] ~= nil
+end
+
+local bound = {steps = 0, limit = 0, kb = 0, what = "the call"}
+local names = setmetatable({}, {__mode = "k"})  -- a guarded engine's functions, by their contract names
+local function where()
+  for level = 3, 40 do
+    local info = getinfo(level, "Sl")
+    if info == nil then break end
+    if info.currentline and info.currentline > 0 and info.what ~= "C" then
+      return info.short_src .. ":" .. info.currentline
+    end
+  end
+  return "?"
+end
+local function hook()
+  bound.steps = bound.steps + 1
+  if bound.steps > bound.limit then
+    bound.steps = 0
+    error(where() .. ": " .. bound.what .. " ran past " .. bound.instructions .. " Lua instructions: an endless "
+      .. "loop? Every call of the engine must end", 0)
+  end
+  if gc("count") > bound.kb then
+    gc("collect")
+    if gc("count") > bound.kb then
+      error(where() .. ": " .. bound.what .. " made the Lua state hold more than " .. bound.megabytes .. " MB: a "
+        .. "table that grows without end?", 0)
+    end
+  end
+end
+-- The error's message and the frames of the stack it was raised in: "file:line: in function 'name'", an
+-- engine's functions by their contract names.
+local function handler(e)
+  local frames, n = {}, 0
+  for level = 2, 60 do
+    local info = getinfo(level, "nSlf")
+    if info == nil then break end
+    if info.what ~= "C" and (info.currentline or 0) > 0 then
+      local name = names[info.func] or info.name
+      n = n + 1
+      frames[n] = info.short_src .. ":" .. info.currentline .. ": in "
+        .. (info.what == "main" and "the file's own code" or name and ("function '" .. name .. "'")
+            or ("the function of line " .. info.linedefined))
+    end
+  end
+  return {message = type(e) == "string" and e or tostring(e), frames = frames}
+end
+
+local glue = {}
+function glue.bounds(instructions, every, bytes)
+  bound.instructions, bound.limit = instructions, math.floor(instructions / every)
+  bound.kb, bound.megabytes = bytes / 1024, math.floor(bytes / 1048576)
+  sethook(hook, "", every)
+end
+function glue.define(name, source, chunkname, interpreted)
+  local chunk, problem = load(source, "=" .. chunkname, "t")
+  if chunk == nil then return false, problem end
+  if interpreted and jit then jit.off(chunk, true) end
+  MODULES[name] = chunk
+  return true, false
+end
+function glue.call(f, ...)
+  bound.steps, bound.what = 0, "the call"
+  return xpcall(f, handler, ...)
+end
+-- A table whose functions are the engine's, each call of one with its own instruction count, and named in
+-- the bounds' messages: "play".
+function glue.guard(engine)
+  local out = {}
+  for name, f in pairs(engine) do
+    if type(f) == "function" then
+      names[f] = name
+      out[name] = function(...)
+        local outer, steps = bound.what, bound.steps
+        bound.steps, bound.what = 0, name
+        return (function(...) bound.what, bound.steps = outer, steps; return ... end)(f(...))
+      end
+    else
+      out[name] = f
+    end
+  end
+  return out
+end
+function glue.defined_at(f)
+  local info = getinfo(f, "S")
+  return info.short_src, info.linedefined
+end
+return glue
+"""
+
+_LOCATED = re.compile(r"^(?P<file>.+?):(?P<line>\d+): (?P<message>.*)$", re.S)
+_NEAR = re.compile(r" near (?P<token>'(?:[^']|'(?!$))*'|<eof>)$")
+
+
+class LuaFailure(Exception):
+    """A Lua error at run time: its one line (at the designer's file and line) and the Lua traceback's frames,
+    deckpress's own named as such."""
+
+    def __init__(self, line: str, frames: list[str]):
+        self.line, self.frames = line, frames
+        super().__init__(self.text())
+
+    def __reduce__(self):  # raised in playtest's processes, whose errors come back pickled
+        return (LuaFailure, (self.line, self.frames))
+
+    def text(self) -> str:
+        if not self.frames:
+            return self.line
+        return "\n".join([self.line, "Lua traceback:", *(f"  {frame}" for frame in self.frames)])
+
+    @classmethod
+    def of(cls, error) -> "LuaFailure":
+        """From what the guarded call's handler made of an error: its message and frames. Frames of deckpress's
+        glue (`[string ...]`) are left out, and so is the wrapper of a guarded function."""
+        frames = [str(error.frames[i]) for i in range(1, len(error.frames) + 1)] if hasattr(error, "frames") else []
+        return cls(str(error.message if hasattr(error, "message") else error).strip(),
+                   [f for f in frames if not f.startswith("[string")])
+
+    def located(self) -> tuple[Where | None, str]:
+        """The error's place (a file of the project, else None) and its message."""
+        found = _LOCATED.match(self.line)
+        if found is None or found["file"].startswith(OWN):
+            return None, self.line
+        return Where(found["file"], int(found["line"]), 0), found["message"]
+
+
+def chunkname(module: Module, root: Path) -> str:
+    """What messages call a module's file: its path as `Where` shows it (relative to the working folder) for a
+    file of the project at `root` or of an installed game, `(deckpress) lib/util.lua` for one of deckpress's own."""
+    path = module.path.absolute()
+    if not path.is_relative_to(root):
+        for own in (PACKAGE_DATA / "tts", PACKAGE_DATA, scripted.own_root()):
+            if own is not None and path.is_relative_to(own):
+                return OWN + path.relative_to(own).as_posix()
+    return _display_path(str(module.path))
+
+
+def syntax_error(module: Module, problem: str) -> DeckError:
+    """A compile error of `module` as one located line: `tts/climb/engine.lua:137:1: 'end' expected (to close
+    'function' at line 120)`; where the module uses Lua that TTS's MoonSharp lacks (Lua 5.3's `//`, goto), that,
+    which says what to write instead."""
+    lacks = sandbox_problems(module.source)
+    if lacks:
+        line, column, message = lacks[0]
+        return DeckError.at(Where(str(module.path), line, column), message)
+    found = _LOCATED.match(str(problem))
+    if found is None:
+        return DeckError.at(Where(str(module.path)), f"{problem}; fix the Lua")
+    line, message = int(found["line"]), found["message"]
+    column = 1
+    near = _NEAR.search(message)
+    if near is not None:
+        token = near["token"]
+        message = message[: near.start()]
+        if token == "<eof>":
+            message += " at the end of the file"
+            line = min(line, max(1, len(module.source.splitlines())))  # not the line after a final line break
+        else:
+            text = module.source.splitlines()[line - 1] if line <= module.source.count("\n") + 1 else ""
+            if text.count(token[1:-1]) == 1:  # Lua gives no column: the token's, when the line has it once
+                column = text.find(token[1:-1]) + 1
+            message += f" near {token}"
+    return DeckError.at(Where(str(module.path), line, column), message)
+
+
+_COMPILER: list = []  # one Lua 5.2 state that only compiles (it runs nothing), made when first needed
+
+
+def compile_modules(modules: list[Module], deck_path: Path) -> None:
+    """Compile every module of the deck at `deck_path` alone as Lua 5.2 (TTS's dialect): the first syntax error
+    is one located line."""
+    if not _COMPILER:
+        lupa = importlib.import_module(DIALECTS["5.2"])
+        _COMPILER.append(lupa.LuaRuntime().eval("function(source, name) local f, e = load(source, '=' .. name, "
+                                                "'t') return e end"))
+    root = project_root(deck_path)
+    for module in modules:
+        problem = _COMPILER[0](module.source, chunkname(module, root))
+        if problem is not None:
+            raise syntax_error(module, problem)
+
+
+def compile_text(source: str, where: str) -> str | None:
+    """The compile error of a whole script (None when it compiles), named `where` in the message."""
+    if not _COMPILER:
+        compile_modules([], Path())
+    return _COMPILER[0](source, where)
+
+
+@dataclass
+class Bounds:
+    instructions: int = INSTRUCTIONS
+    memory: int = MEMORY
+
+
+class Runtime:
+    """A sandboxed Lua state holding a deck's modules (`use("climb.engine")`), each compiled under its file's
+    name; `call` runs a Lua function guarded, `engine` gives an engine whose every call is bounded."""
+
+    def __init__(self, modules: list[Module], deck_path: Path, dialect: str = "5.2", bounds: Bounds = Bounds()):
+        try:
+            lupa = importlib.import_module(DIALECTS[dialect])
+        except ImportError:  # a platform whose lupa has no LuaJIT: Lua 5.2 gives the same results, slower
+            lupa = importlib.import_module(DIALECTS["5.2"])
+        self.lua = lupa.LuaRuntime(unpack_returned_tuples=True)
+        self.lua.execute(_SHIMS)
+        self.glue = self.lua.execute(_GLUE)
+        for name in SANDBOX:
+            self.lua.globals()[name] = None
+        self.glue.bounds(bounds.instructions, HOOK_EVERY, bounds.memory)
+        root = project_root(deck_path)
+        for module in modules:
+            ok, problem = self._results(self.glue.define(module.name, module.source, chunkname(module, root),
+                                                         module.path.absolute().is_relative_to(root)))
+            if not ok:
+                raise syntax_error(module, problem)
+
+    @staticmethod
+    def _results(value) -> tuple:
+        return value if isinstance(value, tuple) else (value,)
+
+    def call(self, function, *args, results: int = 1) -> tuple:
+        """`function(*args)` in Lua, its first `results` results as a tuple (nil for those it did not return); a
+        Lua error is a LuaFailure."""
+        ok, *out = self._results(self.glue.call(function, *args))
+        if not ok:
+            raise LuaFailure.of(out[0])
+        return tuple(out[:results]) + (None,) * (results - len(out))
+
+    def use(self, name: str):
+        """The module `name`, run once (a LuaFailure when running it fails)."""
+        return self.call(self.lua.globals().use, name)[0]
+
+    def engine(self, name: str):
+        """The engine module `name`, its functions each bounded as a call of its own."""
+        return self.glue.guard(self.use(name))
+
+    def defined_at(self, function) -> tuple[str, int]:
+        """The file (as messages name it) and the line where a Lua function is defined."""
+        return self._results(self.glue.defined_at(function))
+
+    def table(self, value):
+        """A JSON-like Python value as Lua tables (lists 1-based)."""
+        if isinstance(value, dict):
+            return self.lua.table_from({k: self.table(v) for k, v in value.items() if v is not None})
+        if isinstance(value, (list, tuple)):
+            return self.lua.table_from([self.table(v) for v in value])
+        return value
