@@ -122,7 +122,9 @@ def test_the_json_report_has_the_documented_shape_and_its_sums_add_up(tmp_path):
         assert row["win_rate"] == pytest.approx(row["wins"] / 16, abs=1e-4)
         assert row["ci95"][0] <= row["win_rate"] <= row["ci95"][1]
     ids = [c["id"] for c in report["cards"]]
-    assert ids == sorted(ids) and "score-6" in ids
+    assert "score-6" in ids
+    order = [(-c["win_rate_when_played"], playtest.natural(c["name"])) for c in report["cards"]]
+    assert order == sorted(order)                              # by win rate, then by name in the natural order
     assert sum(c["played"] for c in report["cards"]) > 16 * 3 * 2     # each player lays several kinds of card
     for card in report["cards"]:
         assert set(card) >= {"id", "played", "win_rate_when_played", "ci95"}
@@ -134,7 +136,8 @@ def test_the_json_report_has_the_documented_shape_and_its_sums_add_up(tmp_path):
     page = tmp_path / "build" / "score" / "playtest" / "classic-3p-greedy+random+random-seed3.html"
     text = page.read_text(encoding="utf-8")
     svgs = [ET.fromstring(s[:s.index("</svg>") + 6]) for s in ("<svg" + p for p in text.split("<svg")[1:])]
-    assert len(svgs) == 2 and len(svgs[0].findall(".//{http://www.w3.org/2000/svg}circle")) == 3
+    assert len(svgs) == 3 and [len(svg.findall(".//{http://www.w3.org/2000/svg}circle")) for svg in svgs[:2]] == [3, 3]
+    assert svgs[1].get("aria-label") == "win rate by place in the turn order"
     manifest = json.loads((tmp_path / "build" / "score" / "manifest.json").read_text(encoding="utf-8"))
     assert f"playtest/{page.name}" in manifest["artifacts"]          # a build counts it as its own
 
@@ -171,7 +174,7 @@ def test_against_the_same_deck_every_difference_is_zero(tmp_path):
                for s in differences["seats"])
     assert len(differences["cards"]) == 52 and not any(c["significant"] for c in differences["cards"])
     page = (tmp_path / "build" / "scoop" / "playtest" / "default-4p-random-seed1-vs-scoop.html").read_text("utf-8")
-    assert page.count("<svg") == 3 and "Differences: scoop minus scoop" in page    # rates, cards, differences
+    assert page.count("<svg") == 4 and "Differences: scoop minus scoop" in page  # seats, places, cards, differences
 
 
 def test_wilson_intervals_match_the_published_values():
@@ -356,3 +359,50 @@ def test_the_scaffold_of_a_scripted_game_plays_under_playtest(tmp_path):
     assert report["games"] == 20 and sum(s["wins"] for s in report["seats"]) == pytest.approx(20)
     report = figures(deck, games=4, players=2, bots="search,random", budget=8)  # its determinize: a fair search
     assert report["games"] == 4 and report["seats"][0]["bot"] == "search"
+
+
+def test_games_past_max_moves_are_counted_and_left_out_and_the_hint_replays_one(tmp_path):
+    out = str(tmp_path / "build")
+    result = run_cli("playtest", "skorch", "--players", "2", "--games", "12", "--max-moves", "40", "--json",
+                     str(tmp_path / "r.json"), "--out", out)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    left = report["unfinished"]
+    assert left["max_moves"] == 40 and 0 < left["games"] <= 12 and report["games"] + left["games"] == 12
+    assert sum(s["wins"] for s in report["seats"]) == pytest.approx(report["games"])   # the figures: finished games
+    line = (f"{left['games']} of 12 games did not end in 40 moves and are left out of the figures; replay one: "
+            f"--seed 1 --games {left['replay'][0]}")
+    assert line in result.stdout.splitlines()
+    replay = run_cli("playtest", "skorch", "--players", "2", "--games", str(left["replay"][0]), "--max-moves", "40",
+                     "--json", str(tmp_path / "replay.json"), "--out", out)
+    again = json.loads((tmp_path / "replay.json").read_text(encoding="utf-8"))["unfinished"]
+    assert replay.exit_code == 0 and again["replay"][-1] == left["replay"][0]   # that game, the last of the replay
+    assert run_cli("playtest", "skorch", "--max-moves", "0", "--out", out).stderr == (
+        "--max-moves 0: give 1 to 10,000,000 moves (a game still going then is counted as unfinished)\n")
+
+
+def test_rotate_starts_each_seat_equally_and_reports_the_first_players_advantage(rigged, tmp_path):
+    deck = rigged / "decks" / "rigged.yaml"
+    run = playtest.prepare(deck, games=40, players=2, bots="greedy,random", rotate=True)
+    played = playtest.play(run, cores=2)
+    for g, one in played.games.items():  # game g moves seat (g - 1) % 2 + 1 first: each seat starts 20 games
+        assert one["winners"] == [(place - 1 + (g - 1) % 2) % 2 + 1 for place in one["places"]]
+    assert {g: one["places"] for g, one in played.games.items()} != {g: one["winners"] for g, one in played.games.items()}
+    report = playtest.report(played)
+    assert report["rotate"] and [p["place"] for p in report["places"]] == [1, 2]
+    assert sum(p["wins"] for p in report["places"]) == pytest.approx(sum(s["wins"] for s in report["seats"]))
+    first = report["first_player"]
+    assert first["advantage"] == pytest.approx(report["places"][0]["win_rate"] - 0.5, abs=1e-4)
+    assert first["ci95"][0] <= first["advantage"] <= first["ci95"][1]
+    plain = playtest.report(playtest.play(playtest.prepare(deck, games=40, players=2, bots="greedy,random"), cores=1))
+    assert plain["places"][0]["wins"] == plain["seats"][0]["wins"]         # unrotated, seat 1 always moves first
+    assert report != plain
+    assert report == playtest.report(playtest.play(run, cores=1))         # one seed, one report, on any cores
+    assert "first player's advantage" in playtest.text(report)
+    result = run_cli("playtest", "score", "--mode", "scorlitaire", "--rotate", "--out", str(tmp_path))
+    assert result.exit_code == 1 and result.stderr.startswith("--rotate: a game of 1 player has one seating")
+
+
+def test_cards_are_sorted_by_win_rate_then_by_name_in_the_natural_order():
+    names = ["Comet 10", "Comet 2", "Comet 1", "Comet 12", "Comet 11"]
+    assert sorted(names, key=playtest.natural) == ["Comet 1", "Comet 2", "Comet 10", "Comet 11", "Comet 12"]

@@ -592,6 +592,10 @@ def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
               help="Also write the report as JSON (docs/playtest.md).")
 @click.option("--against", default=None, metavar="OTHER_DECK",
               help="Play the same seeds on OTHER_DECK and show each figure's difference.")
+@click.option("--max-moves", type=int, default=20_000, show_default=True,
+              help="Moves after which a game still going is counted as unfinished, left out of the figures.")
+@click.option("--rotate", is_flag=True,
+              help="Rotate the turn order game by game (each seat keeping its bot): every seating played equally.")
 @click.option("--lua", "runtime", default="jit", show_default=True, metavar="jit|5.2",
               help="LuaJIT (fast), or Lua 5.2 itself (TTS's dialect).")
 @click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,

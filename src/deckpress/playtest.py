@@ -21,6 +21,7 @@ import json
 import math
 import multiprocessing
 import os
+import re
 import signal
 import time
 from collections.abc import Callable
@@ -41,6 +42,9 @@ from .tts.runtime import LuaFailure
 BOTS = ("random", "greedy", "search")
 MAX_GAMES = 1_000_000
 MAX_BUDGET = 100_000
+MAX_MOVES = 20_000  # a game's moves by default, after which it is counted as unfinished
+MOST_MOVES = 10_000_000
+REPLAYS = 5  # unfinished games named in the report
 MAX_SEED = 2 ** 31 - 1
 SEED_STRIDE = 1_000_003  # game g of seed s plays with s * SEED_STRIDE + g: seeds of two runs never meet
 DEFAULT_PLAYERS = 4
@@ -68,13 +72,16 @@ class Run:
     seed: int
     budget: int
     runtime: str
+    max_moves: int
+    rotate: bool
     modules: list[Module] = field(repr=False)  # the save's modules and playtest's
     data: dict = field(repr=False)   # DATA of the save
     cards: dict[str, str] = field(default_factory=dict, repr=False)  # card id -> name
 
 
 def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str | None = None, seed: int = 1,
-            bots: str = "random", budget: int = 100, runtime: str = "jit") -> Run:
+            bots: str = "random", budget: int = 100, runtime: str = "jit", max_moves: int = MAX_MOVES,
+            rotate: bool = False) -> Run:
     """The run of `deckpress playtest` on the deck file `path`: its options checked (PlaytestError, one line)
     and its Lua and DATA made as the TTS builder makes them (DeckError for a mistake in the deck)."""
     if not 1 <= games <= MAX_GAMES:
@@ -83,6 +90,9 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
         raise PlaytestError(f"--seed {seed}: give a seed from 0 to {MAX_SEED}")
     if not 1 <= budget <= MAX_BUDGET:
         raise PlaytestError(f"--budget {budget}: give 1 to {MAX_BUDGET:,} playouts per decision of a search bot")
+    if not 1 <= max_moves <= MOST_MOVES:
+        raise PlaytestError(f"--max-moves {max_moves}: give 1 to {MOST_MOVES:,} moves (a game still going then is "
+                            "counted as unfinished)")
     if runtime not in RUNTIMES:
         raise PlaytestError(f"--lua {runtime}: unknown; use {' or '.join(RUNTIMES)}")
     names = [b.strip() for b in bots.split(",")]
@@ -107,6 +117,8 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     if not low <= players <= high:
         what = f"mode {mode}" if mode else path.stem
         raise PlaytestError(f"--players {players}: {what} is for {low} to {high} players")
+    if rotate and players < 2:
+        raise PlaytestError(f"--rotate: a game of {players} player has one seating; leave --rotate out")
     if len(names) not in (1, players):
         raise PlaytestError(f"--bots {bots}: name one bot for every seat, or {players} (one per seat, in turn order)")
     seats = data["seats"][:players]
@@ -114,7 +126,7 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     modules = find_modules(path, game) + playtest_modules()
     cards = {card.id: card.name for component in model.components for card in component.cards}
     return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
-               budget, runtime, modules, data, cards)
+               budget, runtime, max_moves, rotate, modules, data, cards)
 
 
 def _players(data: dict, mode: str | None) -> tuple[int, int]:
@@ -181,8 +193,9 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
     base = run.seed * SEED_STRIDE
     try:
         told, game, refusal = lua.call(bots.games, _WORKER["engine"], _WORKER["data"], lua.table(run.seats),
-                                       lua.table({"mode": run.mode}), lua.table(run.bots), base, first, last,
-                                       run.budget, results=3)
+                                       lua.table({"mode": run.mode, "rotate": run.rotate}), lua.table(run.bots),
+                                       base, first, last,
+                                       run.budget, run.max_moves, results=3)
     except LuaFailure as failure:
         game = int(bots.playing)
         lines = [failure.line, f"(game {game} of the run, set up with seed {base + game}: the run's first {game} "
@@ -193,11 +206,16 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
     if told is None:
         raise PlaytestError(f"{run.path}: game {game} could not be set up: {_refusal(refusal)}")
     out = []
-    for value in told.values():
-        one = _plain(value)
+    for g in range(first, last + 1):
+        one = _plain(told[g - first + 1])
+        by = (g - 1) % run.players if run.rotate else 0  # the seat index of place p is (p - 1 + by) % players + 1
+        seat = lambda place: (place - 1 + by) % run.players + 1
         played = one.get("played") or []
-        one["played"] = [sorted(p) if isinstance(p, dict) else [] for p in played]
-        one["winners"] = one.get("winners") or []
+        one["played"] = [[] for _ in range(run.players)]
+        for place, ids in enumerate(played, start=1):
+            one["played"][seat(place) - 1] = sorted(ids) if isinstance(ids, dict) else []
+        one["places"] = one.get("winners") or []  # the winners' places in the turn order
+        one["winners"] = [seat(place) for place in one["places"]]
         one["flags"] = one.get("flags") or {}
         out.append(one)
     return first, out
@@ -309,6 +327,12 @@ def _percentile(values: list[int], q: float) -> float:
     return float(values[min(len(values) - 1, max(0, math.ceil(q * len(values)) - 1))])
 
 
+def natural(text: str) -> tuple:
+    """A sort key that orders the numbers in a text by their value: Comet 2 before Comet 10."""
+    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part.casefold())
+                 for part in re.split(r"(\d+)", text) if part)
+
+
 def _r(x: float) -> float:
     return round(x, 4)
 
@@ -316,9 +340,11 @@ def _r(x: float) -> float:
 def report(played: Played) -> dict:
     """The report of the games played, in the shape of docs/playtest.md."""
     run = played.run
-    order = sorted(played.games)
+    order = [g for g in sorted(played.games) if not played.games[g].get("unfinished")]
+    unfinished = [g for g in sorted(played.games) if played.games[g].get("unfinished")]
     n = len(order)
     wins = [0.0] * run.players
+    place_wins = [0.0] * run.players  # by the place in the turn order
     cards: dict[str, list[float]] = {}  # id -> [pairs played, win shares]
     lengths = []
     flags: dict[str, list[int]] = {}
@@ -327,6 +353,8 @@ def report(played: Played) -> dict:
         winners = one["winners"]
         for w in winners:
             wins[w - 1] += 1 / len(winners)
+        for place in one["places"]:
+            place_wins[place - 1] += 1 / len(winners)
         for seat, ids in enumerate(one["played"], start=1):
             mine = 1 / len(winners) if seat in winners else 0.0
             for card in ids:
@@ -342,15 +370,22 @@ def report(played: Played) -> dict:
     seats = [{"seat": i + 1, "id": run.seats[i], "bot": run.bots[i], "wins": _r(wins[i]),
               "win_rate": _r(wins[i] / n) if n else 0.0, "ci95": [_r(x) for x in wilson(wins[i], n)]}
              for i in range(run.players)]
+    places = [{"place": i + 1, "wins": _r(place_wins[i]), "win_rate": _r(place_wins[i] / n) if n else 0.0,
+               "ci95": [_r(x) for x in wilson(place_wins[i], n)]} for i in range(run.players)]
+    fair = 1 / run.players
+    first = {"advantage": _r(places[0]["win_rate"] - fair) if n else 0.0,
+             "ci95": [_r(x - fair) for x in wilson(place_wins[0], n)]}
     card_rows = [{"id": card, "name": run.cards.get(card, card), "played": int(pairs),
                   "win_rate_when_played": _r(won / pairs), "ci95": [_r(x) for x in wilson(won, int(pairs))]}
-                 for card, (pairs, won) in sorted(cards.items())]
+                 for card, (pairs, won) in cards.items()]
+    card_rows.sort(key=lambda row: (-row["win_rate_when_played"], natural(row["name"]), natural(row["id"])))
     engine = {name: {"rate": _r(true / count), "events": count} for name, (true, count) in sorted(flags.items())}
     return {
         "deck": run.deck, "mode": run.mode, "players": run.players, "games": n, "seed": run.seed,
         "bots": list(run.bots), "budget": run.budget if "search" in run.bots else None,
         "stopped": played.stopped,
-        "seats": seats, "cards": card_rows,
+        "unfinished": {"games": len(unfinished), "max_moves": run.max_moves, "replay": unfinished[:REPLAYS]},
+        "rotate": run.rotate, "seats": seats, "places": places, "first_player": first, "cards": card_rows,
         "length": {"mean": _r(sum(lengths) / n) if n else 0.0, "p10": _percentile(lengths, 0.1),
                    "p90": _percentile(lengths, 0.9), "unit": "moves"},
         "engine": engine,
@@ -420,13 +455,38 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
     return [line(header), *(line(r) for r in rows)]
 
 
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')} to move"
+
+
+def first_player(r: dict) -> str:
+    """The first player's advantage: its win rate less a fair share, with the interval; with --rotate, free of
+    which bot sits where."""
+    first = r["first_player"]
+    how = "every seating played equally" if r["rotate"] else "seat 1 always moves first; --rotate plays every seating"
+    return (f"first player's advantage: {_signed(first['advantage'])} points over a fair {_pct(1 / r['players'])} "
+            f"(95% interval {_signed(first['ci95'][0])} to {_signed(first['ci95'][1])}; {how})")
+
+
 def title(r: dict) -> str:
     bots = ",".join(r["bots"])
     mode = f" ({r['mode']})" if r["mode"] else ""
     budget = f", budget {r['budget']}" if r.get("budget") else ""
     stopped = " (stopped: the games finished so far)" if r["stopped"] else ""
-    return (f"{r['deck']}{mode}: {r['players']} players, {r['games']:,} games, seed {r['seed']}, bots {bots}"
+    played = r["games"] + r["unfinished"]["games"]
+    return (f"{r['deck']}{mode}: {r['players']} players, {played:,} games, seed {r['seed']}, bots {bots}"
             f"{budget}{stopped}")
+
+
+def unfinished(r: dict) -> str | None:
+    """The line about the games that did not end within --max-moves (left out of the figures), naming one to
+    replay: game g of a run is the last of the run's first g games."""
+    left = r["unfinished"]
+    if not left["games"]:
+        return None
+    played = r["games"] + left["games"]
+    return (f"{left['games']:,} of {played:,} games did not end in {left['max_moves']:,} moves and are left out of "
+            f"the figures; replay one: --seed {r['seed']} --games {left['replay'][0]}")
 
 
 def text(r: dict, diff: dict | None = None, other: dict | None = None) -> str:
@@ -434,11 +494,18 @@ def text(r: dict, diff: dict | None = None, other: dict | None = None) -> str:
     lines = [title(r)]
     if other is not None:
         lines.append(f"against {title(other)}")
+    lines += [line for line in (unfinished(r), other and unfinished(other)) if line]
     lines.append("")
     if diff is None:
         lines += _table(["seat", "bot", "wins", "win rate", "95% interval"],
                         [[f"{s['seat']} {s['id']}", s["bot"], f"{s['wins']:g}", _pct(s["win_rate"]),
                           _interval(s["ci95"])] for s in r["seats"]])
+        if r["rotate"]:
+            lines.append("")
+            lines += _table(["place in the turn order", "wins", "win rate", "95% interval"],
+                            [[_ordinal(p["place"]), f"{p['wins']:g}", _pct(p["win_rate"]), _interval(p["ci95"])]
+                             for p in r["places"]])
+        lines += ["", first_player(r)]
         if r["cards"]:
             lines.append("")
             lines += _table(["card", "played", "win rate when played", "95% interval"],
@@ -511,7 +578,7 @@ COLOURS = ("#2b6cb0", "#c05621")  # DECK, OTHER_DECK
 def page_name(r: dict) -> str:
     """The page's file name: the run's mode, players, bots and seed (and the other deck)."""
     bots = "+".join(dict.fromkeys(r["bots"])) if len(set(r["bots"])) == 1 else "+".join(r["bots"])
-    name = f"{r['mode'] or 'default'}-{r['players']}p-{bots}-seed{r['seed']}"
+    name = f"{r['mode'] or 'default'}-{r['players']}p-{bots}-seed{r['seed']}" + ("-rotated" if r["rotate"] else "")
     if "against" in r:
         name += f"-vs-{r['against']['report']['deck']}"
     return name + ".html"
@@ -570,9 +637,9 @@ def html_page(r: dict) -> str:
     seat_rows = [(f"{s['seat']} {s['id']} ({s['bot']})", [(rep["seats"][i]["win_rate"], rep["seats"][i]["ci95"])
                                                         for rep in reports])
                  for i, s in enumerate(r["seats"])]
-    ids = sorted({c["id"] for rep in reports for c in rep["cards"]})
-    by = [{c["id"]: c for c in rep["cards"]} for rep in reports]
     names = {c["id"]: c["name"] for rep in reports for c in rep["cards"]}
+    ids = sorted(names, key=lambda i: (natural(names[i]), natural(i)))
+    by = [{c["id"]: c for c in rep["cards"]} for rep in reports]
     card_rows = [(f"{names[i]} ({sum(b[i]['played'] for b in by if i in b):,})",
                   [(b[i]["win_rate_when_played"], b[i]["ci95"]) if i in b else (None, None) for b in by])
                  for i in ids]
@@ -597,12 +664,17 @@ def html_page(r: dict) -> str:
 <style>body{{font-family:sans-serif;margin:2em;color:#1a202c}} h2{{margin-top:1.5em}} p.note{{color:#4a5568}}</style>
 </head><body>
 <h1>{html.escape(title(r))}</h1>
+{"".join(f'<p class="warning">{html.escape(line)}</p>' for line in (unfinished(r), other and unfinished(other)) if line)}
 {legend}
 <p class="note">A dot is a win rate, its bar the 95% Wilson interval: the rate lies there in 95 runs of 100 of
 this many games. Two bars that do not overlap differ for sure; the dashed line is a fair share (1 in
 {r['players']}). A tie gives each of its k winners 1/k of a win. What each figure means: docs/playtest.md.</p>
 <h2>Win rate by seat</h2>
 {_chart(seat_rows, fair, "win rate by seat")}
+<h2>Win rate by place in the turn order</h2>
+<p>{html.escape(first_player(r))}</p>
+{_chart([(_ordinal(p["place"]), [(p["win_rate"], p["ci95"])]) for p in r["places"]], fair,
+        "win rate by place in the turn order")}
 <h2>Win rate when played, by card (pairs of game and player that played it)</h2>
 {_chart(card_rows, fair, "win rate when played, by card") if card_rows else "<p>No card was played by id.</p>"}
 {differences}

@@ -31,7 +31,7 @@ local M = {}
 
 local CANDIDATES = 24       -- at most this many candidate moves weighed by greedy and search
 local WIN = 1000000         -- greedy's value of a game won (times the share of the win)
-M.LIMIT = 20000             -- moves: a game still going after this many is a broken engine
+M.MAX_MOVES = 20000         -- moves of a game by default, after which it is counted as unfinished
 M.PLAYOUT = 2000            -- moves of a search bot's playout, after which the most points win it
 
 -- The generator of a game: a table {s = state} so that every function draws from one sequence.
@@ -280,9 +280,10 @@ local function note_events(events, seat, ids, into, flags)
   end
 end
 
--- One whole game: setup with `seed`, then each seat's bot (bots[i] names seat i's) until the game is over.
--- Returns what the game tells (above), or nil and the engine's refusal of the setup.
-function M.game(engine, data, seats, opts, bots, seed, budget)
+-- One whole game: setup with `seed`, then each seat's bot (bots[i] names seat i's) until the game is over or
+-- `max_moves` moves were played (then it tells {unfinished = true, length = moves}). Returns what the game
+-- tells (above), or nil and the engine's refusal of the setup.
+function M.game(engine, data, seats, opts, bots, seed, budget, max_moves)
   local state, refusal = engine.setup(data, seats, { seed = seed, mode = opts.mode })
   if state == nil then return nil, refusal end
   local ids = {}
@@ -293,7 +294,7 @@ function M.game(engine, data, seats, opts, bots, seed, budget)
   end
   local r = generator(seed * 7919 + 104729)
   local flags, length = {}, 0
-  for _ = 1, M.LIMIT do
+  while length < max_moves do
     local acting, kind = engine.to_act(state)
     if kind == "over" then
       local points, winners = engine.scores(state)
@@ -324,18 +325,29 @@ function M.game(engine, data, seats, opts, bots, seed, budget)
       length = length + 1
     end
   end
-  error("a game did not end in " .. M.LIMIT .. " moves", 0)
+  return { unfinished = true, length = length }
 end
 
 -- Games first .. last of a run: game g is played with seed base + g. Returns the list of what each tells,
 -- or nil, the game's number and the refusal of its setup; M.playing is the game being played (after an error
 -- of the engine or a bot, the game it stopped in).
+-- With opts.rotate, game g's turn order starts (g - 1) places on, each seat keeping its bot: the seat indices
+-- the game tells are then places in that order.
 M.playing = 0
-function M.games(engine, data, seats, opts, bots, base, first, last, budget)
+
+local function rotated(list, by)
+  local out, n = {}, #list
+  for i = 1, n do out[i] = list[(i - 1 + by) % n + 1] end
+  return out
+end
+
+function M.games(engine, data, seats, opts, bots, base, first, last, budget, max_moves)
   local out = {}
   for g = first, last do
     M.playing = g
-    local told, refusal = M.game(engine, data, seats, opts, bots, base + g, budget)
+    local by = opts.rotate and (g - 1) % #seats or 0
+    local told, refusal = M.game(engine, data, rotated(seats, by), opts, rotated(bots, by), base + g, budget,
+      max_moves or M.MAX_MOVES)
     if told == nil then return nil, g, refusal end
     out[g - first + 1] = told
   end
