@@ -97,6 +97,8 @@ def test_the_line_map_places_each_module_at_its_own_lines(project):
     assert map_error(f"Global:({line},10-{line},22): boom", lines) == "tts/tiny/engine.lua:3:10: boom"
     assert map_error("chunk_0:(1,1-2): in the template", lines) == "chunk_0:(1,1-2): in the template"
     assert map_error("no position here", lines) == "no position here"
+    assert map_error(f"chunk_0:({line},10-22): boom\n  at chunk_0:({line},4-9)\n  at chunk_0:(1,1-2)", lines) == \
+        "tts/tiny/engine.lua:3:10: boom\n  at tts/tiny/engine.lua:3:4\n  at chunk_0:(1,1-2)"   # the traceback's frames
     # deckpress's own modules, outside the project, are named by their whole path
     assert any(Path(e["path"]).is_absolute() and Path(e["path"]).is_file() and e["path"].endswith("lib/setup.lua")
                for e in lines)

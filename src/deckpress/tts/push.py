@@ -30,15 +30,22 @@ def _digest(value) -> str:
     return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
+_PLACE = re.compile(r"(?:chunk_\d+|Global):\((?P<line>\d+),(?P<col>\d+)[^)]*\)")  # a place in a traceback's frame
+
+
 def map_error(text: str, lines: list[dict]) -> str:
-    """`text` of a Global script error at the project's file and line when the map places it in a module."""
-    match = _POSITION.match(text)
-    if match is None:
-        return text
-    found = source_line(lines, int(match["line"]))
-    if found is None:
-        return text
-    return f"{found[0]}:{found[1]}:{match['col']}: {match['message']}"
+    """`text` of a Global script error at the project's file and line when the map places it in a module; the
+    places of the traceback's frames below it (MoonSharp's `chunk_0:(3120,5-20)`) too."""
+    head, newline, rest = text.partition("\n")
+    match = _POSITION.match(head)
+    found = source_line(lines, int(match["line"])) if match is not None else None
+    if found is not None:
+        head = f"{found[0]}:{found[1]}:{match['col']}: {match['message']}"
+
+    def place(frame: re.Match) -> str:
+        at = source_line(lines, int(frame["line"]))
+        return frame.group(0) if at is None else f"{at[0]}:{at[1]}:{frame['col']}"
+    return head + newline + _PLACE.sub(place, rest)
 
 
 class Talkback:
