@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import DeckError, Where, _display_path
 from .. import scripted
 from ..paths import PACKAGE_DATA, project_root
-from .lua import Module, sandbox_problems
+from .lua import BUNDLE_HEAD, Module, sandbox_problems
 
 DIALECTS = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
 # What MoonSharp's TTS sandbox lacks, removed here too.
@@ -41,26 +41,10 @@ table.pack = table.pack or function(...) return {n = select("#", ...), ...} end
 rawlen = rawlen or function(v) return #v end
 """
 
-# Kept private before the sandbox removes `load`, `debug` and `collectgarbage`'s callers' access to them: the
-# module table (as the bundle's head has it), a definer, the guarded call and the bounds' hook.
-_GLUE = """
+# The bundle's module table and `use`, then, kept private before the sandbox removes `load` and `debug`: a
+# definer of modules, the guarded call and the bounds' hook.
+_GLUE = BUNDLE_HEAD + """
 local load, sethook, getinfo, gc, jit = load, debug.sethook, debug.getinfo, collectgarbage, jit
-local MODULES, LOADED = {}, {}
-function use(name)
-  local found = LOADED[name]
-  if found == nil then
-    local define = MODULES[name]
-    if define == nil then error("no bundled Lua module " .. name, 2) end
-    found = define(name)
-    if found == nil then found = true end
-    LOADED[name] = found
-  end
-  return found
-end
-function has_module(name)
-  return MODULES[name] ~= nil
-end
-
 local bound = {steps = 0, limit = 0, kb = 0, what = "the call"}
 local names = setmetatable({}, {__mode = "k"})  -- a guarded engine's functions, by their contract names
 local function where()

@@ -44,6 +44,7 @@ local function draw(r, n)
   r.s = Random.next(r.s)
   return r.s % n + 1
 end
+M.draw = draw
 
 local function sorted_keys(t)
   local keys, n = {}, 0

@@ -17,10 +17,7 @@ local function violation(fn, seat, move, text, fix)
   return {fn = fn, seat = seat, move = move, text = text, fix = fix}
 end
 
-local function draw(r, n)
-  r.s = Random.next(r.s)
-  return r.s % n + 1
-end
+local draw = Bots.draw
 
 -- The ids of all_ids as a sorted list and a count of each.
 local function tally(ids)
