@@ -19,31 +19,33 @@ end
 
 local draw = Bots.draw
 
--- The ids of all_ids as a sorted list and a count of each.
+-- How many of each id all_ids gave.
 local function tally(ids)
-  local counts, list, n = {}, {}, 0
-  for _, id in ipairs(ids) do
-    n = n + 1
-    list[n] = id
-    counts[id] = (counts[id] or 0) + 1
-  end
-  return counts, n
+  local counts = {}
+  for _, id in ipairs(ids) do counts[id] = (counts[id] or 0) + 1 end
+  return counts
 end
 
 -- What differs between two tallies of ids: the first id lost and the first created, in sorted order.
 local function difference(before, after)
-  local lost, created = {}, {}
+  local lost, created, l, c = {}, {}, 0, 0
   for id, k in pairs(before) do
-    if (after[id] or 0) < k then lost[#lost + 1] = tostring(id) end
+    if (after[id] or 0) < k then
+      l = l + 1
+      lost[l] = tostring(id)
+    end
   end
   for id, k in pairs(after) do
-    if (before[id] or 0) < k then created[#created + 1] = tostring(id) end
+    if (before[id] or 0) < k then
+      c = c + 1
+      created[c] = tostring(id)
+    end
   end
   table.sort(lost)
   table.sort(created)
   local parts = {}
-  if lost[1] then parts[#parts + 1] = #lost .. " lost (" .. lost[1] .. (lost[2] and ", ..." or "") .. ")" end
-  if created[1] then parts[#parts + 1] = #created .. " created (" .. created[1] .. (created[2] and ", ..." or "") .. ")" end
+  if lost[1] then parts[1] = l .. " lost (" .. lost[1] .. (lost[2] and ", ..." or "") .. ")" end
+  if created[1] then parts[#parts + 1] = c .. " created (" .. created[1] .. (created[2] and ", ..." or "") .. ")" end
   return table.concat(parts, ", ")
 end
 
