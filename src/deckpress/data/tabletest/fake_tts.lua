@@ -1,6 +1,6 @@
--- A fake of the Tabletop Simulator scripting API, enough to run deckpress's Global script in tests
--- (lupa.lua52), and at least as strict as what TTS documents (docs/tts.md, "What the scripts assume
--- of TTS", says where each rule comes from):
+-- A fake of the Tabletop Simulator scripting API, enough to run deckpress's Global script without TTS
+-- (lupa.lua52: `deckpress test` and deckpress's own tests), and at least as strict as what TTS
+-- documents (docs/tts.md, "What the scripts assume of TTS", says where each rule comes from):
 --   * time passes in frames (Fake.tick); takeObject, deal, spawnObjectData, group, putObject and
 --     setPositionSmooth complete Fake.delay frames later, and their callbacks run then, never inside
 --     the call; Wait.frames/condition/time run on those frames;
@@ -15,7 +15,7 @@
 --     reassigns duplicates (docs/tts.md);
 --   * every object has its own Object UI (obj.UI), apart from the global UI; a Bag holds objects
 --     (getObjects, getData, reset empties it). Object scripts run in globals of their own
---     (tests/fake_tts.py, FakeTTS.load_box), with `self` the object.
+--     (deckpress.tabletest.fake, FakeTTS.load_box), with `self` the object.
 -- Methods work with TTS's dot syntax (obj.deal(2, "Red")) and with colon syntax. A test reads an
 -- object's inner state (position, rotation, hand, locked, ...) through obj._fake.
 
