@@ -10,7 +10,9 @@
 Time passes in frames: what TTS does later (takeObject, deal, group, putObject, spawnObjectData, Wait)
 happens `delay` frames after the call. `click` and `call` let frames pass until nothing is pending
 (`settle=False` leaves them pending, as when a player clicks again at once). The lists TTS promises no
-order for come back shuffled, seeded by `order_seed` (0: in the order the objects came).
+order for come back shuffled, seeded by `order_seed` (0: in the order the objects came); `seed` seeds
+math.random and the fake's shuffles (by default, math.random goes on from where it is, and the shuffles
+start from the fake's own seed).
 
 The Lua state is sandboxed like TTS's MoonSharp: no io, load, require, dofile, utf8 or debug. The Global
 script runs as the chunk `Global` (GLOBAL_CHUNK), so that its errors read `Global:1253: ...`, a line of
@@ -62,7 +64,7 @@ def inner(obj):
 
 class FakeTTS:
     def __init__(self, save: dict, seated: list[str], script: str | None = None, delay: int = 0,
-                 order_seed: int = 0):
+                 order_seed: int = 0, seed: int | None = None):
         self.lua = lua52.LuaRuntime(unpack_returned_tuples=True)
         self.lua.execute(FAKE.read_text(encoding="utf-8"), name="=fake_tts.lua")
         globals_ = self.lua.globals()
@@ -87,6 +89,9 @@ class FakeTTS:
         self.fake.delay = delay
         self.fake.order_seed = order_seed
         self.fake.seated = to_lua(self.lua, list(seated))
+        if seed is not None:  # math.random's sequence and the fake's shuffles', before the script's first call
+            globals_.math.randomseed(seed)
+            self.fake.seed = seed
         self.fake.load(to_lua(self.lua, save["ObjectStates"]))
         self.fake_globals = dict(globals_.items())  # TTS's API: what a loaded game's script starts with
         self.api = self.lua.table_from(self.fake_globals)
