@@ -30,7 +30,7 @@ from .scenarios import Card, Place, Scenario, ScenarioFile, Step, Table, card_id
 DECKS, TESTS = Path("decks"), Path("tests")  # a project's decks and its scenarios, from its folder
 
 TIMINGS = ((1, ""), (20, " (TTS 20 frames late)"))  # the delay in frames, and what a failure there adds
-PLACE_RADIUS = 1.5  # a place's cards: those lying this close to it, when the table gives no radius
+PLACE_RADIUS = 1.5  # a place's cards: those lying this close to it, when the table gives no radius or area
 LAYER = 0.1  # how much higher than the place each card put there lies (the next card above the last)
 _LINE = re.compile(rf"\b{GLOBAL_CHUNK}:(\d+):")
 
@@ -44,6 +44,19 @@ def lua_error(err: lua52.LuaError, lines: list[dict]) -> str:
         return f"{found[0]}:{found[1]}:" if found else match.group(0)
 
     return _LINE.sub(at, text)
+
+
+@dataclass
+class Spot:
+    """A place of the table: where it lies, and its cards' reach: within `radius` of it, or within `dx` along x
+    and `dz` along z when the table gives those (an area)."""
+
+    x: float
+    y: float
+    z: float
+    radius: float
+    dx: float | None
+    dz: float | None
 
 
 class Failed(Exception):
@@ -141,9 +154,9 @@ class Run:
                 position = self.fake.fake.hand_spot(target.seat, None if step.at is None else step.at + k,
                                                     entry["guid"])
             else:
-                x, y, z, radius = self.place(target)
-                below = len(self.fake.fake.cards_at(x, z, radius))
-                position = to_lua(self.fake.lua, {"x": x, "y": y + LAYER * (below + 1), "z": z})
+                spot = self.place(target)
+                below = len(self.cards_at(spot))
+                position = to_lua(self.fake.lua, {"x": spot.x, "y": spot.y + LAYER * (below + 1), "z": spot.z})
             if not self.fake.fake.drag(entry["guid"], position, step.face, step.turned):
                 raise Failed(step, f"{entry['name']} is on its way somewhere (it arrives frames later) and cannot "
                                    "be taken now")
@@ -188,8 +201,7 @@ class Run:
             got = [self.entry(e) for e in to_py(self.fake.fake.hand_cards(seat)) or []]
             differences += self.compare(f"hand of {seat}", cards, got, ordered=True)
         for name, cards in body.get("on", {}).items():
-            x, _, z, radius = self.place(Place(name, body["on"].key_where[name]))
-            got = [self.entry(e) for e in to_py(self.fake.fake.cards_at(x, z, radius)) or []]
+            got = self.cards_at(self.place(Place(name, body["on"].key_where[name])))
             differences += self.compare(f"on {name}", cards, got, ordered=False)
         if differences:
             raise Failed(step, "; ".join(differences))
@@ -230,8 +242,13 @@ class Run:
             return []
         return [f"{what}: expected [{', '.join(map(str, expected))}], got [{', '.join(names)}]"]
 
-    def place(self, place: Place) -> tuple[float, float, float, float]:
-        """Where the place the table names lies (x, y, z) and how far its cards may lie from it."""
+    def cards_at(self, spot: Spot) -> list[dict]:
+        """The cards lying on a place, the highest first."""
+        return [self.entry(e) for e in to_py(self.fake.fake.cards_at(spot.x, spot.z, spot.radius, spot.dx, spot.dz))
+                or []]
+
+    def place(self, place: Place) -> Spot:
+        """Where the place the table names lies, and how far from it its cards may lie."""
         places = self.places()
         if place.name not in places:
             named = ", ".join(sorted(places)) or "none (its table script has no places())"
@@ -239,15 +256,15 @@ class Run:
                                             f"({named}) or hand of <seat>")
         return places[place.name]
 
-    def places(self) -> dict[str, tuple[float, float, float, float]]:
-        """The places the table script names now (GAME.places(), docs/scripting.md): {name: (x, y, z, radius)}."""
+    def places(self) -> dict[str, Spot]:
+        """The places the table script names now (GAME.places(), docs/scripting.md), by name."""
         game = self.fake.globals.GAME
         hook = game.places if lua52.lua_type(game) == "table" else None
         out = {}
         for name, spot in (to_py(hook()) or {}).items() if hook is not None else ():
             spot = spot if isinstance(spot, dict) else dict(enumerate(spot, 1))
-            out[name] = (float(spot.get("x", spot.get(1, 0))), float(spot.get("y", spot.get(2, 0))),
-                         float(spot.get("z", spot.get(3, 0))), float(spot.get("radius", PLACE_RADIUS)))
+            out[name] = Spot(*(float(spot.get(k, spot.get(i, 0))) for i, k in enumerate("xyz", 1)),
+                             float(spot.get("radius", PLACE_RADIUS)), spot.get("dx"), spot.get("dz", spot.get("dx")))
         return out
 
     def pick(self, step: Step, card: Card, chosen: list[dict]) -> dict:
@@ -264,8 +281,7 @@ class Run:
         elif source.seat is not None:
             listing = [self.entry(e) for e in to_py(self.fake.fake.hand_cards(source.seat)) or []]
         else:
-            x, _, z, radius = self.place(source)
-            listing = [self.entry(e) for e in to_py(self.fake.fake.cards_at(x, z, radius)) or []]
+            listing = self.cards_at(self.place(source))
         taken = {e["guid"] for e in chosen}
         if isinstance(card.ref, int):
             if card.ref > len(listing):

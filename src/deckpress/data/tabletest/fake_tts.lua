@@ -1005,13 +1005,16 @@ function Fake.hand_cards(color)
   return out
 end
 
--- The cards lying within `radius` of (x, z) and in no hand, the highest first (a deck's from its top).
-function Fake.cards_at(x, z, radius)
+-- The cards lying within `radius` of (x, z), or when `dx` is given within dx along x and dz along z of it,
+-- and in no hand, the highest first (a deck's from its top).
+function Fake.cards_at(x, z, radius, dx, dz)
   local found, n = {}, 0
+  local function near(p)
+    if dx ~= nil then return math.abs(p.x - x) <= dx and math.abs(p.z - z) <= dz end
+    return (p.x - x) * (p.x - x) + (p.z - z) * (p.z - z) <= radius * radius
+  end
   for _, rec in ipairs(Fake.world) do
-    local p = rec.position
-    if rec.hand == nil and (rec.type == "Card" or rec.type == "Deck")
-        and (p.x - x) * (p.x - x) + (p.z - z) * (p.z - z) <= radius * radius then
+    if rec.hand == nil and (rec.type == "Card" or rec.type == "Deck") and near(rec.position) then
       n = n + 1
       found[n] = rec
     end
