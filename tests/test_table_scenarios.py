@@ -77,7 +77,8 @@ def test_a_wrong_expectation_fails_naming_the_step_and_what_differed(project):
 @pytest.mark.parametrize("expect, fails", [
     ('says: "White dealt a new game!"', 'says: expected "White dealt a new game!", got "White dealt a new game: '),
     ('refused: "Clause 2"', 'refused: expected a warning with "Clause 2", got nothing'),
-    ("shows: {game_turn: \"White's turn\"}", "shows game_turn: expected \"White's turn\", got \"White's turn: any card"),
+    ("shows: {game_turn: \"White's turn\"}",
+     "shows game_turn: expected \"White's turn\", got \"White's turn: any card"),
     ("scores: {Red: 1}", "scores Red: expected 1, got 0"),
     ("hand: {Red: [Wild]}", "hand of Red: expected [Wild], got ["),
     ("on: {pile: [Number 1]}", "on pile: expected [Number 1], got []"),
