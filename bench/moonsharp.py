@@ -9,11 +9,11 @@ interpreter is compiled from tag v2.0.0.0 with mcs into ~/.cache/deckpress-bench
 bench/moonsharp/Runner.cs, a host that runs Lua files in order in one Script and gives them bench_clock().
 
 Each game's deck is built, then its save's Global script runs on the strict fake of TTS
-(tests/lua/fake_tts.lua, loaded as tests/fake_tts.py loads it) with bench/moonsharp/drive.lua and the
-game's scenario (bench/moonsharp/<game>.lua): whole games through the buttons on the largest table. Each
-click is timed (the handler: the frame the player clicked in), then each frame after it until the table
-settles (Wait and the callbacks), and the engine's pure functions the buttons call. The time inside the
-fake's API (its Lua stands in for TTS's own C# work) is shown apart. Times are the thread's CPU time
+(src/deckpress/data/tabletest/fake_tts.lua, loaded as deckpress.tabletest.fake loads it) with
+bench/moonsharp/drive.lua and the game's scenario (bench/moonsharp/<game>.lua): whole games through the
+buttons on the largest table. Each click is timed (the handler: the frame the player clicked in), then
+each frame after it until the table settles (Wait and the callbacks), and the engine's pure functions the
+buttons call. The time inside the fake's API (its Lua stands in for TTS's own C# work) is shown apart. Times are the thread's CPU time
 (Linux), so other processes on the machine add little; MoonSharp runs the files once silently first, to
 warm mono's JIT up as a running TTS is. One frame is 16 ms.
 """
@@ -32,15 +32,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from deckpress.tabletest.fake import FAKE, REMOVED  # the fake of TTS, and what TTS's sandbox lacks
+
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "moonsharp"
-FAKE = ROOT / "tests" / "lua" / "fake_tts.lua"
 GAMES = ("scoop", "skorch", "scout", "score")
 TAG, COMMIT = "v2.0.0.0", "3154416e535ab96c0d52bf12e3e472985a1532f4"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "deckpress-bench" / "moonsharp-2.0.0.0"
-# What TTS's sandbox lacks; tests/fake_tts.py removes the same.
-REMOVED = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug",
-           "collectgarbage")
 FRAME_MS = 16.0
 
 

@@ -42,7 +42,8 @@ def test_the_scripted_game_is_a_folder_the_deck_names_and_its_options_are_typed(
     files = sorted(p.relative_to(project).as_posix() for p in project.rglob("*")
                    if p.is_file() and "build" not in p.parts)
     assert files == ["README.md", "decks/climb.yaml", "templates/back.yaml", "templates/card.yaml",
-                     "tts/climb/engine.lua", "tts/climb/game.yaml", "tts/climb/table.lua", "tts/climb/ui.xml.j2"]
+                     "tests/climb.scenarios.yaml", "tts/climb/engine.lua", "tts/climb/game.yaml", "tts/climb/table.lua",
+                     "tts/climb/ui.xml.j2"]
     deck = (project / "decks" / "climb.yaml").read_text(encoding="utf-8")
     assert "\nscript: climb " in deck and "    coins_per_wild: 1\n" in deck
     assert 'MODULES["climb.engine"]' in save["LuaScript"] and 'MODULES["climb.table"]' in save["LuaScript"]

@@ -1,5 +1,5 @@
 """The Lua side: the literal escaper, the sandbox check, the bundler, and the Global script running
-under Lua 5.2 (lupa) against the fake TTS API in tests/lua/fake_tts.lua."""
+under Lua 5.2 (lupa) against the fake TTS API of deckpress.tabletest.fake."""
 
 from __future__ import annotations
 

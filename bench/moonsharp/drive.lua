@@ -1,5 +1,6 @@
--- The bench's table: what tests/fake_tts.py does to drive a save, in Lua, so that it runs inside MoonSharp
--- too. Run after tests/lua/fake_tts.lua and before the table's objects, the Global script and a scenario.
+-- The bench's table: what deckpress.tabletest.fake does to drive a save, in Lua, so that it runs inside
+-- MoonSharp too. Run after src/deckpress/data/tabletest/fake_tts.lua and before the table's objects, the
+-- Global script and a scenario.
 -- Each click is timed (the handler: the frame the player clicked in), then each frame until the table
 -- settles (the tasks and Wait conditions the script left; the fake's hand layout is left out: TTS's work).
 -- Each timing prints as "t<TAB>what<TAB>click<TAB>its script part<TAB>worst frame<TAB>its script part" (ms).

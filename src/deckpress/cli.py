@@ -577,6 +577,26 @@ def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
     sys.exit(1 if result.refused else 0)
 
 
+@main.command("test")
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="Each deck is built into OUT/<deck>/, as `deckpress build --out OUT` builds it, and tested there.")
+def table_test(decks: tuple[str, ...], out: Path) -> None:
+    """Play the table scenarios of tests/*.scenarios.yaml (of DECKs only, when named) on a strict fake of TTS,
+    at TTS's own timing and 20 frames late: one line per scenario (docs/scripting.md, Testing)."""
+    from .tabletest.run import command
+
+    options = _options(out=out, lang=None, asset_url=None, quiet=True)
+    try:
+        with interruptible(f"every build in {out} is whole, finished or as it was"):
+            paths = resolve_decks(decks) if decks else None
+            status = command(paths, options, click.echo, lambda message: click.echo(message, err=True))
+    except DeckError as err:
+        _report(err)
+        sys.exit(1)
+    sys.exit(status)
+
+
 @main.command()
 @click.argument("deck", metavar="DECK")
 @click.option("--games", type=int, default=1000, show_default=True, help="Whole games to play (1 to 1,000,000).")

@@ -3,7 +3,8 @@
 The files come from the package data's new/ folder: `${...}` placeholders are filled with the game's
 name (as a YAML string in the deck), the deck's file name and the card size. `--scripted` adds the
 new-scripted/ folder: the game's own scripted table (tts/<deck>/: its engine, table script, controls and
-records), and the deck names it (`script:`) and sets the options its records type.
+records) with its table scenarios (tests/<deck>.scenarios.yaml, which `deckpress test` plays), and the deck
+names it (`script:`) and sets the options its records type.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ def _files(name: str, card_size: str, scripted: bool) -> dict[str, str]:
                     text = text.replace(anchor, replacement, 1)
             elif relative.startswith("tts/game/"):
                 relative = f"tts/{deck}/" + relative.removeprefix("tts/game/")
+            elif relative == "tests/game.scenarios.yaml":
+                relative = f"tests/{deck}.scenarios.yaml"
             text = Template(text).safe_substitute(values)
             if relative in files:  # the scripted game's part of the README, after the project's
                 text = files[relative] + "\n" + text

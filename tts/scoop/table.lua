@@ -305,6 +305,23 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
+-- Where players put cards, by name (`deckpress test`'s scenarios): the deck's place in the middle, and each
+-- seat's "go pile of White", "game pile of White" (on its mat) and "drawn card of White" (in front of it).
+function M.places()
+  local data = Api.data()
+  local deck = Api.at({0, 1.5, 0})
+  local out = {deck = {x = deck[1], y = deck[2], z = deck[3]}}
+  for _, color in ipairs(data.seats) do
+    for _, pile in ipairs({"go", "game"}) do
+      local p = Piles.place(data.seats, data.layout.seat_radius, color, pile, 1.0)
+      out[pile .. " pile of " .. color] = {x = p[1], y = p[2], z = p[3], radius = 2.5}
+    end
+    local drawn = drawn_place(color)
+    out["drawn card of " .. color] = {x = drawn[1], y = drawn[2], z = drawn[3]}
+  end
+  return out
+end
+
 -- Saved with the game (lib.saved): what Count added, the engine's state and its players' colours; a
 -- reloaded table goes on where it was. The mats are laid once, when the game is first loaded (no state).
 function M.save()

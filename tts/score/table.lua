@@ -714,6 +714,20 @@ function T.seated()
   T.refresh()
 end
 
+-- Where players put cards, by name (`deckpress test`'s scenarios): each seat's roster slots in the mode
+-- under way ("slot 1 of White" is White's leftmost) and the discard pile.
+function T.places()
+  local size = Referee.roster_size(DATA, ensure_state())
+  local discard = Api.at(Referee.DISCARD)
+  local out = {discard = {x = discard[1], y = discard[2], z = discard[3]}}
+  for _, color in ipairs(DATA.seats) do
+    for k, p in ipairs(Referee.slots(DATA, color, size)) do
+      out["slot " .. k .. " of " .. color] = {x = p[1], y = p[2], z = p[3], radius = Referee.SLOT_SIZE[1] / 2}
+    end
+  end
+  return out
+end
+
 -- For tests and other scripts: the referee's state.
 function T.state()
   return ensure_state()

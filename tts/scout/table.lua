@@ -181,7 +181,7 @@ function M.turn_hand(color)
     if after == nil then allowed, why = false, refusal.text end
   end
   if not allowed then
-    broadcastToColor(why, color, {1, 0.4, 0.3})
+    broadcastToColor(why, color, Table.WARNING)
     return false, why
   end
   if Player[color].getHandTransform() == nil then
@@ -195,7 +195,7 @@ function M.turn_hand(color)
     end
   end
   if #objects == 0 then
-    broadcastToColor("You have no cards in hand to turn.", color, {1, 0.4, 0.3})
+    broadcastToColor("You have no cards in hand to turn.", color, Table.WARNING)
     return false
   end
   local h = Player[color].getHandTransform()
@@ -483,6 +483,19 @@ end
 
 -- Saved with the game (lib.turns): the engine's state, and the round's turned hands, a Scout & Show under
 -- way and the cards' GUIDs; a reloaded table goes on where it was.
+-- Where players put cards, by name (`deckpress test`'s scenarios): the play area, where the active set
+-- lies (its middle half: the help cards lie at its far edge), and each seat's pile of cards won ("won of
+-- White").
+function M.places()
+  local spot = active_spot()
+  local out = {["play area"] = {x = spot[1], y = spot[2], z = spot[3], dx = M.ZONE.x, dz = M.ZONE.z / 2}}
+  for _, color in ipairs(Api.data().seats) do
+    local p = seat_place(color, M.WON_PLACE)
+    out["won of " .. color] = {x = p[1], y = p[2], z = p[3]}
+  end
+  return out
+end
+
 function M.save()
   return referee.save({round = round, pending = pending, guid_of = guid_of})
 end

@@ -390,6 +390,27 @@ end
 
 -- --- Hooks for the Global script ------------------------------------------------------------------
 
+-- Where players put cards, by name (`deckpress test`'s scenarios): the discard pile and the burned cards
+-- once dealt, where the deck is gathered ("draw"), and every seat's prison slots ("front 1 of White" to
+-- "back 5 of White").
+function M.places()
+  local home = Api.data().layout.home
+  local out = {draw = {x = home[1], y = home[2], z = home[3], radius = M.PILE_RADIUS}}
+  if pile_at ~= nil then
+    out.pile = {x = pile_at[1], y = pile_at[2], z = pile_at[3], radius = M.PILE_RADIUS}
+    out.burned = {x = pile_at[1], y = pile_at[2], z = pile_at[3] + M.BURNED_DZ, radius = M.PILE_RADIUS}
+  end
+  for _, color in ipairs(Api.data().seats) do
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot = 1, #rules()[row] do
+        local p = M.prison_place(color, row, slot, false)
+        out[row .. " " .. slot .. " of " .. color] = {x = p[1], y = p[2], z = p[3], radius = M.SLOT_STEP / 2}
+      end
+    end
+  end
+  return out
+end
+
 -- Saved with the game (lib.saved): the Face-off toggle, the engine's state and where the discard pile lies;
 -- a reloaded table goes on where it was.
 function M.save()

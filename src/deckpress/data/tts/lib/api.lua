@@ -22,6 +22,11 @@
 --                           `color`; call finish() once everything it moved has arrived (the button is
 --                           refused until then: lib.table.flow). `false`: the game's own controls
 --                           replace the button, which is hidden. Absent: the generic Get ready!.
+--   GAME.places() -> places `deckpress test`: where players put cards, by name ({pile = place, ...}; a
+--                           seat's own as "<place> of <Colour>"), each place {x =, y =, z =} where it
+--                           lies now, with `radius` (default 1.5): a card this close to it lies there
+--                           (or `dx` and `dz`: an area, a card within dx along x and dz along z of it).
+--                           A scenario's `put ... on: pile` lays cards there, `expect: on:` reads them.
 --
 -- The handlers of the game's own XmlUI controls (tts/<deck>/ui.xml.j2, included after the main panel)
 -- are global functions the table script defines: handler(player, value, id), like every XmlUI

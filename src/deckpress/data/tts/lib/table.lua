@@ -6,8 +6,10 @@ function M.say(message)
   broadcastToAll(message, {1, 1, 1})
 end
 
+M.WARNING = {1, 0.4, 0.3}  -- the colour of what warn says (a refusal): `deckpress test`'s `refused` tells it by it
+
 function M.warn(message)
-  broadcastToAll(message, {1, 0.4, 0.3})
+  broadcastToAll(message, M.WARNING)
 end
 
 -- Show `text` in the XmlUI element `id` (a game's turn line).

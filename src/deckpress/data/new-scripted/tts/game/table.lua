@@ -6,9 +6,8 @@
 --
 -- TTS is asynchronous: a card taken out of a deck or dealt arrives frames later, and a deck left with one
 -- card is gone. Move cards with lib.table (take, deal, join) and call finish() only once they have
--- arrived: the buttons stay refused until then. deckpress's tests run this file against a fake of TTS
--- that is at least as strict (tests/lua/fake_tts.lua in deckpress), with moves arriving 0, 1 and 20
--- frames late.
+-- arrived: the buttons stay refused until then. `deckpress test` plays the scenarios of tests/ against a
+-- fake of TTS that is at least as strict, with moves arriving a frame and 20 frames late.
 local Engine = use("${deck}.engine")
 local Api, Setup, Table, Turns = use("lib.api"), use("lib.setup"), use("lib.table"), use("lib.turns")
 local Util = use("lib.util")
@@ -118,6 +117,14 @@ function M.draw(color, finish)
 end
 
 -- --- Hooks for deckpress's Global script: the engine's state is saved with the game ------------------
+
+-- Where players put cards, by name, for `deckpress test`'s scenarios (put: {card: ..., on: pile}; expect:
+-- {on: {pile: 1}}): each place and how far from it its cards lie.
+function M.places()
+  local home = Api.data().layout.home
+  return {pile = {x = home[1] + M.PILE_DX, y = home[2], z = home[3], radius = M.PILE_RADIUS},
+          draw = {x = home[1], y = home[2], z = home[3], radius = M.PILE_RADIUS}}
+end
 
 function M.save()
   return referee.save()

@@ -1,6 +1,6 @@
--- A fake of the Tabletop Simulator scripting API, enough to run deckpress's Global script in tests
--- (lupa.lua52), and at least as strict as what TTS documents (docs/tts.md, "What the scripts assume
--- of TTS", says where each rule comes from):
+-- A fake of the Tabletop Simulator scripting API, enough to run deckpress's Global script without TTS
+-- (lupa.lua52: `deckpress test` and deckpress's own tests), and at least as strict as what TTS
+-- documents (docs/tts.md, "What the scripts assume of TTS", says where each rule comes from):
 --   * time passes in frames (Fake.tick); takeObject, deal, spawnObjectData, group, putObject and
 --     setPositionSmooth complete Fake.delay frames later, and their callbacks run then, never inside
 --     the call; Wait.frames/condition/time run on those frames;
@@ -15,11 +15,12 @@
 --     reassigns duplicates (docs/tts.md);
 --   * every object has its own Object UI (obj.UI), apart from the global UI; a Bag holds objects
 --     (getObjects, getData, reset empties it). Object scripts run in globals of their own
---     (tests/fake_tts.py, FakeTTS.load_box), with `self` the object.
+--     (deckpress.tabletest.fake, FakeTTS.load_box), with `self` the object.
 -- Methods work with TTS's dot syntax (obj.deal(2, "Red")) and with colon syntax. A test reads an
 -- object's inner state (position, rotation, hand, locked, ...) through obj._fake.
 
-Fake = {world = {}, created = 0, seated = {}, broadcasts = {}, prints = {}, ui = {attributes = {}, values = {}},
+Fake = {world = {}, created = 0, seated = {}, broadcasts = {}, broadcast_colors = {}, prints = {},
+        ui = {attributes = {}, values = {}},
         notebook = {}, seed = 12345, order_seed = 0, calls = {}, frame = 0, delay = 0, tasks = {},
         task_count = 0, watches = {}, arrivals = 0}
 
@@ -95,6 +96,13 @@ local NOTES_API = set({"addNotebookTab", "editNotebookTab", "getNotebookTabs", "
                        "setNotes"})
 
 local function record(name) Fake.calls[#Fake.calls + 1] = name end
+
+-- A message broadcast (to all or to one player): Fake.broadcasts, and its colour as the script gave it (false
+-- for none) in Fake.broadcast_colors, at the same index.
+local function broadcast(message, color)
+  local n = #Fake.broadcasts + 1
+  Fake.broadcasts[n], Fake.broadcast_colors[n] = message, color or false
+end
 
 local function random()  -- a fixed LCG, so shuffles are the same every run
   Fake.seed = (Fake.seed * 1103515245 + 12345) % 2147483648
@@ -280,6 +288,22 @@ local function settled_container(rec, what)
   if rec.spawning then error(what .. ": the object " .. rec.guid .. " is still spawning (wait until it exists)", 3) end
 end
 
+-- Take the card at `index` (1-based) out of the deck `rec`: the card's record, still spawning. Leaving one
+-- card, the deck turns into that card (its `remainder`) and is gone at the end of the frame.
+local function take_out(rec, index)
+  local card = table.remove(rec.contained, index)
+  local out = new_object(card, {spawning = true})
+  if #rec.contained == 1 then
+    local last = new_object(table.remove(rec.contained, 1), {position = rec.position})
+    last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
+    rec.remainder = last.proxy
+    rec.dying = true
+    remove_from_world(rec)
+    Fake.after(0, function() destroy(rec) end)
+  end
+  return out
+end
+
 -- Move a record to `position` and work out which hand holds it now.
 function Fake.place(rec, position)
   rec.position = vector(position)
@@ -399,24 +423,11 @@ local function functions(rec)
       local j = random() % i + 1
       list[i], list[j] = list[j], list[i]
     end
+    if Fake.stacked ~= nil then Fake.stack_top(rec) end
     rec.shuffled = (rec.shuffled or 0) + 1
     return true
   end
-  -- Take the card at `index` (1-based) out. The card arrives Fake.delay frames later. Leaving one
-  -- card, the deck turns into that card (its `remainder`) and is gone at the end of the frame.
-  local function take(index)
-    local card = table.remove(rec.contained, index)
-    local out = new_object(card, {spawning = true})
-    if #rec.contained == 1 then
-      local last = new_object(table.remove(rec.contained, 1), {position = rec.position})
-      last.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
-      rec.remainder = last.proxy
-      rec.dying = true
-      remove_from_world(rec)
-      Fake.after(0, function() destroy(rec) end)
-    end
-    return out
-  end
+  local function take(index) return take_out(rec, index) end
   f.takeObject = function(params)
     settled_container(rec, "takeObject")
     params = params or {}
@@ -702,7 +713,7 @@ Player = setmetatable({}, {__index = function(t, color)
     getHandObjects = function() return Fake.hand(color) end,
     getHandCount = function() return Fake.hand_zone(color) and 1 or 0 end,
     getHandTransform = function() return Fake.hand_transform(color) end,
-    broadcast = function(message) Fake.broadcasts[#Fake.broadcasts + 1] = message return true end,
+    broadcast = function(message, tint) broadcast(message, tint) return true end,
     print = function(message) Fake.prints[#Fake.prints + 1] = tostring(message) return true end,
   })
 end})
@@ -713,13 +724,13 @@ end
 
 function broadcastToAll(message, color)
   if type(message) ~= "string" then error("broadcastToAll: message must be a string", 2) end
-  Fake.broadcasts[#Fake.broadcasts + 1] = message
+  broadcast(message, color)
 end
 
 function broadcastToColor(message, player_color, color)
   if type(message) ~= "string" then error("broadcastToColor: message must be a string", 2) end
   check_color(player_color, "broadcastToColor")
-  Fake.broadcasts[#Fake.broadcasts + 1] = message
+  broadcast(message, color)
 end
 
 function printToAll(message, color)
@@ -894,3 +905,155 @@ Global = strict("Global", GLOBAL_API, {
   end,
   getVectorLines = function() return deep_copy(Fake.vector_lines) end,
 })
+
+-- --- What a player does, for `deckpress test` (deckpress.tabletest.run) ------------------------------
+
+-- The next shuffle of a deck holding a card of each of `wanted` (a list of sets {guid = true}, one set per
+-- card: any one of its GUIDs will do) leaves those cards on top in that order, the rest shuffled under
+-- them: a stacked deck. Fake.stacked is nil again once a shuffle has stacked it.
+function Fake.stack(wanted)
+  Fake.stacked = wanted
+end
+
+function Fake.stack_top(rec)
+  local picked, used = {}, {}
+  for k, guids in ipairs(Fake.stacked) do
+    for i, card in ipairs(rec.contained) do
+      if not used[i] and guids[card.GUID] then
+        picked[k], used[i] = i, true
+        break
+      end
+    end
+    if picked[k] == nil then return end  -- not the deck the stack is for
+  end
+  local list, n = {}, 0
+  for _, i in ipairs(picked) do
+    n = n + 1
+    list[n] = rec.contained[i]
+  end
+  for i, card in ipairs(rec.contained) do
+    if not used[i] then
+      n = n + 1
+      list[n] = card
+    end
+  end
+  rec.contained = list
+  Fake.stacked = nil
+end
+
+-- A card as deckpress test reads it: {guid, name, notes} (notes: its GM notes, which name its component
+-- and id).
+local function card_entry(guid, state)
+  return {guid = guid, name = state.Nickname or "", notes = state.GMNotes or ""}
+end
+
+-- The player drags the card `guid` to `position` (nil: it stays where it lies), turns it face "up" or
+-- "down" (nil: as it was) and, when `turned`, half a turn round: a loose card, one in a hand, or one in
+-- a deck, out of which it comes at once (a deck left with one card is gone, that card loose where the deck
+-- lay; a card taken out of a deck needs a `position`). False when the table has no such card.
+function Fake.drag(guid, position, face, turned)
+  local function turn(rec)
+    if face == "up" then rec.rotation.z = 0 elseif face == "down" then rec.rotation.z = 180 end
+    if turned then rec.rotation.y = (rec.rotation.y + 180) % 360 end
+  end
+  for _, rec in ipairs(Fake.world) do
+    if rec.guid == guid and rec.type == "Card" then
+      turn(rec)
+      if position ~= nil then Fake.place(rec, position) end
+      return true
+    end
+  end
+  for _, rec in ipairs(Fake.world) do
+    if rec.type == "Deck" and not rec.dying and position ~= nil then
+      for i, card in ipairs(rec.contained) do
+        if card.GUID == guid then
+          local out = take_out(rec, i)
+          out.position = vector(position)
+          out.rotation = {x = rec.rotation.x, y = rec.rotation.y, z = rec.rotation.z}
+          turn(out)
+          join_world(out)
+          return true
+        end
+      end
+    end
+  end
+  return false
+end
+
+-- Where a card put into color's hand goes so as to be card `at` from the left (nil: right of the others);
+-- `moving` is its GUID (a card moved within the hand does not count itself).
+function Fake.hand_spot(color, at, moving)
+  local h = Fake.hand_transform(color)
+  local along, n = {}, 0
+  for _, obj in ipairs(Fake.hand(color)) do
+    if obj._fake.guid ~= moving then
+      n = n + 1
+      along[n] = Fake.along_hand(color, obj._fake.position)
+    end
+  end
+  local x = 0
+  if n > 0 and (at == nil or at > n) then x = along[n] + 0.25
+  elseif n > 0 and at <= 1 then x = along[1] - 0.25
+  elseif n > 0 then x = (along[at - 1] + along[at]) / 2 end
+  return {x = h.position.x + h.right.x * x, y = h.position.y, z = h.position.z + h.right.z * x}
+end
+
+-- The cards of color's hand, left to right.
+function Fake.hand_cards(color)
+  local out = {}
+  for i, obj in ipairs(Fake.hand(color)) do out[i] = card_entry(obj._fake.guid, obj._fake.state) end
+  return out
+end
+
+-- The cards lying within `radius` of (x, z), or when `dx` is given within dx along x and dz along z of it,
+-- and in no hand, the highest first (a deck's from its top).
+function Fake.cards_at(x, z, radius, dx, dz)
+  local found, n = {}, 0
+  local function near(p)
+    if dx ~= nil then return math.abs(p.x - x) <= dx and math.abs(p.z - z) <= dz end
+    return (p.x - x) * (p.x - x) + (p.z - z) * (p.z - z) <= radius * radius
+  end
+  for _, rec in ipairs(Fake.world) do
+    if rec.hand == nil and (rec.type == "Card" or rec.type == "Deck") and near(rec.position) then
+      n = n + 1
+      found[n] = rec
+    end
+  end
+  table.sort(found, function(a, b)
+    if a.position.y ~= b.position.y then return a.position.y > b.position.y end
+    return a.guid < b.guid
+  end)
+  local out, count = {}, 0
+  for _, rec in ipairs(found) do
+    if rec.type == "Card" then
+      count = count + 1
+      out[count] = card_entry(rec.guid, rec.state)
+    else
+      for _, card in ipairs(rec.contained) do
+        count = count + 1
+        out[count] = card_entry(card.GUID, card)
+      end
+    end
+  end
+  return out
+end
+
+-- Every card on the table (loose, in hands, in decks), each with where it is: `hand` (a colour) or `deck`
+-- (the deck's GUID) or neither (loose); in the order of the table's objects, a deck's from its top.
+function Fake.cards()
+  local out, count = {}, 0
+  for _, rec in ipairs(Fake.world) do
+    if rec.type == "Card" then
+      count = count + 1
+      out[count] = card_entry(rec.guid, rec.state)
+      out[count].hand = rec.hand
+    elseif rec.type == "Deck" then
+      for _, card in ipairs(rec.contained) do
+        count = count + 1
+        out[count] = card_entry(card.GUID, card)
+        out[count].deck = rec.guid
+      end
+    end
+  end
+  return out
+end
