@@ -18,7 +18,7 @@ import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from ..errors import DeckError, Where
-from ..paths import OutsideProject, confine, find_in, lookup_dirs
+from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
                      "return then true until while".split())
@@ -331,12 +331,28 @@ def _module_head(module: Module) -> str:
     return f"\n-- module {module.name} ({module.path.name})\nMODULES[{lua_string(module.name)}] = function(...)\n"
 
 
+OWN = "(deckpress) "  # what names deckpress's own files in messages
+
+
+def own_name(path: Path) -> str | None:
+    """`(deckpress) lib/util.lua` for a file of deckpress's own (its Lua runtime, its data, its own games), else
+    None."""
+    from .. import scripted
+
+    path = path.absolute()
+    for own in (PACKAGE_DATA / "tts", PACKAGE_DATA, scripted.own_root()):
+        if own is not None and path.is_relative_to(own):
+            return OWN + path.relative_to(own).as_posix()
+    return None
+
+
 LINE_MAP = "global-lines.json"  # line_map's file in the build's tts/, which push and watch read
 
 
 def line_map(script: str, modules: list[Module], root: Path | None = None) -> list[dict]:
     """Where each bundled module's lines are in the rendered `script`: {"first": its first line there,
-    "lines": how many, "path": its file (relative to `root` when inside it)}, in script order."""
+    "lines": how many, "path": its file (relative to `root` when inside it, else `(deckpress) lib/util.lua` for
+    deckpress's own)}, in script order."""
     out = []
     for module in modules:
         start = script.find(_module_head(module))
@@ -344,9 +360,11 @@ def line_map(script: str, modules: list[Module], root: Path | None = None) -> li
             continue
         path = module.path
         if root is not None and path.is_relative_to(root):
-            path = path.relative_to(root)
+            name = path.relative_to(root).as_posix()
+        else:
+            name = own_name(path) or path.as_posix()
         out.append({"first": script.count("\n", 0, start) + 4,  # after the head's blank, comment, MODULES lines
-                    "lines": module.source.count("\n") + 1, "path": path.as_posix()})
+                    "lines": module.source.count("\n") + 1, "path": name})
     return sorted(out, key=lambda entry: entry["first"])
 
 
