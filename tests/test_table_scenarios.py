@@ -12,6 +12,7 @@ import pytest
 
 from conftest import ROOT, run_cli
 from deckpress.tabletest import scenarios
+from deckpress.tts import runtime
 
 
 @pytest.fixture(scope="module")
@@ -129,17 +130,48 @@ def test_a_mistake_in_a_scenario_file_is_one_located_line(project, change, where
     assert message in lines[0], lines[0]
 
 
-def test_a_lua_error_is_reported_at_the_tables_own_line(project):
+def broken_table(project: Path, line: str, instead: str) -> tuple[int, str]:
+    """Replace `line` of the scaffold's table.lua by `instead`; returns its line number and the old source."""
     table = project / "tts" / "climb" / "table.lua"
     source = table.read_text(encoding="utf-8")
-    line = source.splitlines().index("    deck.shuffle()") + 1
-    table.write_text(source.replace("    deck.shuffle()", "    deck.shufle()"), encoding="utf-8")
+    table.write_text(source.replace(line, instead), encoding="utf-8")
+    return source.splitlines().index(line) + 1, source
+
+
+def test_a_lua_error_is_reported_at_the_tables_own_line_then_its_lua_traceback(project):
+    line, source = broken_table(project, "    deck.shuffle()", "    deck.shufle()")
     try:
         result = run_cli("test", cwd=project)
     finally:
-        table.write_text(source, encoding="utf-8")
+        (project / "tts" / "climb" / "table.lua").write_text(source, encoding="utf-8")
     assert result.exit_code == 1
-    fails = [line for line in result.stdout.splitlines() if line.startswith("FAIL")]
+    out = result.stdout.splitlines()
+    fails = [i for i, text in enumerate(out) if text.startswith("FAIL")]
     assert len(fails) == 3 and result.stderr == ""
     assert re.search(rf"step \d \(press\): tts/climb/table\.lua:{line}: Object has no member shufle \(not in the TTS "
-                     r"API\)$", fails[0]), fails[0]
+                     r"API\)$", out[fails[0]]), out[fails[0]]
+    # Then the traceback, innermost first: the callback in table.lua that the Global script's gathering called
+    # (a line of its own, outside the bundled modules); never the fake's frames (TTS's), Python's or C's.
+    frames = out[fails[0] + 2:fails[1]]
+    assert out[fails[0] + 1] == "Lua traceback:" and frames, out
+    assert frames[0] == f"  tts/climb/table.lua:{line}: in function 'done'", frames
+    assert re.fullmatch(r"  Global:\d+: in function 'fn'", frames[1]), frames
+    assert all(re.match(r"  (tts/climb/\w+\.lua|\(deckpress\) [\w/.]+|Global):\d+: ", frame)
+               for frame in frames), frames
+    assert not any("<python>" in frame or "[C]" in frame or "site-packages" in frame for frame in frames), frames
+
+
+def test_an_endless_loop_at_the_table_is_stopped_at_its_line(project, monkeypatch):
+    """The fake bounds every call into the table by deckpress.tts.runtime's instruction limit (lowered here to
+    keep the test quick): the step fails at the loop's line, naming the handler it ran in."""
+    monkeypatch.setattr(runtime, "INSTRUCTIONS", 2_000_000)
+    line, source = broken_table(project, "    deck.shuffle()", "    while deck do end")
+    try:
+        result = run_cli("test", cwd=project)
+    finally:
+        (project / "tts" / "climb" / "table.lua").write_text(source, encoding="utf-8")
+    assert result.exit_code == 1
+    fails = [text for text in result.stdout.splitlines() if text.startswith("FAIL")]
+    assert len(fails) == 3 and result.stderr == ""
+    assert re.search(rf"step \d \(press\): tts/climb/table\.lua:{line}: .+ ran past 2000000 Lua instructions: an "
+                     r"endless loop\? Every handler and callback of the table must end$", fails[0]), fails[0]

@@ -26,9 +26,11 @@ from typing import Any
 import lupa.lua52 as lua52
 
 from ..paths import PACKAGE_DATA
+from ..tts import runtime
 
 FAKE = PACKAGE_DATA / "tabletest" / "fake_tts.lua"
 GLOBAL_CHUNK = "Global"
+FAKE_CHUNK = "fake_tts.lua"  # what errors call the fake's own Lua
 REMOVED = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug",
            "collectgarbage")
 SETTLE_FRAMES = 20000
@@ -64,9 +66,9 @@ def inner(obj):
 
 class FakeTTS:
     def __init__(self, save: dict, seated: list[str], script: str | None = None, delay: int = 0,
-                 order_seed: int = 0, seed: int | None = None):
+                 order_seed: int = 0, seed: int | None = None, start: bool = True):
         self.lua = lua52.LuaRuntime(unpack_returned_tuples=True)
-        self.lua.execute(FAKE.read_text(encoding="utf-8"), name="=fake_tts.lua")
+        self.lua.execute(FAKE.read_text(encoding="utf-8"), name=f"={FAKE_CHUNK}")
         globals_ = self.lua.globals()
         # Object scripts run in globals of their own (as each TTS object's script does), which start from TTS's
         # API alone, never from what the Global script set (`api`): kept for load_box, before the sandbox
@@ -79,6 +81,28 @@ class FakeTTS:
           chunk()
           return env
         end end)(load)""")
+        # Every call from here into the scripts is guarded: it may run at most INSTRUCTIONS Lua instructions (the
+        # frames after it included) and the state hold at most MEMORY bytes (deckpress.tts.runtime's bounds), and
+        # the traceback of an error is kept where it began, through a pcall that caught it and a rethrow (as
+        # lib/table.lua's flows do): lupa's own needs `debug`, which TTS's scripts lack.
+        self._guard, self._caught = self.lua.execute(runtime.BOUNDS + """
+          set_bounds(...)
+          bound.hint = "Every handler and callback of the table must end"
+          local xpcall, traceback, pack, unpack, caught = xpcall, debug.traceback, table.pack, table.unpack, {}
+          local function keep(e)
+            if type(e) == "string" and e ~= caught.message then
+              caught.message, caught.traceback = e, traceback(e, 2)
+            end
+            return e
+          end
+          pcall = function(f, ...) return xpcall(f, keep, ...) end
+          local function guard(what, f, ...)
+            if what then bound.steps, bound.what, caught.message = 0, what, nil end
+            local result = pack(xpcall(f, keep, ...))
+            if not result[1] then error(result[2], 0) end
+            return unpack(result, 2, result.n)
+          end
+          return guard, caught""", runtime.INSTRUCTIONS, runtime.HOOK_EVERY, runtime.MEMORY)
         self.boxes: list[Box] = []
         for name in REMOVED:
             globals_[name] = None
@@ -96,14 +120,22 @@ class FakeTTS:
         self.fake_globals = dict(globals_.items())  # TTS's API: what a loaded game's script starts with
         self.api = self.lua.table_from(self.fake_globals)
         self.script = script if script is not None else save["LuaScript"]
-        self.start_script(save.get("LuaScriptState", ""))
+        if start:
+            self.start_script(save.get("LuaScriptState", ""))
+
+    def traceback(self, err: lua52.LuaError) -> str:
+        """A Lua error's text and the traceback of where it began."""
+        message = str(err).strip().partition("\nstack traceback:")[0]
+        if self._caught.message is not None and message == str(self._caught.message).strip():
+            return str(self._caught.traceback)
+        return str(err)
 
     def start_script(self, state: str) -> None:
         """Run the Global script on the table as it lies, then its onLoad(state)."""
-        self.lua.execute(self.script, name=f"={GLOBAL_CHUNK}")
+        self._guard("loading the Global script", self.lua.compile(self.script, name=f"={GLOBAL_CHUNK}"))
         on_load = self.lua.globals().onLoad
         if on_load is not None:
-            on_load(state)
+            self._guard("onLoad", on_load, state)
         self.settle()
 
     def reload(self) -> str:
@@ -150,12 +182,12 @@ class FakeTTS:
 
     def settle(self) -> None:
         """Let frames pass until nothing TTS would still do is pending."""
-        if not self.fake.settle(SETTLE_FRAMES):
+        if not self._guard(None, self.fake.settle, SETTLE_FRAMES):
             raise TableProblem(f"still waiting after {SETTLE_FRAMES} frames")
 
     def frames(self, count: int) -> None:
-        for _ in range(count):
-            self.fake.tick()
+        for frame in range(count):
+            self._guard(None if frame else f"{count} frames", self.fake.tick)
 
     def player(self, color: str):
         return self.lua.globals().Player[color]
@@ -166,7 +198,7 @@ class FakeTTS:
             raise TableProblem(f"the script defines no global {function}()")
         if settle:
             self.settle()
-        out = fn(*args)
+        out = self._guard(function, fn, *args)
         if settle:
             self.settle()
         return out
@@ -216,10 +248,11 @@ class Box:
 
     def start(self, state: str) -> None:
         """Run the object's script afresh in globals of its own, then its onLoad(state)."""
-        self.globals = self.table._object_script(self.script, f"box {self.obj.getGUID()}", self.obj, self.table.api)
+        self.globals = self.table._guard("loading the box's script", self.table._object_script, self.script,
+                                         f"box {self.obj.getGUID()}", self.obj, self.table.api)
         on_load = self.globals.onLoad
         if on_load is not None:
-            on_load(state)
+            self.table._guard("the box's onLoad", on_load, state)
 
     def save(self) -> str:
         state = self.call("onSave")
@@ -233,7 +266,7 @@ class Box:
             raise TableProblem(f"the box's script defines no global {function}()")
         if settle:
             self.table.settle()
-        out = fn(*args)
+        out = self.table._guard(function, fn, *args)
         if settle:
             self.table.settle()
         return out

@@ -4,9 +4,10 @@ the lists TTS promises no order for shuffled differently each time. A scenario p
 at both; a failure names the step, its line in the scenario file and what differed (expected, got).
 
 A Lua error while a step runs is the step's failure, at the designer's own file and line
-(`tts/climb/table.lua:54: attempt to call ...`): the line of the Global script the error names is looked up
-in the build's line map (deckpress.tts.lua.line_map). A step naming a place the table does not name is bad
-input (DeckError), as the other mistakes of a scenario file are.
+(`tts/climb/table.lua:54: attempt to call ...`), then its Lua traceback: each line of the Global script it
+names is looked up in the build's line map (deckpress.tts.lua.line_map). A step whose Lua runs past the
+bounds of deckpress.tts.runtime (instructions, memory) fails the same way. A step naming a place the table
+does not name is bad input (DeckError), as the other mistakes of a scenario file are.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import lupa.lua52 as lua52
 from ..context import BuildOptions
 from ..errors import DeckError, Problems, Where
 from ..tts.lua import LINE_MAP, source_line
+from ..tts.runtime import LuaFailure
 from . import scenarios
-from .fake import GLOBAL_CHUNK, FakeTTS, TableProblem, to_lua, to_py
+from .fake import FAKE_CHUNK, GLOBAL_CHUNK, FakeTTS, TableProblem, to_lua, to_py
 from .scenarios import Card, Place, Scenario, ScenarioFile, Step, Table, card_id
 
 DECKS, TESTS = Path("decks"), Path("tests")  # a project's decks and its scenarios, from its folder
@@ -32,18 +34,22 @@ DECKS, TESTS = Path("decks"), Path("tests")  # a project's decks and its scenari
 TIMINGS = ((1, ""), (20, " (TTS 20 frames late)"))  # the delay in frames, and what a failure there adds
 PLACE_RADIUS = 1.5  # a place's cards: those lying this close to it, when the table gives no radius or area
 LAYER = 0.1  # how much higher than the place each card put there lies (the next card above the last)
-_LINE = re.compile(rf"\b{GLOBAL_CHUNK}:(\d+):")
+_LINE = re.compile(rf"\b{GLOBAL_CHUNK}:(\d+)\b")
 
 
-def lua_error(err: lua52.LuaError, lines: list[dict]) -> str:
-    """A Lua error as one line, each line of the Global script it names at the file and line it comes from."""
-    text = str(err).strip().splitlines()[0].removeprefix("error loading code: ") if str(err).strip() else "a Lua error"
+def lua_error(text: str, lines: list[dict]) -> LuaFailure:
+    """A Lua error's `text` (FakeTTS.traceback) as its one line and the frames of its Lua traceback, each place in
+    the Global script at the file and line it comes from; the fake's frames (TTS's, which TTS does not show), C's
+    and the guard's (`[string ...]`) left out."""
+    message, _, traceback = text.strip().removeprefix("error loading code: ").partition("\nstack traceback:")
 
     def at(match: re.Match) -> str:
         found = source_line(lines, int(match.group(1)))
-        return f"{found[0]}:{found[1]}:" if found else match.group(0)
+        return f"{found[0]}:{found[1]}" if found else match.group(0)
 
-    return _LINE.sub(at, text)
+    frames = [_LINE.sub(at, frame.strip()) for frame in traceback.splitlines()
+              if frame.strip() and not frame.strip().startswith(("[C]", "(...", "[string", FAKE_CHUNK))]
+    return LuaFailure(_LINE.sub(at, message.splitlines()[0] if message else "a Lua error"), frames)
 
 
 @dataclass
@@ -62,9 +68,9 @@ class Spot:
 class Failed(Exception):
     """The step `step` (None: loading the table) did not do what the scenario says; the message says what differed."""
 
-    def __init__(self, step: Step | None, message: str):
+    def __init__(self, step: Step | None, message: str, frames: list[str] | None = None):
         super().__init__(message)
-        self.step, self.message = step, message
+        self.step, self.message, self.frames = step, message, frames or []
 
 
 @dataclass
@@ -80,8 +86,8 @@ class Outcome:
         step = self.failure.step
         where = step.where if step is not None else self.scenario.where
         what = f"{step}: " if step is not None else "loading the table: "
-        return (f"FAIL  {where.path}:{where.line}: {self.scenario.name}: {what}{self.failure.message}"
-                f"{self.timing}")
+        head = f"FAIL  {where.path}:{where.line}: {self.scenario.name}: {what}{self.failure.message}{self.timing}"
+        return LuaFailure(head, self.failure.frames).text()
 
 
 def play(scenario: Scenario, save: dict, table: Table, lines: list[dict]) -> Outcome:
@@ -117,13 +123,15 @@ class Run:
         step = None
         try:
             self.fake = FakeTTS(self.save, self.scenario.seats, delay=self.delay, order_seed=self.delay,
-                                seed=self.scenario.seed)
+                                seed=self.scenario.seed, start=False)
+            self.fake.start_script(self.save.get("LuaScriptState", ""))
             for step in self.scenario.steps:
                 getattr(self, f"do_{step.kind}")(step)
             if self.stacked is not None and self.fake.fake.stacked is not None:
                 raise Failed(self.stacked, "no deck holding these cards was shuffled after this step")
         except lua52.LuaError as err:
-            raise Failed(step, lua_error(err, self.lines)) from None
+            failure = lua_error(self.fake.traceback(err), self.lines)
+            raise Failed(step, failure.line, failure.frames) from None
         except TableProblem as err:
             raise Failed(step, f"the table cannot go on: {err}") from None
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from ..errors import DeckError, Where, _display_path
 from .. import scripted
 from ..paths import PACKAGE_DATA, project_root
-from .lua import BUNDLE_HEAD, Module, sandbox_problems
+from .lua import BUNDLE_HEAD, OWN, Module, own_name, sandbox_problems
 
 DIALECTS = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
 # What MoonSharp's TTS sandbox lacks, removed here too.
@@ -32,7 +32,6 @@ SANDBOX = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package
 INSTRUCTIONS = 200_000_000  # Lua instructions in one call of an engine's function (a second or two)
 MEMORY = 512 << 20  # bytes the Lua state may hold
 HOOK_EVERY = 10_000  # instructions between two looks at the bounds
-OWN = "(deckpress) "  # what names deckpress's own files in messages
 
 # What Lua 5.2 has that LuaJIT names otherwise.
 _SHIMS = """
@@ -41,12 +40,13 @@ table.pack = table.pack or function(...) return {n = select("#", ...), ...} end
 rawlen = rawlen or function(v) return #v end
 """
 
-# The bundle's module table and `use`, then, kept private before the sandbox removes `load` and `debug`: a
-# definer of modules, the guarded call and the bounds' hook.
-_GLUE = BUNDLE_HEAD + """
+# The bounds of a call: a count hook that stops the call past `bound.limit` looks (of `every` instructions
+# each) or when the state holds more than `bound.kb`; `bound.what` names what was running. Its head keeps
+# `debug`'s functions and collectgarbage private before the sandbox removes them (the fake of TTS bounds its
+# scripts with it too).
+BOUNDS = """
 local load, sethook, getinfo, gc, jit = load, debug.sethook, debug.getinfo, collectgarbage, jit
-local bound = {steps = 0, limit = 0, kb = 0, what = "the call"}
-local names = setmetatable({}, {__mode = "k"})  -- a guarded engine's functions, by their contract names
+local bound = {steps = 0, limit = 0, kb = 0, what = "the call", hint = "Every call of the engine must end"}
 local function where()
   for level = 3, 40 do
     local info = getinfo(level, "Sl")
@@ -62,7 +62,7 @@ local function hook()
   if bound.steps > bound.limit then
     bound.steps = 0
     error(where() .. ": " .. bound.what .. " ran past " .. bound.instructions .. " Lua instructions: an endless "
-      .. "loop? Every call of the engine must end", 0)
+      .. "loop? " .. bound.hint, 0)
   end
   if gc("count") > bound.kb then
     gc("collect")
@@ -72,6 +72,17 @@ local function hook()
     end
   end
 end
+local function set_bounds(instructions, every, bytes)
+  bound.instructions, bound.limit = instructions, math.floor(instructions / every)
+  bound.kb, bound.megabytes = bytes / 1024, math.floor(bytes / 1048576)
+  sethook(hook, "", every)
+end
+"""
+
+# The bundle's module table and `use`, the bounds, then, kept private before the sandbox removes `load` and
+# `debug`: a definer of modules and the guarded call.
+_GLUE = BUNDLE_HEAD + BOUNDS + """
+local names = setmetatable({}, {__mode = "k"})  -- a guarded engine's functions, by their contract names
 -- The error's message and the frames of the stack it was raised in: "file:line: in function 'name'", an
 -- engine's functions by their contract names.
 local function handler(e)
@@ -91,11 +102,7 @@ local function handler(e)
 end
 
 local glue = {}
-function glue.bounds(instructions, every, bytes)
-  bound.instructions, bound.limit = instructions, math.floor(instructions / every)
-  bound.kb, bound.megabytes = bytes / 1024, math.floor(bytes / 1048576)
-  sethook(hook, "", every)
-end
+glue.bounds = set_bounds
 function glue.define(name, source, chunkname, interpreted)
   local chunk, problem = load(source, "=" .. chunkname, "t")
   if chunk == nil then return false, problem end
@@ -171,12 +178,8 @@ class LuaFailure(Exception):
 def chunkname(module: Module, root: Path) -> str:
     """What messages call a module's file: its path as `Where` shows it (relative to the working folder) for a
     file of the project at `root` or of an installed game, `(deckpress) lib/util.lua` for one of deckpress's own."""
-    path = module.path.absolute()
-    if not path.is_relative_to(root):
-        for own in (PACKAGE_DATA / "tts", PACKAGE_DATA, scripted.own_root()):
-            if own is not None and path.is_relative_to(own):
-                return OWN + path.relative_to(own).as_posix()
-    return _display_path(str(module.path))
+    own = None if module.path.absolute().is_relative_to(root) else own_name(module.path)
+    return own or _display_path(str(module.path))
 
 
 def syntax_error(module: Module, problem: str) -> DeckError:
