@@ -143,7 +143,9 @@ def test_a_break_of_each_invariant_is_one_line_naming_function_seat_move_and_gam
     if case not in ("over-with-seats", "no-winner"):
         assert found[1], result.stderr                                 # the seat
     if case in ("cards-lost", "state-changed", "legal-refused"):
-        assert found[3], result.stderr                                 # and its move
+        assert re.fullmatch(r'move \{(play = "[\w-]+"|draw = true)\}, ', found[3] or ""), result.stderr  # its move
+    if case == "cards-lost":  # the move that put the first card on the pile, where all_ids no longer sees it
+        assert re.search(r'1 lost \(([\w-]+)\) .*move \{play = "\1"\}', result.stderr), result.stderr
 
 
 def test_a_lua_error_in_the_self_play_is_its_line_then_the_lua_traceback(game):

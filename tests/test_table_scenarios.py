@@ -130,16 +130,26 @@ def test_a_mistake_in_a_scenario_file_is_one_located_line(project, change, where
     assert message in lines[0], lines[0]
 
 
-def broken_table(project: Path, line: str, instead: str) -> tuple[int, str]:
-    """Replace `line` of the scaffold's table.lua by `instead`; returns its line number and the old source."""
+def broken_table(project: Path, text: str, instead: str) -> tuple[int, str]:
+    """Replace `text` in the scaffold's table.lua by `instead`; returns its line number and the old source."""
     table = project / "tts" / "climb" / "table.lua"
     source = table.read_text(encoding="utf-8")
-    table.write_text(source.replace(line, instead), encoding="utf-8")
-    return source.splitlines().index(line) + 1, source
+    number = source[:source.index(text)].count("\n") + 1
+    table.write_text(source.replace(text, instead), encoding="utf-8")
+    return number, source
 
 
-def test_a_lua_error_is_reported_at_the_tables_own_line_then_its_lua_traceback(project):
-    line, source = broken_table(project, "    deck.shuffle()", "    deck.shufle()")
+@pytest.mark.parametrize("line_text, broken, error, first, caller", [
+    # in a callback: the Global script's gathering called table.lua's (a line outside the bundled modules)
+    ("    deck.shuffle()", "    deck.shufle()", r"Object has no member shufle \(not in the TTS API\)", "done",
+     r"Global:\d+: in function 'fn'"),
+    # in the button's flow, which lib/table.lua runs under pcall and rethrows: the traceback is where it began
+    ("  Api.gather_main_deck(function", "  Api.gather_main_dek(function",
+     r"attempt to call field 'gather_main_dek' \(a nil value\)", "fn", r"\(deckpress\) lib/turns\.lua:\d+: .+"),
+])
+def test_a_lua_error_is_reported_at_the_tables_own_line_then_its_lua_traceback(project, line_text, broken, error,
+                                                                                 first, caller):
+    line, source = broken_table(project, line_text, broken)
     try:
         result = run_cli("test", cwd=project)
     finally:
@@ -148,14 +158,13 @@ def test_a_lua_error_is_reported_at_the_tables_own_line_then_its_lua_traceback(p
     out = result.stdout.splitlines()
     fails = [i for i, text in enumerate(out) if text.startswith("FAIL")]
     assert len(fails) == 3 and result.stderr == ""
-    assert re.search(rf"step \d \(press\): tts/climb/table\.lua:{line}: Object has no member shufle \(not in the TTS "
-                     r"API\)$", out[fails[0]]), out[fails[0]]
-    # Then the traceback, innermost first: the callback in table.lua that the Global script's gathering called
-    # (a line of its own, outside the bundled modules); never the fake's frames (TTS's), Python's or C's.
+    assert re.search(rf"step \d \(press\): tts/climb/table\.lua:{line}: {error}$", out[fails[0]]), out[fails[0]]
+    # Then the traceback, innermost first, deckpress's own Lua named as such; never the fake's frames (TTS's),
+    # Python's or C's.
     frames = out[fails[0] + 2:fails[1]]
     assert out[fails[0] + 1] == "Lua traceback:" and frames, out
-    assert frames[0] == f"  tts/climb/table.lua:{line}: in function 'done'", frames
-    assert re.fullmatch(r"  Global:\d+: in function 'fn'", frames[1]), frames
+    assert frames[0] == f"  tts/climb/table.lua:{line}: in function '{first}'", frames
+    assert re.fullmatch(rf"  {caller}", frames[1]), frames
     assert all(re.match(r"  (tts/climb/\w+\.lua|\(deckpress\) [\w/.]+|Global):\d+: ", frame)
                for frame in frames), frames
     assert not any("<python>" in frame or "[C]" in frame or "site-packages" in frame for frame in frames), frames

@@ -107,7 +107,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
                 path, line = runtime.defined_at(raw[fn])
                 parts = [f"seat {_move(broken.seat)}"] if broken.seat is not None else []
                 if broken.move is not None:
-                    parts.append(f"move {_move(broken.move)}")
+                    parts.append(f"move {_move(runtime.python(broken.move))}")
                 parts.append(f"at move {checker.at.move} of the game {game}")
                 raise DeckError.at(Where(str(module.path) if path.startswith("(") else path, line, 1),
                                    f"{fn} {broken.text} ({', '.join(parts)}); {broken.fix}")

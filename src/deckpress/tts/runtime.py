@@ -249,7 +249,7 @@ class Runtime:
             lupa = importlib.import_module(DIALECTS[dialect])
         except ImportError:  # a platform whose lupa has no LuaJIT: Lua 5.2 gives the same results, slower
             lupa = importlib.import_module(DIALECTS["5.2"])
-        self.lua = lupa.LuaRuntime(unpack_returned_tuples=True)
+        self.lua, self._lua_type = lupa.LuaRuntime(unpack_returned_tuples=True), lupa.lua_type
         self.lua.execute(_SHIMS)
         self.glue = self.lua.execute(_GLUE)
         for name in SANDBOX:
@@ -293,3 +293,12 @@ class Runtime:
         if isinstance(value, (list, tuple)):
             return self.lua.table_from([self.table(v) for v in value])
         return value
+
+    def python(self, value):
+        """Lua tables back as Python values (a sequence 1..n as a list, any other table as a dict)."""
+        if self._lua_type(value) != "table":
+            return value
+        items = dict(value.items())
+        if all(isinstance(k, int) for k in items) and sorted(items) == list(range(1, len(items) + 1)):
+            return [self.python(items[i]) for i in range(1, len(items) + 1)]
+        return {k: self.python(v) for k, v in items.items()}
