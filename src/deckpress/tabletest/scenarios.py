@@ -124,6 +124,16 @@ def _str(value: Any, where: Where, what: str, problems: Problems) -> str | None:
     return None
 
 
+def _bool(body: Map, key: str, example: str, default: bool, problems: Problems) -> bool:
+    """body[key] when it is true or false, else `default` (a problem when it is set to anything else)."""
+    if key not in body:
+        return default
+    if not isinstance(body[key], bool):
+        problems.add(body.at(key), f"{key} is {body[key]!r}; write {example} or leave it out")
+        return default
+    return body[key]
+
+
 def _seats(value: Any, where: Where, problems: Problems) -> Seq | None:
     """The seats list (a Seq: where each colour is written), when it is one."""
     if not isinstance(value, Seq) or not value or not all(isinstance(s, str) for s in value):
@@ -262,12 +272,7 @@ def _press(step: Step, body: Any, at: Where, problems: Problems) -> None:
     _str(body["button"], body.at("button"), "button", problems)
     if "as" in body:
         _str(body["as"], body.at("as"), "as", problems)
-    if "wait" in body:
-        if not isinstance(body["wait"], bool):
-            problems.add(body.at("wait"), f"wait is {body['wait']!r}; write wait: false (frames do not pass after "
-                                          "the press) or leave it out")
-        else:
-            step.wait = body["wait"]
+    step.wait = _bool(body, "wait", "wait: false (frames do not pass after the press)", step.wait, problems)
 
 
 def _card(ref: Any, where: Where, numbered: bool, problems: Problems) -> Card:
@@ -313,12 +318,7 @@ def _put(step: Step, body: Any, at: Where, problems: Problems) -> None:
             problems.add(body.at("face"), f"face is {body['face']!r}; write face: up or face: down")
         else:
             step.face = body["face"]
-    if "turned" in body:
-        if not isinstance(body["turned"], bool):
-            problems.add(body.at("turned"), f"turned is {body['turned']!r}; write turned: true (half a turn) or "
-                                            "leave it out")
-        else:
-            step.turned = body["turned"]
+    step.turned = _bool(body, "turned", "turned: true (half a turn)", step.turned, problems)
     if "at" in body:
         if step.target is None or step.target.seat is None:
             problems.add(body.at("at"), "at is a place in a hand; write it with on: hand of <seat>")

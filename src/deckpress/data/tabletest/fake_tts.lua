@@ -317,6 +317,29 @@ function Fake.place(rec, position)
 end
 
 -- The functions of an object (rec is the fake's inner state of it).
+-- What takeObject gives: the object taken, which lies on the table (and `callback` gets it) frames later.
+local function arrive(taken, callback)
+  Fake.after(Fake.delay, function()
+    join_world(taken)
+    if callback then callback(taken.proxy) end
+  end)
+  return taken.proxy
+end
+
+-- A bag's or deck's count and its contents as getObjects lists them (index from 0, top first).
+local function container_members(f, rec)
+  f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
+  f.getObjects = function()
+    settled_container(rec, "getObjects")
+    local out = {}
+    for i, inner in ipairs(rec.contained) do
+      out[i] = {index = i - 1, guid = inner.GUID, name = inner.Nickname, nickname = inner.Nickname,
+                description = inner.Description, gm_notes = inner.GMNotes, tags = inner.Tags}
+    end
+    return out
+  end
+end
+
 local function functions(rec)
   local f = {}
   f.getGUID = function() return rec.guid end
@@ -376,26 +399,12 @@ local function functions(rec)
         remove_from_world(rec)
         Fake.after(0, function() destroy(rec) end)
       end
-      local callback = params.callback_function
-      Fake.after(Fake.delay, function()
-        join_world(taken)
-        if callback then callback(taken.proxy) end
-      end)
-      return taken.proxy
+      return arrive(taken, params.callback_function)
     end
     return f
   end
   if rec.type == "Bag" then
-    f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
-    f.getObjects = function()
-      settled_container(rec, "getObjects")
-      local out = {}
-      for i, inner in ipairs(rec.contained) do
-        out[i] = {index = i - 1, guid = inner.GUID, name = inner.Nickname, nickname = inner.Nickname,
-                  description = inner.Description, gm_notes = inner.GMNotes, tags = inner.Tags}
-      end
-      return out
-    end
+    container_members(f, rec)
     f.reset = function()  -- TTS: "Resetting a Bag clears its contents"
       usable(rec, "reset")
       rec.contained = {}
@@ -405,16 +414,7 @@ local function functions(rec)
   end
   if rec.type ~= "Deck" then return f end
 
-  f.getQuantity = function() settled_container(rec, "getQuantity") return #rec.contained end
-  f.getObjects = function()
-    settled_container(rec, "getObjects")
-    local out = {}
-    for i, card in ipairs(rec.contained) do
-      out[i] = {index = i - 1, guid = card.GUID, name = card.Nickname, nickname = card.Nickname,
-                description = card.Description, gm_notes = card.GMNotes, tags = card.Tags}
-    end
-    return out
-  end
+  container_members(f, rec)
   f.shuffle = function()
     settled_container(rec, "shuffle")
     record("shuffle")
@@ -448,12 +448,7 @@ local function functions(rec)
       or {x = rec.rotation.x, y = rec.rotation.y, z = (rec.rotation.z + (params.flip and 180 or 0)) % 360}
     local taken = take(at)
     taken.position, taken.rotation = where, turn
-    local callback = params.callback_function
-    Fake.after(Fake.delay, function()
-      join_world(taken)
-      if callback then callback(taken.proxy) end
-    end)
-    return taken.proxy
+    return arrive(taken, params.callback_function)
   end
   f.deal = function(count, color, index)
     settled_container(rec, "deal")
