@@ -31,9 +31,9 @@ for builder in registered():
     builder.load()
 BUILDER_IMPORTS = time.process_time() - START
 
-import deckpress.builders.pdf as pdf_builder  # noqa: E402
-from deckpress.pdf import canvas, rules  # noqa: E402
-from deckpress.tts import sheets  # noqa: E402
+import deckpress.builders.pdf.steps as pdf_builder  # noqa: E402
+from deckpress.builders.pdf import canvas, rules  # noqa: E402
+from deckpress.builders.tts import sheets  # noqa: E402
 
 spent: collections.Counter[str] = collections.Counter()
 calls: collections.Counter[str] = collections.Counter()

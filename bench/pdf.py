@@ -10,7 +10,7 @@
 
     python bench/pdf.py [DECK ...] [--runs N] [--project DIR]
 
-`rules` is the part of the time spent in deckpress.pdf.rules (typesetting the rules reminder). The first
+`rules` is the part of the time spent in deckpress.builders.pdf.rules (typesetting the rules reminder). The first
 row, the layout case of the first deck, is the first PDF build of the process, as in a real
 `deckpress build`: it includes what is done once per process (reading the fonts); the other rows give
 the median of N runs.
@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class Clock:
-    """Time spent in the functions of deckpress.pdf.rules that the PDF builder calls."""
+    """Time spent in the functions of deckpress.builders.pdf.rules that the PDF builder calls."""
 
     def __init__(self) -> None:
         self.rules = 0.0
@@ -41,7 +41,7 @@ class Clock:
 
     def wrap(self, module) -> None:
         for name, value in list(vars(module).items()):
-            if callable(value) and getattr(value, "__module__", "") == "deckpress.pdf.rules" \
+            if callable(value) and getattr(value, "__module__", "") == "deckpress.builders.pdf.rules" \
                     and isinstance(value, type(lambda: 0)):
                 setattr(module, name, self._timed(value))
 
@@ -66,7 +66,8 @@ def main() -> None:
     parser.add_argument("--project", type=Path, default=ROOT)
     args = parser.parse_args()
     from deckpress.build import MANIFEST
-    from deckpress.builders import PDFBuilder, pdf
+    from deckpress.builders import PDFBuilder
+    from deckpress.builders.pdf import steps as pdf
     from deckpress.context import BuildContext, BuildOptions
     from deckpress.deck import load_deck
     from deckpress.faces import plan_faces

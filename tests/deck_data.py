@@ -13,7 +13,7 @@ from types import SimpleNamespace
 import lupa.lua52 as lua52
 
 from conftest import ROOT
-from deckpress.builders.tts import lua_data
+from deckpress.builders.tts.steps import lua_data
 from deckpress.deck import load_deck
 from fake_tts import to_lua
 

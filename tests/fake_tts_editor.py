@@ -22,7 +22,7 @@ import time
 
 import lupa.lua52 as lupa
 
-from deckpress.tts import editor
+from deckpress.builders.tts import editor
 
 
 class FakeTTS:

@@ -11,9 +11,9 @@ import re
 import lupa.lua52 as lua52
 
 from conftest import ROOT
-from deckpress import scripted
+from deckpress.scripting import games
 from deckpress.errors import Where
-from deckpress.tts.lua import bundle, find_modules
+from deckpress.builders.tts.lua import bundle, find_modules
 
 # What MoonSharp's TTS sandbox does not have (the fake TTS removes the same).
 REMOVED = ("io", "load", "loadstring", "loadfile", "dofile", "require", "package", "utf8", "debug")
@@ -30,7 +30,7 @@ def modules(deck: str, lua: lua52.LuaRuntime | None = None):
     """The bundle of tts/lib and tts/<deck> executed in `lua` (a fresh sandbox by default); returns `use`."""
     lua = lua or runtime()
     path = ROOT / "decks" / f"{deck}.yaml"
-    lua.execute(bundle(find_modules(path, scripted.find(deck, path, Where(str(path))))))
+    lua.execute(bundle(find_modules(path, games.find(deck, path, Where(str(path))))))
     return lua.globals().use
 
 

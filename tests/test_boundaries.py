@@ -19,7 +19,7 @@ from deckpress.paths import OutsideProject, confine
 from deckpress.render import DPI, FaceRenderer
 from deckpress.schema import MAX_BACK_OFFSET
 from deckpress.source import MAX_INT, MAX_TEXT_CHARS, not_plain
-from deckpress.tts.lua import xml_comment
+from deckpress.builders.tts.lua import xml_comment
 
 DECK = """\
 game: {name: Edges, players: {min: 2, max: 4}}

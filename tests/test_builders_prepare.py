@@ -1,4 +1,4 @@
-"""The TTS builder compiles its templates while the faces are drawn (builders/tts.py, prepare) and renders
+"""The TTS builder compiles its templates while the faces are drawn (builders/tts/steps.py, prepare) and renders
 with them; a template that does not compile is still told as a build's one located line. The PDF builder
 imports the rules' typesetting where a build needs it."""
 
@@ -9,7 +9,7 @@ import sys
 from types import SimpleNamespace
 
 from conftest import ROOT, run_cli
-from deckpress.builders import tts as tts_builder
+from deckpress.builders.tts import steps as tts_builder
 from deckpress.deck import load_deck
 
 
@@ -42,8 +42,8 @@ def test_a_tts_template_that_does_not_compile_is_one_located_line(tmp_path):
 
 def imports_rules(steps: str) -> list[str]:
     """Whether a fresh interpreter has imported the rules' typesetting after each step (a line of `steps`)."""
-    code = "import sys\nfrom types import SimpleNamespace\nfrom deckpress.builders import PDFBuilder, pdf\n" + "".join(
-        f"{step}\nprint('deckpress.pdf.rules' in sys.modules)\n" for step in steps.splitlines())
+    code = "import sys\nfrom types import SimpleNamespace\nfrom deckpress.builders.pdf import PDFBuilder, steps as pdf\n" + "".join(
+        f"{step}\nprint('deckpress.builders.pdf.rules' in sys.modules)\n" for step in steps.splitlines())
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     return run.stdout.split()
@@ -63,8 +63,8 @@ def test_the_pdf_builder_reads_its_fonts_while_the_faces_are_drawn_for_a_first_b
     does not (after a card's edit its PDFs only have their faces' images replaced), and reads them with the
     first PDF it writes anew, before anything is drawn on it."""
     code = ("import sys\nfrom pathlib import Path\nfrom types import SimpleNamespace\n"
-            "from reportlab.pdfbase import pdfmetrics\nfrom deckpress.builders import pdf\n"
-            "from deckpress.pdf.canvas import SANS, new_canvas\n"
+            "from reportlab.pdfbase import pdfmetrics\nfrom deckpress.builders.pdf import steps as pdf\n"
+            "from deckpress.builders.pdf.canvas import SANS, new_canvas\n"
             "pdf.prepare(SimpleNamespace(previous=sys.argv[1] or None))\n"
             "print(SANS in pdfmetrics.getRegisteredFontNames())\n"
             "new_canvas(Path(sys.argv[2]), (63, 88), 'title', 'author', 'subject')\n"

@@ -13,10 +13,10 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from deckpress.builders import pdf as pdf_builder
+from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
-from deckpress.pdf.profiles import deck_profiles
+from deckpress.builders.pdf.profiles import deck_profiles
 from test_pdf import MM, box, build_pdfs, placements
 
 POKER = (63.5, 88.9)

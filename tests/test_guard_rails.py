@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from deckpress.tts import runtime
+from deckpress.scripting import runtime
 
 ENGINE = "tts/climb/engine.lua"
 

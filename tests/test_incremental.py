@@ -17,9 +17,9 @@ from PIL import Image
 
 from conftest import run_cli
 from deckpress import build as build_module, deck, faces, inputs, stamp
-from deckpress.builders import pdf as pdf_builder
-from deckpress.pdf import rules
-from deckpress.tts import sheets
+from deckpress.builders.pdf import steps as pdf_builder
+from deckpress.builders.pdf import rules
+from deckpress.builders.tts import sheets
 from deckpress.paths import PACKAGE_DATA
 
 URL = "https://example.org/game/"

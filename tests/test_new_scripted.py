@@ -13,11 +13,11 @@ import pytest
 
 from conftest import run_cli
 from contract_driver import Game, playout, setup
-from deckpress import scripted
-from deckpress.builders.tts import lua_data
+from deckpress.scripting import games
+from deckpress.builders.tts.steps import lua_data
 from deckpress.deck import load_deck
 from deckpress.errors import Where
-from deckpress.tts.lua import bundle, find_modules
+from deckpress.builders.tts.lua import bundle, find_modules
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import runtime
 
@@ -64,7 +64,7 @@ def test_the_scripted_game_is_a_folder_the_deck_names_and_its_options_are_typed(
 def engine_game(project: Path) -> Game:
     deck_path = project / "decks" / "climb.yaml"
     lua = runtime()
-    lua.execute(bundle(find_modules(deck_path, scripted.find("climb", deck_path, Where(str(deck_path))))))
+    lua.execute(bundle(find_modules(deck_path, games.find("climb", deck_path, Where(str(deck_path))))))
     data = lua_data(SimpleNamespace(deck=load_deck(deck_path)), SEATS, None, [], "climb.engine")
     return Game(lua, lua.globals().use("climb.engine"), to_lua(lua, data))
 

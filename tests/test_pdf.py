@@ -14,14 +14,14 @@ from pypdf.generic import ContentStream
 
 from conftest import ROOT, run_cli
 from deckpress.builders import PDFBuilder
-from deckpress.builders import pdf as pdf_builder
+from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.context import BuildContext, BuildOptions
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.faces import FaceStage, plan_faces
-from deckpress.pdf.layout import duplex_sheet, fit, gutterfold_sheet
+from deckpress.builders.pdf.layout import duplex_sheet, fit, gutterfold_sheet
 from deckpress.paths import PACKAGE_DATA
-from deckpress.pdf.profiles import deck_profiles
+from deckpress.builders.pdf.profiles import deck_profiles
 
 MM = 72 / 25.4
 A4 = (210 * MM, 297 * MM)
@@ -502,7 +502,7 @@ def test_an_unknown_rules_font_is_a_located_error(project, tmp_path):
 
 
 def test_the_shipped_project_keeps_its_rules_style_in_its_print_folder():
-    from deckpress.pdf.rules_style import load_rules_style
+    from deckpress.builders.pdf.rules_style import load_rules_style
 
     assert (ROOT / "print" / "rules-style.yaml").is_file()
     assert load_rules_style(load_deck(ROOT / "decks" / "score.yaml")).heading_color == "#1b3a5c"
@@ -581,7 +581,7 @@ def test_a_pdf_streamed_to_its_file_is_the_one_reportlab_would_write(tmp_path):
     collector is back in place afterwards."""
     from reportlab.pdfbase import pdfdoc
 
-    from deckpress.pdf.canvas import new_canvas, stream
+    from deckpress.builders.pdf.canvas import new_canvas, stream
 
     collector = pdfdoc.PDFFile
     files = []

@@ -14,9 +14,9 @@ from pypdf import PdfReader
 
 from conftest import run_cli
 from deckpress import png
-from deckpress.builders import pdf as pdf_builder
+from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.paths import PACKAGE_DATA
-from deckpress.pdf.canvas import Images, new_canvas, plain_streams, replace_objects, save
+from deckpress.builders.pdf.canvas import Images, new_canvas, plain_streams, replace_objects, save
 
 URL = "https://example.org/game/"
 

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 from pypdf import PdfReader
 
-from deckpress.pdf.canvas import Images, new_canvas
+from deckpress.builders.pdf.canvas import Images, new_canvas
 from deckpress.png import compress, encode, read
 
 DPI = 300

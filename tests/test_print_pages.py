@@ -387,9 +387,9 @@ def test_more_space_above_a_sub_heading_than_between_paragraphs(rulebook):
 def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
     """The typesetter's trial layouts (each column height and page plan it tries) draw nothing (rules._Trial):
     the rules pages are byte for byte those of trials that draw."""
-    from deckpress.pdf import rules
-    from deckpress.pdf.canvas import new_canvas, plain_streams, register_fonts, save
-    from deckpress.pdf.rules_style import load_rules_style
+    from deckpress.builders.pdf import rules
+    from deckpress.builders.pdf.canvas import new_canvas, plain_streams, register_fonts, save
+    from deckpress.builders.pdf.rules_style import load_rules_style
 
     register_fonts()
     deck = load_deck(ROOT / "decks" / "scout.yaml")
@@ -416,9 +416,9 @@ def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
 
 def test_no_widows_or_orphans():
     """A paragraph split across columns keeps at least two lines on each side."""
-    from deckpress.pdf.canvas import register_fonts
-    from deckpress.pdf.rules import Faces, Styles, _Para
-    from deckpress.pdf.rules_style import load_rules_style
+    from deckpress.builders.pdf.canvas import register_fonts
+    from deckpress.builders.pdf.rules import Faces, Styles, _Para
+    from deckpress.builders.pdf.rules_style import load_rules_style
 
     register_fonts()
     deck = load_deck(ROOT / "decks" / "score.yaml")

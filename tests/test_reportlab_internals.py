@@ -1,7 +1,7 @@
 """What deckpress still takes from reportlab's internals, pinned: pyproject allows only the reportlab
 versions this was tested with, and this test fails when the reportlab installed changes any piece of it.
 
-What stays, and why (deckpress/pdf/canvas.py, sheets.py):
+What stays, and why (deckpress/builders/pdf/canvas.py, sheets.py):
 - Images.draw registers each face's XObject once per PDF and paints it with `/name Do`, as
   Canvas.drawImage does inside (doc.getXObjectName, Reference, addForm, canvas._setXObjects, _code,
   _formsinuse, _currentPageHasImages): drawImage itself decodes and re-deflates every PNG (or hashes the

@@ -16,7 +16,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT, run_cli
-from deckpress.tts.lua import sandbox_problems
+from deckpress.builders.tts.lua import sandbox_problems
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from lua_modules import modules, runtime
 from score_lua import ScoreLua

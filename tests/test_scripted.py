@@ -1,4 +1,4 @@
-"""A scripted game is a folder found by the deck's `script:` (src/deckpress/scripted.py): in the project's
+"""A scripted game is a folder found by the deck's `script:` (src/deckpress/scripting/games.py): in the project's
 tts/, then in an installed package (entry points `deckpress.games`), then among deckpress's own; its records
 file types the deck's game data."""
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import run_cli
 from deckpress import build as build_module
-from deckpress.builders import tts as tts_builder
+from deckpress.builders.tts import steps as tts_builder
 from deckpress.errors import DeckError, Where
 from test_incremental import URL, age, build, clean_build, edit, game, tree  # noqa: F401 (game: a fixture)
 

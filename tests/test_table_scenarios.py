@@ -12,7 +12,7 @@ import pytest
 
 from conftest import ROOT, run_cli
 from deckpress.tabletest import scenarios
-from deckpress.tts import runtime
+from deckpress.scripting import runtime
 
 
 @pytest.fixture(scope="module")
@@ -171,7 +171,7 @@ def test_a_lua_error_is_reported_at_the_tables_own_line_then_its_lua_traceback(p
 
 
 def test_an_endless_loop_at_the_table_is_stopped_at_its_line(project, monkeypatch):
-    """The fake bounds every call into the table by deckpress.tts.runtime's instruction limit (lowered here to
+    """The fake bounds every call into the table by deckpress.scripting.runtime's instruction limit (lowered here to
     keep the test quick): the step fails at the loop's line, naming the handler it ran in."""
     monkeypatch.setattr(runtime, "INSTRUCTIONS", 2_000_000)
     line, source = broken_table(project, "    deck.shuffle()", "    while deck do end")

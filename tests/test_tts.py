@@ -15,10 +15,10 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli
-from deckpress.builders import tts as tts_builder
+from deckpress.builders.tts import steps as tts_builder
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
-from deckpress.tts import save as tts_save
+from deckpress.builders.tts import save as tts_save
 
 GUID = re.compile(r"[0-9a-f]{6}\Z")
 
@@ -204,7 +204,7 @@ def test_a_sheet_holds_its_tiles_plain_cards_and_white_empty_slots(tmp_path):
     from PIL import Image
 
     from deckpress.faces import Tile, write_tile
-    from deckpress.tts.sheets import EMPTY_SLOT, Grid, compose
+    from deckpress.builders.tts.sheets import EMPTY_SLOT, Grid, compose
 
     grid = Grid(columns=2, rows=2, card_w=30, card_h=40)
     tile = tmp_path / "tile.zst"
@@ -231,7 +231,7 @@ def encoded_whole(grid, images: list[Image.Image | None], quality: int) -> bytes
     """What libjpeg makes of the composed sheet, a restart marker every slot's width of blocks."""
     import io
 
-    from deckpress.tts.sheets import EMPTY_SLOT, PLAIN_CARD
+    from deckpress.builders.tts.sheets import EMPTY_SLOT, PLAIN_CARD
 
     sheet = Image.new("RGB", grid.size, EMPTY_SLOT)
     for slot, image in enumerate(images):
@@ -256,7 +256,7 @@ def test_a_jpeg_sheet_is_spliced_to_the_bytes_of_the_composed_sheet_encoded(colu
     import io
 
     from deckpress.faces import jpeg_tile
-    from deckpress.tts.sheets import Grid, splice
+    from deckpress.builders.tts.sheets import Grid, splice
 
     grid = Grid(columns, rows, *size)
     images = slot_images(count, size)
@@ -279,7 +279,7 @@ def test_a_tile_not_made_for_its_slot_is_not_spliced():
     import io
 
     from deckpress.faces import jpeg_tile
-    from deckpress.tts.sheets import Grid, splice
+    from deckpress.builders.tts.sheets import Grid, splice
 
     grid = Grid(2, 1, 32, 24)
     image = slot_images(1, (32, 24))[0]

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT
 from deckpress.deck import load_deck
-from deckpress.tts import save as tts_save
+from deckpress.builders.tts import save as tts_save
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ import shutil
 import pytest
 
 from conftest import run_cli
-from deckpress.tts import save as tts_save
-from deckpress.tts.lua import BOX_ENTRY
+from deckpress.builders.tts import save as tts_save
+from deckpress.builders.tts.lua import BOX_ENTRY
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from test_score_table import select_mode
 
@@ -466,7 +466,7 @@ def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets
     """A project's tts/lib/ replaces deckpress's whole: one copied before lib/box.lua existed still builds a
     full save that loads, deals and saves, and its deck gets no box (which would need the box's layer)."""
     from bad_input.project import FILES
-    from deckpress.tts.lua import find_modules
+    from deckpress.builders.tts.lua import find_modules
 
     for name, text in FILES.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ import socket
 import lupa.lua52 as lupa
 import pytest
 
-from deckpress.tts import editor
+from deckpress.builders.tts import editor
 from fake_tts_editor import FakeTTS
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from deckpress.tts.install import RECORD, default_tts_dir
+from deckpress.builders.tts.install import RECORD, default_tts_dir
 
 
 def install(built: Path, tts_dir: Path, *extra: str):
@@ -94,7 +94,7 @@ def test_an_install_that_fails_mid_copy_leaves_the_installed_file_whole(built, t
     import errno
     import shutil
 
-    from deckpress.tts import install as installer
+    from deckpress.builders.tts import install as installer
 
     assert install(built, tmp_path).exit_code == 0
     save = tmp_path / "Saves" / "score.json"

@@ -15,13 +15,13 @@ import pytest
 
 from conftest import ROOT, run_cli
 from lua_modules import impurities, modules, runtime
-from deckpress import scripted
+from deckpress.scripting import games
 from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
-from deckpress.tts import lua
-from deckpress.tts.lua import (_ASSIGN, _TOKEN, FORBIDDEN_NAMES, FORBIDDEN_OPS, LuaValueError, Module, bundle, check_sandbox,
-                               check_script, clean_around, closed_and_clean, find_modules, lua_literal, lua_string,
-                               sandbox_problems)
+from deckpress.builders.tts import lua
+from deckpress.builders.tts.lua import (_ASSIGN, _TOKEN, FORBIDDEN_NAMES, FORBIDDEN_OPS, LuaValueError, Module, bundle,
+                                        check_sandbox, check_script, clean_around, closed_and_clean, find_modules,
+                                        lua_literal, lua_string, sandbox_problems)
 from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
@@ -213,7 +213,7 @@ def test_bundler_wraps_modules_without_require(tmp_path):
         "local E = {}\nlocal util = use('lib.util')\nfunction E.score(x) return util.twice(x) + 1 end\nreturn E\n")
     (tts / "other" / "engine.lua").write_text("error('another deck')\n")
     deck = tmp_path / "decks" / "game.yaml"
-    modules = find_modules(deck, scripted.find("game", deck, Where(str(deck))))
+    modules = find_modules(deck, games.find("game", deck, Where(str(deck))))
     assert [m.name for m in modules] == ["lib.util", "game.engine"]
     code = bundle(modules) + "\nreturn use('game.engine').score(20), use('game.engine') == use('game.engine')"
     runtime = lua52.LuaRuntime(unpack_returned_tuples=True)

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, heeds_ctrl_c, run_cli
-from deckpress.tts import editor, push
-from deckpress.tts.push import Talkback, map_error
+from deckpress.builders.tts import editor, push
+from deckpress.builders.tts.push import Talkback, map_error
 from fake_tts_editor import FakeTTS
 
 DECK = """

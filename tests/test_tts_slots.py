@@ -17,7 +17,7 @@ from deckpress import inputs
 from deckpress.deck import load_deck
 from deckpress.faces import plan_faces, read_tile
 from deckpress.render import mm_to_px
-from deckpress.tts.sheets import plan_sheets
+from deckpress.builders.tts.sheets import plan_sheets
 from tts_slots import TTS_COLUMNS, TTS_ROWS, check_every_card_shows_its_face, image_path, states
 
 

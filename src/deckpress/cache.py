@@ -70,7 +70,7 @@ def store_bytes(path: Path, data: bytes) -> None:
             staged.unlink()
 
 
-GROUPS = ("deckpress.builders", "deckpress.games")  # the entry-point groups of deckpress (builders/, scripted.py)
+GROUPS = ("deckpress.builders", "deckpress.games")  # the entry-point groups of deckpress (builders/, scripting/games.py)
 
 
 def _folder_state(entry: str) -> list[int] | None:

@@ -382,8 +382,8 @@ def watch(decks: tuple[str, ...], **values) -> None:
 
 
 def _live(out: Path, tts_port: int, editor_port: int, deck: str | None = None):
-    """The connection to TTS of `push` and (with `deck`) `watch --tts`: tts/live.py."""
-    from .tts.live import Live
+    """The connection to TTS of `push` and (with `deck`) `watch --tts`: builders/tts/live.py."""
+    from .builders.tts.live import Live
 
     return Live(out, lambda line: click.echo(line, err=True), tts_port, editor_port, deck)
 
@@ -519,7 +519,7 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
     """Print the deck format as JSON Schema, for YAML editors."""
     from . import reference
     from .deck import load_deck
-    from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+    from .builders.pdf.profiles import OPTIONS as PROFILE_OPTIONS
     from .schema import PrintProfile, Template, json_schema, record_schema
 
     if markdown:
@@ -548,7 +548,7 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
 @click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
 def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
     """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder."""
-    from .tts.install import InstallError, default_tts_dir, install as install_files
+    from .builders.tts.install import InstallError, default_tts_dir, install as install_files
 
     name = Path(deck).stem
     built = out / name / "tts"

@@ -9,7 +9,7 @@ PNG, as only deckpress reads them, to compose the sheets of this build and of th
 rows compressed with zstd at level 1 after a small header (`write_tile`, `read_tile`); a slot tile of
 bench/scale.py's deck was compressed in 0.7 ms instead of libdeflate's 5.2 ms for its PNG, to a file of
 34 KB instead of 37 KB, and read back in about the same time. Or a JPEG of a quality (`jpeg_tile`): a
-slot of a TTS JPEG sheet, which the TTS builder splices from its slots' JPEGs (tts/sheets.py), so the
+slot of a TTS JPEG sheet, which the TTS builder splices from its slots' JPEGs (builders/tts/sheets.py), so the
 sheet's encoding is done here, in the drawing processes, a tile at a time."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """`deckpress playtest`: whole games of a deck's scripted game, played headless by bots through the same Lua
 modules its TTS save bundles, and the balance figures they give (docs/playtest.md).
 
-The game's modules and deck data are those of the save (deckpress.tts.lua's bundle, the TTS builder's
+The game's modules and deck data are those of the save (deckpress.builders.tts.lua's bundle, the TTS builder's
 DATA), and the bots and the loop of a game are Lua too (data/playtest/bots.lua, module playtest.bots): a
 process per core runs batches of games in its own LuaRuntime, and Python sees each game once, as what it
 tells (winners, length, the cards each seat played, the engine's event flags). Game g of a run is played with
@@ -31,13 +31,13 @@ from types import SimpleNamespace
 from typing import Any
 
 from . import __version__
-from .builders.tts import lua_data
+from .builders.tts.steps import lua_data
 from .deck import load_deck
-from .tts import save
-from .tts import runtime
-from .tts.contract import playtest_modules
-from .tts.lua import Module, find_modules
-from .tts.runtime import LuaFailure
+from .builders.tts import save
+from .scripting import runtime
+from .scripting.contract import playtest_modules
+from .builders.tts.lua import Module, find_modules
+from .scripting.runtime import LuaFailure
 
 BOTS = ("random", "greedy", "search")
 MAX_GAMES = 1_000_000
@@ -149,7 +149,7 @@ def _load(run: Run) -> None:
     """This process's Lua for the run (the processes forked after inherit it), once the game has been set up
     with the run's first seed: an engine that refuses the seats or the mode, or a search bot on an engine
     without determinize (it would see every hidden card), is a PlaytestError here, before any process starts.
-    The engine's functions are bounded (tts/runtime.py)."""
+    The engine's functions are bounded (scripting/runtime.py)."""
     lua = runtime.Runtime(run.modules, run.path, run.runtime)
     try:
         engine = lua.engine(run.data["engine"])

@@ -18,7 +18,7 @@ from .build import MANIFEST, _read_manifest
 from .deck import LoadedDeck
 from .faces import Face, FaceStage, face_images as drawn_images, plan_faces
 from .fonts import builtin_fonts, truetype
-from .pdf.pdfx import Cmyk
+from .builders.pdf.pdfx import Cmyk
 
 MARK = ("Software", "deckpress preview")
 THUMB_W = 240  # px, one face on the contact sheet
@@ -48,7 +48,7 @@ def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
     profile does not print CMYK."""
     if name is None:
         return None
-    from .pdf.profiles import load_profile
+    from .builders.pdf.profiles import load_profile
 
     profile = load_profile(deck, name, deck.model.where)
     if profile.cmyk_profile is None:

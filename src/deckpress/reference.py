@@ -9,10 +9,12 @@ from __future__ import annotations
 import inspect
 import json
 
-from . import expr, game_records, render, schema, scripted, source, svg, tables
+from . import expr, render, schema, source, svg, tables
+from .scripting import games
+from .scripting.records import RECORDS as GAME_RECORDS
 from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
-from .pdf.profiles import OPTIONS as PROFILE_OPTIONS
+from .builders.pdf.profiles import OPTIONS as PROFILE_OPTIONS
 from .schema import CARD_SIZES, RECORDS, PrintProfile
 
 INTRO = """\
@@ -129,18 +131,18 @@ in the vocabulary of GameFile, RecordDecl and FieldDecl below). deckpress finds 
 def games_section() -> str:
     """The records of deckpress's own games, each game's in the order of its records file."""
     rows, sections = [], []
-    for name, records in scripted.own_records():
+    for name, records in games.own_records():
         setup = records.setup.__name__ if records.setup else "none"
         modes = records.modes.__name__ if records.modes else "none"
         cards = ", ".join(f"`{field}`" for field in records.cards) or "none"
         rows.append(f"| `{name}` | {setup} | {modes} | {cards} |")
         sections += [record_section(record) for record in records.records.values()]
-    return GAMES_INTRO.format(group=scripted.ENTRY_POINTS) + "\n".join(rows) + "\n\n" + "\n\n".join(sections)
+    return GAMES_INTRO.format(group=games.ENTRY_POINTS) + "\n".join(rows) + "\n\n" + "\n\n".join(sections)
 
 
 def markdown() -> str:
     sizes = ", ".join(f"`{name}` {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
     builder_keys = {PrintProfile: PROFILE_OPTIONS}
     parts = [INTRO.format(sizes=sizes)] + [record_section(r, builder_keys.get(r)) for r in RECORDS] + \
-        [games_section()] + [record_section(r) for r in game_records.RECORDS] + [limits_section()]
+        [games_section()] + [record_section(r) for r in GAME_RECORDS] + [limits_section()]
     return "\n\n".join(parts) + "\n"

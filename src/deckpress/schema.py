@@ -13,7 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from . import elements, scripted
+from . import elements
+from .scripting import games
 from .elements import Element, ElementOption
 from .errors import DeckError, Where
 from .expr import is_expression, render_value
@@ -644,7 +645,7 @@ class Deck(Record):
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
-        scripted.check(self, ctx)
+        games.check(self, ctx)
 
     def _check_deal(self, ctx) -> None:
         """setup.deal and setup.remove name player counts the game is for, and deal no more than the deck
@@ -704,7 +705,7 @@ RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, 
 def json_schema(deck: Deck | None = None) -> dict:
     """The deck format as JSON Schema (draft 2020-12), for YAML editors. With a deck, its cards are held to
     the fields each of its components declares, as `deckpress check` holds them."""
-    out = scripted.json_schema(Deck.json_schema(), Path(deck.where.path) if deck is not None else None)
+    out = games.json_schema(Deck.json_schema(), Path(deck.where.path) if deck is not None else None)
     out["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     out["title"] = "deckpress deck file" if deck is None else f"deckpress deck file: {deck.game.name}"
     if deck is not None:

@@ -16,19 +16,19 @@ builder gets them typed as `self.options`. Its steps:
     build(ctx)          once the faces are drawn: write its outputs into ctx.out
 
 Each builder runs in a process of its own, forked before the faces are drawn (build._builders_started).
-The classes here are light: each imports the module that does its work (reportlab, which the PDF builder
-needs, takes 70 ms to import) when it first runs a step, in the builder's process.
+deckpress's own are a folder each: tts/ and pdf/, whose __init__ holds the builder's class and options record, light
+(the command line lists the options without importing a builder's work), and whose steps.py does its steps with
+the folder's other modules, imported when a step first runs, in the builder's process (reportlab, which the PDF
+builder needs, takes 70 ms to import).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import DeckError, Problems, Where
-from ..options import Choice, Context, ListOf, Number, Record
-from ..sizes import MAX_BACK_OFFSET
+from ..options import Context, Record
 from ..located import Map
 
 if TYPE_CHECKING:  # the command line lists the builders and their options without a deck's modules
@@ -85,62 +85,10 @@ class Builder:
         raise NotImplementedError
 
 
-def _module(name: str):
-    return importlib.import_module(f"{__name__}.{name}")
-
-
-class TTSBuilder(Builder):
-    """The Tabletop Simulator mod: build/<deck>/tts/ (builders/tts.py)."""
-
-    name = "tts"
-
-    @classmethod
-    def load(cls):
-        _module("tts").load()
-
-    def check(self, deck, faces=None):
-        _module("tts").check(deck)
-
-    def tiles(self, deck, faces):
-        return _module("tts").tiles(deck, faces)
-
-    def prepare(self, ctx):
-        _module("tts").prepare(ctx)
-
-    def build(self, ctx):
-        _module("tts").build(ctx)
-
-
-class PDFOptions(Record):
-    """How `deckpress build` lays out the print-and-play PDFs for your printer."""
-
-    duplex = Choice("How your printer flips duplex pages; the PDF's back pages are laid out to match.",
-                    ["long-edge", "short-edge"], default="long-edge")
-    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
-                         "Shift of the back pages in mm, measured with the calibration sheet.",
-                         default=lambda: [0.0, 0.0], min_items=2, max_items=2)
-
-
-class PDFBuilder(Builder):
-    """The print-and-play PDFs: build/<deck>/print/ (builders/pdf.py)."""
-
-    name = "pdf"
-    Options = PDFOptions
-    metavars = {"back_offset": "X,Y"}
-
-    @classmethod
-    def load(cls):
-        _module("pdf").load()
-
-    def check(self, deck, faces=None):
-        _module("pdf").check(deck, faces)
-
-    def prepare(self, ctx):
-        _module("pdf").prepare(ctx)
-
-    def build(self, ctx):
-        _module("pdf").build(ctx, self.options)
-
+# deckpress's own builders, each in its folder with the modules that do its work (imported when a step first
+# runs): imported here, after Builder, which they subclass.
+from .pdf import PDFBuilder  # noqa: E402
+from .tts import TTSBuilder  # noqa: E402
 
 BUILDERS: list[type[Builder]] = [TTSBuilder, PDFBuilder]
 

@@ -16,7 +16,7 @@ start from the fake's own seed).
 
 The Lua state is sandboxed like TTS's MoonSharp: no io, load, require, dofile, utf8 or debug. The Global
 script runs as the chunk `Global` (GLOBAL_CHUNK), so that its errors read `Global:1253: ...`, a line of
-the script that the build's line map (deckpress.tts.lua.line_map) turns into the designer's file.
+the script that the build's line map (deckpress.builders.tts.lua.line_map) turns into the designer's file.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 import lupa.lua52 as lua52
 
 from ..paths import PACKAGE_DATA
-from ..tts import runtime
+from ..scripting import runtime
 
 FAKE = PACKAGE_DATA / "tabletest" / "fake_tts.lua"
 GLOBAL_CHUNK = "Global"
@@ -82,7 +82,7 @@ class FakeTTS:
           return env
         end end)(load)""")
         # Every call from here into the scripts is guarded: it may run at most INSTRUCTIONS Lua instructions (the
-        # frames after it included) and the state hold at most MEMORY bytes (deckpress.tts.runtime's bounds), and
+        # frames after it included) and the state hold at most MEMORY bytes (deckpress.scripting.runtime's bounds), and
         # the traceback of an error is kept where it began, through a pcall that caught it and a rethrow (as
         # lib/table.lua's flows do): lupa's own needs `debug`, which TTS's scripts lack.
         self._guard, self._caught = self.lua.execute(runtime.BOUNDS + """

@@ -5,8 +5,8 @@ at both; a failure names the step, its line in the scenario file and what differ
 
 A Lua error while a step runs is the step's failure, at the designer's own file and line
 (`tts/climb/table.lua:54: attempt to call ...`), then its Lua traceback: each line of the Global script it
-names is looked up in the build's line map (deckpress.tts.lua.line_map). A step whose Lua runs past the
-bounds of deckpress.tts.runtime (instructions, memory) fails the same way. A step naming a place the table
+names is looked up in the build's line map (deckpress.builders.tts.lua.line_map). A step whose Lua runs past the
+bounds of deckpress.scripting.runtime (instructions, memory) fails the same way. A step naming a place the table
 does not name is bad input (DeckError), as the other mistakes of a scenario file are.
 """
 
@@ -23,8 +23,8 @@ import lupa.lua52 as lua52
 
 from ..context import BuildOptions
 from ..errors import DeckError, Problems, Where
-from ..tts.lua import LINE_MAP, source_line
-from ..tts.runtime import LuaFailure
+from ..builders.tts.lua import LINE_MAP, source_line
+from ..scripting.runtime import LuaFailure
 from . import scenarios
 from .fake import FAKE_CHUNK, GLOBAL_CHUNK, FakeTTS, TableProblem, to_lua, to_py
 from .scenarios import Card, Place, Scenario, ScenarioFile, Step, Table, card_id

@@ -17,9 +17,9 @@ from pathlib import Path
 from PIL import Image, ImageCms, ImageMath
 from reportlab.pdfbase import pdfdoc
 
-from .. import png
-from ..paths import PACKAGE_DATA
-from ..processes import holding_stops
+from ... import png
+from ...paths import PACKAGE_DATA
+from ...processes import holding_stops
 
 SHIPPED_PROFILE = PACKAGE_DATA / "icc" / "deckpress-fogra39-240.icc"
 PDFX_VERSION = "PDF/X-1a:2003"

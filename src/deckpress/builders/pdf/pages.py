@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from ..schema import Component
+from ...schema import Component
 from .canvas import BOLD, SANS, Images
 from .layout import Rect, Slot
 

@@ -2,7 +2,7 @@
 
 The plan is pure arithmetic (`plan_sheets`); `splice` makes a JPEG sheet, `compose` and `encode` a PNG one.
 Faces are cut to the trim (TTS shows the whole slot on the card, so the print bleed would show as a
-border): the face stage cuts each face to its slot's size as it draws it (`tiles` of builders/tts.py asks
+border): the face stage cuts each face to its slot's size as it draws it (`tiles` of builders/tts/steps.py asks
 for them).
 
 How the grid is chosen: TTS scales each slot onto the card, so the sharpest card is the largest slot,
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 if TYPE_CHECKING:
-    from ..faces import Size, Tile
+    from ...faces import Size, Tile
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -227,7 +227,7 @@ def splice(grid: Grid, tiles: list[bytes | None], quality: int) -> bytes:
 @functools.lru_cache(maxsize=None)
 def solid_tile(size: Size, colour: tuple[int, int, int], quality: int) -> bytes:
     """The JPEG tile of one colour (a plain card, an empty slot), encoded once a process."""
-    from ..faces import jpeg_tile
+    from ...faces import jpeg_tile
 
     return jpeg_tile(Image.new("RGB", size, colour), quality)
 

@@ -17,8 +17,8 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from ..errors import DeckError, Where
-from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
+from ...errors import DeckError, Where
+from ...paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
                      "return then true until while".split())
@@ -268,7 +268,7 @@ def module_name(tts_dir: Path, path: Path) -> str:
 def find_modules(deck_path: Path, game=None) -> list[Module]:
     """The modules a deck's Global script bundles, sorted: tts/lib/**.lua, the library, from the project's
     tts/ if it has that folder, else from deckpress's own; then the **.lua of the deck's scripted `game` (a
-    scripted.GameFolder, or None), named after the game: `<game>.engine`."""
+    games.GameFolder, or None), named after the game: `<game>.engine`."""
     out: list[Module] = []
     base = next((d for d in lookup_dirs(deck_path, "tts") if (d / "lib").is_dir()), None)
     folders = ([(base / "lib", lambda file: module_name(base, file), lambda file: confine(file, deck_path))]
@@ -337,10 +337,10 @@ OWN = "(deckpress) "  # what names deckpress's own files in messages
 def own_name(path: Path) -> str | None:
     """`(deckpress) lib/util.lua` for a file of deckpress's own (its Lua runtime, its data, its own games), else
     None."""
-    from .. import scripted
+    from ...scripting import games
 
     path = path.absolute()
-    for own in (PACKAGE_DATA / "tts", PACKAGE_DATA, scripted.own_root()):
+    for own in (PACKAGE_DATA / "tts", PACKAGE_DATA, games.own_root()):
         if own is not None and path.is_relative_to(own):
             return OWN + path.relative_to(own).as_posix()
     return None
@@ -392,7 +392,7 @@ def check_script(script: str, modules: list[Module], path: str) -> None:
 
 class _ProjectLoader(jinja2.BaseLoader):
     """Loads TTS templates from the project's tts/, then deckpress's own, never from outside the two; and
-    `<game>/...` from the folder of the deck's scripted game (a scripted.GameFolder, or None)."""
+    `<game>/...` from the folder of the deck's scripted game (a games.GameFolder, or None)."""
 
     def __init__(self, deck_path: Path, game=None):
         self.deck_path = deck_path

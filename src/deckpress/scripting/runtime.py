@@ -1,7 +1,7 @@
 """A scripted game's Lua run headless, as TTS would run it but with the designer's own files and lines in every
 message: what `deckpress check`'s self-play, `deckpress playtest` and `deckpress test` run the game's modules in.
 
-Each bundled module is compiled alone under its file's name (TTS gets them as one bundle, tts/lua.py), so a
+Each bundled module is compiled alone under its file's name (TTS gets them as one bundle, builders/tts/lua.py), so a
 syntax error or a run-time error names `tts/climb/engine.lua:54`, and deckpress's own files are named as such:
 `(deckpress) lib/util.lua:12`. The state is sandboxed like TTS's MoonSharp (no io, load, require, dofile, utf8,
 debug, os). Every call from Python runs under `xpcall`, and a failure is a LuaFailure: the error's one line and
@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DeckError, Where, _display_path
-from .. import scripted
-from ..paths import PACKAGE_DATA, project_root
-from .lua import BUNDLE_HEAD, OWN, Module, own_name, sandbox_problems
+from ..paths import project_root
+from ..builders.tts.lua import BUNDLE_HEAD, OWN, Module, own_name, sandbox_problems
 
 DIALECTS = {"jit": "lupa.luajit21", "5.2": "lupa.lua52"}
 # What MoonSharp's TTS sandbox lacks, removed here too.

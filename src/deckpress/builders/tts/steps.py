@@ -21,16 +21,17 @@ from types import SimpleNamespace
 
 from PIL import Image
 
-from ..context import BuildContext
-from ..deck import LoadedDeck
-from ..errors import DeckError, Where
-from ..faces import Cut, Faces, Size, Tile, cut_margins, tile
-from ..inputs import artifact_key, file_state
-from ..paths import project_root
-from ..render import face_pixels, mm_to_px
-from ..schema import Card, Component
-from ..source import Map, Seq, load_yaml
-from ..tts import contract, lua, runtime, save, sheets, xmlui
+from ...context import BuildContext
+from ...deck import LoadedDeck
+from ...errors import DeckError, Where
+from ...faces import Cut, Faces, Size, Tile, cut_margins, tile
+from ...inputs import artifact_key, file_state
+from ...paths import project_root
+from ...render import face_pixels, mm_to_px
+from ...schema import Card, Component
+from ...source import Map, Seq, load_yaml
+from ...scripting import contract, runtime
+from . import lua, save, sheets, xmlui
 
 ASSETS = "tts/assets"
 
@@ -161,7 +162,7 @@ def _thumbnail_faces(deck: LoadedDeck, faces: Faces) -> list[tuple[str, Shown]]:
 def check(deck: LoadedDeck) -> None:
     """What the save's build would refuse of the deck's scripted game (Lua that does not compile, an engine
     without the contract's functions, an XmlUI that is not well-formed, a component named like the game's
-    box), and what its engine breaks of the contract in a short self-play (tts/contract.py)."""
+    box), and what its engine breaks of the contract in a short self-play (scripting/contract.py)."""
     game = deck.model.scripted
     if game is None:
         return
@@ -226,7 +227,7 @@ def check_box_name(deck: LoadedDeck) -> None:
 def tiles(deck: LoadedDeck, faces: Faces) -> dict[str, set[Cut]]:
     """The tiles this builder cuts from faces (face path -> cuts), which the face stage makes: a sheet
     slot of every card's front (and back, where they differ) and the shared back at the largest slot, as
-    JPEGs of the sheets' quality when the sheets are JPEGs (spliced: see tts/sheets.py); the tokens at trim
+    JPEGs of the sheets' quality when the sheets are JPEGs (spliced: see builders/tts/sheets.py); the tokens at trim
     size, and the cards of the thumbnails."""
     wanted: dict[str, set[Cut]] = {}
     slot_quality = _slot_quality(deck)

@@ -18,8 +18,8 @@ from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
-from .. import png
-from ..fonts import builtin_fonts
+from ... import png
+from ...fonts import builtin_fonts
 from .pdfx import Cmyk, CmykXObject
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).

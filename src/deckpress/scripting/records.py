@@ -8,7 +8,7 @@ deck format is made of, so `deckpress check`, the JSON Schema and docs/deck-form
 as they cover the deck's. A records file is itself checked by records (GameFile, RecordDecl, FieldDecl
 below): a mistake in it is one located line too.
 
-    python: checks.py           # optional: cross-key checks, Python beside the Lua (see scripted.py)
+    python: checks.py           # optional: cross-key checks, Python beside the Lua (see scripting/games.py)
     setup: MySetupOptions       # the record of setup.options (none: setup.options stays empty)
     modes: MyModeOptions        # the record of each mode's `options` (none: a mode has no options)
     cards:                      # card fields the game types, by name
@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import DeckError, Problems, Where
-from .options import (REQUIRED, Bool, Choice, Context, Free, Id, Int, Invalid, ListOf, MapOf, Number, Option,
-                      Record, Section, Str, _kind, did_you_mean)
-from .source import Map, load_yaml
+from ..errors import DeckError, Problems, Where
+from ..options import (REQUIRED, Bool, Choice, Context, Free, Id, Int, Invalid, ListOf, MapOf, Number, Option, Record,
+                       Section, Str, _kind, did_you_mean)
+from ..source import Map, load_yaml
 
 RECORD_NAME = r"[A-Z][A-Za-z0-9]*"
 SCALARS = ["text", "integer", "number", "boolean", "id", "card", "list", "map", "any"]

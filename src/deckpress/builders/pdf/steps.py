@@ -21,30 +21,30 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..context import BuildContext
-from ..deck import LoadedDeck
-from ..errors import DeckError
-from ..faces import FaceCheck
-from ..inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
-from ..pdf.canvas import SANS, Images, PngXObject, new_canvas, plain_streams, register_fonts, replace_objects, save
-from ..pdf.cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
-from ..pdf.labels import calibration_text, labels
-from ..pdf.layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
-from ..pdf.pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
-from ..pdf.profiles import Profile, deck_profiles, tier_warnings
-from ..pdf.rules_style import load_rules_style
-from ..pdf.sheets import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
-                          outlines, set_boxes, used_extent)
-from ..render import DPI
-from ..schema import Component
+from ...context import BuildContext
+from ...deck import LoadedDeck
+from ...errors import DeckError
+from ...faces import FaceCheck
+from ...inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
+from ...render import DPI
+from ...schema import Component
 from . import PDFOptions
+from .canvas import SANS, Images, PngXObject, new_canvas, plain_streams, register_fonts, replace_objects, save
+from .cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
+from .labels import calibration_text, labels
+from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
+from .pages import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
+                    outlines, set_boxes, used_extent)
+from .pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
+from .profiles import Profile, deck_profiles, tier_warnings
+from .rules_style import load_rules_style
 
 
 def load() -> None:
     """What the builder may use besides this module (`deckpress watch` imports it once): the rules'
     typesetting, reportlab's platypus (50 ms), which only a PDF written anew needs (not one reused or whose
     faces alone are replaced, as after a card's edit)."""
-    from ..pdf import rules  # noqa: F401
+    from . import rules  # noqa: F401
 
 
 def prepare(ctx: BuildContext) -> None:
@@ -293,7 +293,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
                 _back_page(canvas, sheet, chunk, shape, style, images, text, footer, marks is not None)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
-    from ..pdf.rules import draw_rules, has_rules  # see load
+    from .rules import draw_rules, has_rules  # see load
 
     if profile.spec.rules and has_rules(deck):
         canvas.bookmarkPage("rules")
@@ -570,7 +570,7 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
 
 def write_cricut(ctx: BuildContext, profile: Profile) -> None:
     """print/<deck>-<profile>/<component>-<n>.png: each sheet of fronts as Design Space's Print Then Cut takes
-    it (pdf/cutters.py), the sheets of a component numbered from 1."""
+    it (builders/pdf/cutters.py), the sheets of a component numbered from 1."""
     deck = ctx.deck
     for component in deck.model.components:
         items = component_items(ctx, component)

@@ -4,11 +4,11 @@ and `font_size`, where it sets them, win over the style's for that profile's PDF
 
 from __future__ import annotations
 
-from ..deck import LoadedDeck, system_font, unknown_font
-from ..errors import DeckError, Problems, Where
-from ..options import Color, Context, Int, Number, Record, Str
-from ..paths import OutsideProject, find_in, lookup_dirs
-from ..source import Map, load_yaml
+from ...deck import LoadedDeck, system_font, unknown_font
+from ...errors import DeckError, Problems, Where
+from ...options import Color, Context, Int, Number, Record, Str
+from ...paths import OutsideProject, find_in, lookup_dirs
+from ...source import Map, load_yaml
 
 STYLE_FILE = "rules-style.yaml"
 

@@ -1,7 +1,7 @@
 """Scripted games: the game folder a deck's `script:` names, and the deck data its records type.
 
 A game folder holds all of a scripted game: its Lua (engine.lua, table.lua and the modules they use), its
-XmlUI controls (ui.xml.j2), its records file (game.yaml, see game_records.py) and, when its records need
+XmlUI controls (ui.xml.j2), its records file (game.yaml, see scripting/records.py) and, when its records need
 checks across keys, a Python file the records file names. deckpress looks for `script: <game>`:
 
 1. in the project: tts/<game>/;
@@ -24,11 +24,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .errors import DeckError, Where
-from .game_records import EXPRESSION, CardId, GameRecords, family_schema, load_records
-from .options import Context, Invalid, Record, did_you_mean
-from .paths import OutsideProject, confine, project_root
-from .source import Map
+from ..errors import DeckError, Where
+from .records import EXPRESSION, CardId, GameRecords, family_schema, load_records
+from ..options import Context, Invalid, Record, did_you_mean
+from ..paths import OutsideProject, confine, project_root
+from ..source import Map
 
 ENTRY_POINTS = "deckpress.games"
 RECORDS_FILE = "game.yaml"
@@ -79,7 +79,7 @@ def own_root() -> Path | None:
 def _entry_points() -> dict[str, tuple[str, str, str | None]]:
     """The games installed packages register, by name (the first registration of a name wins); looked up once
     per process."""
-    from . import cache
+    from .. import cache
 
     found: dict[str, tuple[str, str, str | None]] = {}
     for point in cache.entry_points(ENTRY_POINTS):

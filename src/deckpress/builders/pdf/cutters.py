@@ -20,7 +20,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from reportlab.lib.units import mm
 
-from ..render import DPI
+from ...render import DPI
 from .layout import Grid, Rect, Sheet, centred_grid, fit
 
 SQUARE = 5.0  # mm, the side of Silhouette's filled square

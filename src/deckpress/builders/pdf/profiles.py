@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..deck import LoadedDeck
-from ..errors import DeckError, Problems, Where
-from ..options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
-from ..paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
-from ..schema import PrintProfile
-from ..source import Map, load_yaml
+from ...deck import LoadedDeck
+from ...errors import DeckError, Problems, Where
+from ...options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
+from ...paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
+from ...schema import PrintProfile
+from ...source import Map, load_yaml
 from .cutters import Marks
 from .pdfx import SHIPPED_PROFILE, NotCmyk, read_profile
 from .rules_style import STYLE_FILE

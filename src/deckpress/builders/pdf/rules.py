@@ -23,15 +23,15 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
-from ..deck import LoadedDeck
-from ..errors import DeckError, Problems, Where
-from ..fonts import missing_glyphs as glyphs_lacking
-from ..fonts import truetype
-from ..inputs import Records, artifact_key, plain, sha256_file
-from ..markup import Run, parse, to_reportlab
-from ..draw import glyph_ink
-from ..schema import Block
-from ..svg import is_svg, png_file, png_files
+from ...deck import LoadedDeck
+from ...errors import DeckError, Problems, Where
+from ...fonts import missing_glyphs as glyphs_lacking
+from ...fonts import truetype
+from ...inputs import Records, artifact_key, plain, sha256_file
+from ...markup import Run, parse, to_reportlab
+from ...draw import glyph_ink
+from ...schema import Block
+from ...svg import is_svg, png_file, png_files
 from .canvas import FONTS, SANS, pdf_font
 from .labels import labels
 from .rules_style import RulesStyle

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import DeckError, Where
-from .lua import Module, lua_literal
+from ..builders.tts.lua import Module, lua_literal
 from .runtime import LuaFailure, Runtime
 
 CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")

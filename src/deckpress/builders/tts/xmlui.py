@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from xml.parsers import expat
 
-from ..errors import DeckError, Where
+from ...errors import DeckError, Where
 
 CONTEXT = 3  # lines before a broken line compared to tell which template line made it
 _ROOT = "deckpress-ui"  # XmlUI is a list of elements (Defaults, Panel, ...): parsed inside one root

@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..inputs import sha256_file
+from ...inputs import sha256_file
 
 RECORD = ".deckpress-installed.json"
 

@@ -1,0 +1,45 @@
+"""The print-and-play PDFs, build/<deck>/print/: the builder (PDFBuilder) and its options, its steps (steps.py)
+and their parts: the print profiles (profiles.py, found as the package data's print/ files, which a project's
+own print/ overrides), page geometry (layout.py), the canvas (canvas.py), the card pages (pages.py), cut marks
+and cutter files (cutters.py, labels.py), the rules pages (rules.py, rules_style.py) and PDF/X (pdfx.py)."""
+
+from __future__ import annotations
+
+from ...options import Choice, ListOf, Number, Record
+from ...sizes import MAX_BACK_OFFSET
+from .. import Builder
+
+
+class PDFOptions(Record):
+    """How `deckpress build` lays out the print-and-play PDFs for your printer."""
+
+    duplex = Choice("How your printer flips duplex pages; the PDF's back pages are laid out to match.",
+                    ["long-edge", "short-edge"], default="long-edge")
+    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
+                         "Shift of the back pages in mm, measured with the calibration sheet.",
+                         default=lambda: [0.0, 0.0], min_items=2, max_items=2)
+
+
+class PDFBuilder(Builder):
+    """The print-and-play PDFs: build/<deck>/print/."""
+
+    name = "pdf"
+    Options = PDFOptions
+    metavars = {"back_offset": "X,Y"}
+
+    @classmethod
+    def load(cls):
+        from . import steps
+        steps.load()
+
+    def check(self, deck, faces=None):
+        from . import steps
+        steps.check(deck, faces)
+
+    def prepare(self, ctx):
+        from . import steps
+        steps.prepare(ctx)
+
+    def build(self, ctx):
+        from . import steps
+        steps.build(ctx, self.options)
