@@ -17,7 +17,7 @@ from deckpress.deck import load_deck
 from deckpress.errors import DeckError, Where
 from deckpress.paths import OutsideProject, confine
 from deckpress.render import DPI, FaceRenderer
-from deckpress.schema import MAX_BACK_OFFSET
+from deckpress.sizes import MAX_BACK_OFFSET
 from deckpress.source import MAX_INT, MAX_TEXT_CHARS, not_plain
 from deckpress.builders.tts.lua import xml_comment
 

@@ -19,7 +19,7 @@ from conftest import ROOT, run_cli
     ("scout", "rounds: players ", "rounds: everyone ", "unknown value 'everyone'; expected one of: players (or: integer)"),
     ("scoop", "    draw_per_turn: 1\n", "    draw_per_turn: 2\n", "2 is too large; write a number of at most 1"),
     # the engine plays a go pile and a game pile, nothing else: check says so, not the table
-    ("scoop", "piles: [go, game] ", "piles: [go, game, bonus] ", "3 items, more than the 2 allowed"),
+    ("scoop", "piles: [go, game] ", "piles: [go, game, bonus] ", "3 items where it takes exactly 2; list 2"),
     ("scoop", "piles: [go, game] ", "piles: [go, go] ", "'go' is listed twice"),
 ])
 def test_a_mistake_in_a_scripted_games_options_is_one_located_line(tmp_path, game, old, new, expected):

@@ -519,8 +519,8 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
     """Print the deck format as JSON Schema, for YAML editors."""
     from . import reference
     from .deck import load_deck
-    from .builders.pdf.profiles import OPTIONS as PROFILE_OPTIONS
-    from .schema import PrintProfile, Template, json_schema, record_schema
+    from .builders.pdf.profiles import PrintProfile
+    from .schema import Template, json_schema, record_schema
 
     if markdown:
         click.echo(reference.markdown(), nl=False)
@@ -529,7 +529,6 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
         out = record_schema(Template, "deckpress template")
     elif for_profile:
         out = record_schema(PrintProfile, "deckpress print profile")
-        out["properties"].update({k: o.json_schema() for k, o in PROFILE_OPTIONS.items()})
     else:
         try:  # the records of the scripted games a deck can name come in: a broken records file is a line
             out = json_schema(load_deck(resolve_decks((deck_name,))[0]).model if deck_name is not None else None)

@@ -290,6 +290,8 @@ class ListOf(Option):
     def check(self, value, where, ctx):
         if not isinstance(value, list):
             raise Invalid(f"expected a list, got {_kind(value)}; write one `- item` per line")
+        if self.min_items == self.max_items and len(value) != self.min_items:
+            raise Invalid(f"{len(value)} items where it takes exactly {self.min_items}; list {self.min_items}")
         if len(value) < self.min_items:
             raise Invalid(f"needs at least {self.min_items} item(s); add `- ...` lines")
         if self.max_items is not None and len(value) > self.max_items:

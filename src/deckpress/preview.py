@@ -54,7 +54,7 @@ def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
     if profile.cmyk_profile is None:
         raise PreviewError(f"print profile {name!r} does not print in CMYK; name one with `pdfx: true`, e.g. "
                            "drivethrucards")
-    return Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+    return Cmyk(profile.cmyk_profile, profile.spec.ink_limit)
 
 
 def _writable(target: Path) -> None:

@@ -10,12 +10,13 @@ import inspect
 import json
 
 from . import expr, render, schema, source, svg, tables
-from .scripting import games
-from .scripting.records import RECORDS as GAME_RECORDS
+from .builders.pdf.profiles import PAGE_LIMITS, PrintProfile
 from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
-from .builders.pdf.profiles import OPTIONS as PROFILE_OPTIONS
-from .schema import CARD_SIZES, RECORDS, PrintProfile
+from .schema import CARD_SIZES, RECORDS, PrintOptions
+from .sizes import MAX_BACK_OFFSET
+from .scripting import games
+from .scripting.records import RECORDS as GAME_RECORDS
 
 INTRO = """\
 # Deck format reference
@@ -48,10 +49,10 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def record_section(record: type[Record], extra: dict[str, Option] | None = None) -> str:
-    """The record's table; `extra` are the keys a builder adds to it (the print builder's profile keys)."""
+def record_section(record: type[Record]) -> str:
+    """The record's table."""
     doc = inspect.cleandoc(record.__doc__ or "")
-    options = {**record.OPTIONS, **(extra or {})}
+    options = record.OPTIONS
     if issubclass(record, Element) and record is not Element:  # a type of element: its keys beyond Element's
         doc += f" Written `type: {record.TYPE}`; takes the keys of [Element](#element) and these:"
         options = {key: option for key, option in options.items() if key not in Element.OPTIONS}
@@ -84,8 +85,8 @@ def limits() -> list[tuple[str, str]]:
         ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
         ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
                                     "the pages of the deck's print profiles, which `deckpress check` checks"),
-        ("Side of a print profile's page", f"{schema.PAGE_LIMITS[0]} to {schema.PAGE_LIMITS[1]} mm"),
-        ("Shift of the back pages (`back_offset`, `--back-offset`)", f"{schema.MAX_BACK_OFFSET} mm either way"),
+        ("Side of a print profile's page", f"{PAGE_LIMITS[0]} to {PAGE_LIMITS[1]} mm"),
+        ("Shift of the back pages (`back_offset`, `--back-offset`)", f"{MAX_BACK_OFFSET} mm either way"),
         ("Steps of one jinja2 expression (loop turns and calls)", f"{expr.MAX_STEPS}"),
         ("Text, list or number an expression makes", f"{expr.MAX_TEXT} characters or items; numbers of at most "
                                                      f"{expr.MAX_BITS} bits"),
@@ -140,9 +141,15 @@ def games_section() -> str:
     return GAMES_INTRO.format(group=games.ENTRY_POINTS) + "\n".join(rows) + "\n\n" + "\n\n".join(sections)
 
 
+def documented() -> list[type[Record]]:
+    """The records of the deck format, in the reference's order: the deck's, and a print profile's after the
+    deck's print settings."""
+    at = RECORDS.index(PrintOptions) + 1
+    return [*RECORDS[:at], PrintProfile, *RECORDS[at:]]
+
+
 def markdown() -> str:
     sizes = ", ".join(f"`{name}` {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
-    builder_keys = {PrintProfile: PROFILE_OPTIONS}
-    parts = [INTRO.format(sizes=sizes)] + [record_section(r, builder_keys.get(r)) for r in RECORDS] + \
+    parts = [INTRO.format(sizes=sizes)] + [record_section(r) for r in documented()] + \
         [games_section()] + [record_section(r) for r in GAME_RECORDS] + [limits_section()]
     return "\n\n".join(parts) + "\n"

@@ -22,7 +22,7 @@ from .markup import ICON_NAME
 from .options import (MAX_ID, REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
                       ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
 from .paths import OutsideProject, confine, project_root
-from .sizes import CARD_SIZES, MAX_BACK_OFFSET
+from .sizes import CARD_SIZES
 from .source import Map, Seq, not_plain
 from .tables import load_cards
 
@@ -31,7 +31,6 @@ CARD_SIZE_NAMES = ", ".join(CARD_SIZES)
 # Smallest and largest side of a card or token, mm: the largest still fits, with bleed and margins, on
 # the shortest side of a letter or A4 page turned either way.
 CARD_LIMITS = (10, 270)
-PAGE_LIMITS = (50, 1200)  # smallest and largest side of a print profile's page, mm (A0 is 841 x 1189)
 MAX_COUNT = 1000  # copies of one card
 MAX_COMPONENT_COUNT = 10_000  # copies of all the cards of one component together
 MAX_FAMILY = 1000  # members of one family (`each`)
@@ -501,55 +500,6 @@ class PrintOptions(Record):
                       default=lambda: ["a4", "letter"])
 
 
-# Paper sizes in millimetres, portrait: width x height.
-PAGE_SIZES: dict[str, tuple[float, float]] = {
-    "a4": (210.0, 297.0),
-    "letter": (215.9, 279.4),
-    "legal": (215.9, 355.6),
-    "a3": (297.0, 420.0),
-    "tabloid": (279.4, 431.8),
-}
-
-
-class PrintProfile(Record):
-    """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
-
-    description = Str("What the profile is for (one line).", default="")
-    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, PAGE_LIMITS,
-                "page size", default="a4")
-    orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
-    layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
-                    "printing; `gutterfold`: fronts and backs on one page, fold along the middle line.",
-                    ["duplex", "gutterfold"], default="duplex")
-    margin = Number("Least distance in mm from the page edge to the cards (printers cannot print to the "
-                    "edge).", default=5, min=0, max=50)
-    gap = Number("Space in mm between neighbouring cards; 0 butts them so they share cut lines.",
-                 default=0, min=0, max=30)
-    bleed = Number("Bleed in mm printed around each card; default: the deck's `bleed`. Between cards it is "
-                   "limited to half the gap.", default=None, min=0, max=10)
-    gutter = Number("Gutterfold: space in mm between the fronts and the backs, with the fold line in its "
-                    "middle.", default=10, min=0, max=60)
-    token_gap = Number("Space in mm between tokens on a token sheet; each token gets its own cut outline.",
-                       default=3, min=0, max=30)
-    cut_lines = Choice("Style of the cut lines, which run from the cards to the page edge.",
-                       ["solid", "dashed", "none"], default="solid")
-    cut_line_width = Number("Width of the cut lines in mm.", default=0.2, min=0.05, max=2)
-    cut_line_color = Color("Colour of the cut lines.", default="#000000")
-    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
-                         "Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x to the "
-                         "right, y up, as you look at the back); added to `--back-offset`.", default=lambda: [0, 0])
-    rules = Bool("Print the rules reminder pages after the cards.", default=True)
-    rules_columns = Int("Columns of the rules reminder pages; default: the rules style's (2).", default=None,
-                        min=1, max=4)
-    font_size = Number("Size in points of the rules reminder text; default: the rules style's (8.5).",
-                       default=None, min=5, max=16)
-
-    def validate(self, ctx):
-        if self.back_offset is not None and len(self.back_offset) != 2:
-            ctx.error(self.source.at("back_offset"), "back_offset needs two numbers; write [x, y] in mm, "
-                                                     "e.g. [1.5, -0.5]")
-
-
 class Icon(Record):
     """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
 
@@ -698,7 +648,7 @@ class Template(Record):
 
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
-                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions, PrintProfile,
+                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions,
                                Template, Element, *elements.RECORDS, elements.Gradient, elements.Shadow]
 
 

@@ -594,7 +594,7 @@ CASES: list[Case] = [
     Case("empty-cards", edit(DECK, "    cards:\n      - name: Chip\n        count: 3", "    cards: []"),
          "non-empty list"),
     Case("back-offset-three-numbers", edit(PROFILE, "back_offset: [0, 0]", "back_offset: [0, 0, 0]"),
-         "needs two numbers"),
+         "3 items where it takes exactly 2; list 2"),
     # --- Issue 21: the newer features (spreadsheets, languages, modes, fields, icons, images, profiles) ---
     Case("sheet-cell-past-csv-limit", _sheet("\"" + "x" * 140_000 + "\",3,1,\n"), "more than 50000 characters",
          file=SHEET, line=2),

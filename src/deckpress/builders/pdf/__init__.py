@@ -10,14 +10,19 @@ from ...sizes import MAX_BACK_OFFSET
 from .. import Builder
 
 
+def back_offset_option(doc: str, default) -> ListOf:
+    """The shift `[x, y]` in mm of the back pages: the --back-offset flag and the print profile's key."""
+    return ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET), doc, default=default,
+                  min_items=2, max_items=2)
+
+
 class PDFOptions(Record):
     """How `deckpress build` lays out the print-and-play PDFs for your printer."""
 
     duplex = Choice("How your printer flips duplex pages; the PDF's back pages are laid out to match.",
                     ["long-edge", "short-edge"], default="long-edge")
-    back_offset = ListOf(Number("Millimetres.", min=-MAX_BACK_OFFSET, max=MAX_BACK_OFFSET),
-                         "Shift of the back pages in mm, measured with the calibration sheet.",
-                         default=lambda: [0.0, 0.0], min_items=2, max_items=2)
+    back_offset = back_offset_option("Shift of the back pages in mm, measured with the calibration sheet.",
+                                     default=lambda: [0.0, 0.0])
 
 
 class PDFBuilder(Builder):

@@ -1,4 +1,4 @@
-"""Print profiles: files print/NAME.yaml (validated by schema.PrintProfile) that a deck picks by name."""
+"""Print profiles: files print/NAME.yaml (the PrintProfile record) that a deck picks by name."""
 
 from __future__ import annotations
 
@@ -7,55 +7,96 @@ from pathlib import Path
 
 from ...deck import LoadedDeck
 from ...errors import DeckError, Problems, Where
-from ...options import Bool, Choice, Context, Int, ListOf, Number, Option, Str
+from ...options import Bool, Choice, Color, Context, Int, ListOf, Number, Record, Str
 from ...paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
-from ...schema import PrintProfile
+from ...schema import Size
 from ...source import Map, load_yaml
+from . import back_offset_option
 from .cutters import Marks
 from .pdfx import SHIPPED_PROFILE, NotCmyk, read_profile
 from .rules_style import STYLE_FILE
 
 
-# Profile keys of the print builder beyond schema.PrintProfile's (validated with it, documented in
-# docs/print.md).
-OPTIONS: dict[str, Option] = {
-    "output": Choice("`sheets`: print-and-play pages (cards laid out on paper, cut guides, backs); `cards`: "
-                     "one PDF per card component, one card per page at its size with bleed, each back "
-                     "followed by its front (DriveThruCards); `images`: a PNG per face at the shop's "
-                     "size, and a list of how many of each (MakePlayingCards, The Game Crafter).",
-                     ["sheets", "cards", "images"], default="sheets"),
-    "border": Number("The outer band in mm that home printers cannot print (1/4 in): no text lies in it, "
-                     "and cut guides are laid out to print inside it.", default=6.35, min=0, max=30),
-    "image_bleed": Number("`output: images`: bleed in mm around the trim of each image (3.175 = 1/8 in = "
-                          "37.5 px at 300 DPI; 3.048 = 36 px); at most the deck's `bleed`.",
-                          default=3.175, min=0, max=10),
-    "pdfx": Bool("`output: cards`: write PDF/X-1a:2003 (DriveThruCards' preference): the faces converted to "
-                 "CMYK through `cmyk_profile` with at most `ink_limit` of total ink, the profile in the PDF's "
-                 "OutputIntent, PDF 1.4.", default=False),
-    "cmyk_profile": Str("`pdfx`: the ICC output profile (CMYK) the faces are converted to, a file relative to "
-                        "this profile's folder; default deckpress's own, FOGRA39 (coated paper) with a 240 % "
-                        "ink limit.", default=None),
-    "ink_limit": Number("`pdfx`: most total ink (C + M + Y + K) of any pixel, in per cent.", default=240,
-                        min=100, max=400),
-    "deck_tiers": ListOf(Int("Cards.", min=1, max=100_000), "The deck sizes (card counts) the shop prices a deck "
-                         "by; `deckpress check` warns of a card component whose count falls between two (it is "
-                         "paid as the larger).", default=None),
-    "tokens": Bool("`output: images`: write the token components' images too (false where the shop makes tokens "
-                   "only at product sizes of its own).", default=True),
-    "cutter": Choice("A cutting machine the sheets are for: `silhouette` (print & cut registration marks on the "
-                     "front pages, a cut contour at each trim) or `cricut` (a PNG per sheet of fronts for Design "
-                     "Space's Print Then Cut, at most `print_area`); `none`: cut by hand.",
-                     ["none", "silhouette", "cricut"], default="none"),
-    "mark_inset": Number("`cutter: silhouette`: mm from the paper's edges to the registration marks (Silhouette "
-                         "Studio's Inset).", default=10, min=5, max=30),
-    "mark_length": Number("`cutter: silhouette`: length in mm of the corner marks' arms (Silhouette Studio's "
-                          "Length).", default=20, min=5, max=40),
-    "mark_thickness": Number("`cutter: silhouette`: width in mm of the corner marks' lines (Silhouette Studio's "
-                             "Thickness).", default=0.5, min=0.1, max=2),
-    "print_area": ListOf(Number("Millimetres.", min=20, max=1000), "`cutter: cricut`: `[width, height]` in mm of "
-                         "the largest image Design Space prints and cuts (6.75 x 9.25 in on Letter).",
-                         default=lambda: [171.45, 234.95], min_items=2, max_items=2),
+# Paper sizes in millimetres, portrait: width x height.
+PAGE_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (210.0, 297.0),
+    "letter": (215.9, 279.4),
+    "legal": (215.9, 355.6),
+    "a3": (297.0, 420.0),
+    "tabloid": (279.4, 431.8),
 }
+PAGE_LIMITS = (50, 1200)  # smallest and largest side of a print profile's page, mm (A0 is 841 x 1189)
+
+
+class PrintProfile(Record):
+    """A print profile: a file print/NAME.yaml saying how a print-and-play PDF is laid out."""
+
+    description = Str("What the profile is for (one line).", default="")
+    page = Size("Paper: a4, letter, legal, a3, tabloid, or {width, height} in mm.", PAGE_SIZES, PAGE_LIMITS,
+                "page size", default="a4")
+    orientation = Choice("Page orientation.", ["portrait", "landscape"], default="portrait")
+    layout = Choice("`duplex`: each page of fronts is followed by its page of backs, for double-sided "
+                    "printing; `gutterfold`: fronts and backs on one page, fold along the middle line.",
+                    ["duplex", "gutterfold"], default="duplex")
+    margin = Number("Least distance in mm from the page edge to the cards (printers cannot print to the "
+                    "edge).", default=5, min=0, max=50)
+    gap = Number("Space in mm between neighbouring cards; 0 butts them so they share cut lines.",
+                 default=0, min=0, max=30)
+    bleed = Number("Bleed in mm printed around each card; default: the deck's `bleed`. Between cards it is "
+                   "limited to half the gap.", default=None, min=0, max=10)
+    gutter = Number("Gutterfold: space in mm between the fronts and the backs, with the fold line in its "
+                    "middle.", default=10, min=0, max=60)
+    token_gap = Number("Space in mm between tokens on a token sheet; each token gets its own cut outline.",
+                       default=3, min=0, max=30)
+    cut_lines = Choice("Style of the cut lines, which run from the cards to the page edge.",
+                       ["solid", "dashed", "none"], default="solid")
+    cut_line_width = Number("Width of the cut lines in mm.", default=0.2, min=0.05, max=2)
+    cut_line_color = Color("Colour of the cut lines.", default="#000000")
+    back_offset = back_offset_option("Shift `[x, y]` in mm of the back pages, measured with the calibration sheet (x "
+                                     "to the right, y up, as you look at the back); added to `--back-offset`.",
+                                     default=lambda: [0, 0])
+    rules = Bool("Print the rules reminder pages after the cards.", default=True)
+    rules_columns = Int("Columns of the rules reminder pages; default: the rules style's (2).", default=None,
+                        min=1, max=4)
+    font_size = Number("Size in points of the rules reminder text; default: the rules style's (8.5).",
+                       default=None, min=5, max=16)
+    # for print shops and cutting machines
+    output = Choice("`sheets`: print-and-play pages (cards laid out on paper, cut guides, backs); `cards`: "
+                    "one PDF per card component, one card per page at its size with bleed, each back "
+                    "followed by its front (DriveThruCards); `images`: a PNG per face at the shop's "
+                    "size, and a list of how many of each (MakePlayingCards, The Game Crafter).",
+                    ["sheets", "cards", "images"], default="sheets")
+    border = Number("The outer band in mm that home printers cannot print (1/4 in): no text lies in it, "
+                    "and cut guides are laid out to print inside it.", default=6.35, min=0, max=30)
+    image_bleed = Number("`output: images`: bleed in mm around the trim of each image (3.175 = 1/8 in = "
+                         "37.5 px at 300 DPI; 3.048 = 36 px); at most the deck's `bleed`.",
+                         default=3.175, min=0, max=10)
+    pdfx = Bool("`output: cards`: write PDF/X-1a:2003 (DriveThruCards' preference): the faces converted to "
+                "CMYK through `cmyk_profile` with at most `ink_limit` of total ink, the profile in the PDF's "
+                "OutputIntent, PDF 1.4.", default=False)
+    cmyk_profile = Str("`pdfx`: the ICC output profile (CMYK) the faces are converted to, a file relative to "
+                       "this profile's folder; default deckpress's own, FOGRA39 (coated paper) with a 240 % "
+                       "ink limit.", default=None)
+    ink_limit = Number("`pdfx`: most total ink (C + M + Y + K) of any pixel, in per cent.", default=240,
+                       min=100, max=400)
+    deck_tiers = ListOf(Int("Cards.", min=1, max=100_000), "The deck sizes (card counts) the shop prices a deck "
+                        "by; `deckpress check` warns of a card component whose count falls between two (it is "
+                        "paid as the larger).", default=None)
+    tokens = Bool("`output: images`: write the token components' images too (false where the shop makes tokens "
+                  "only at product sizes of its own).", default=True)
+    cutter = Choice("A cutting machine the sheets are for: `silhouette` (print & cut registration marks on the "
+                    "front pages, a cut contour at each trim) or `cricut` (a PNG per sheet of fronts for Design "
+                    "Space's Print Then Cut, at most `print_area`); `none`: cut by hand.",
+                    ["none", "silhouette", "cricut"], default="none")
+    mark_inset = Number("`cutter: silhouette`: mm from the paper's edges to the registration marks (Silhouette "
+                        "Studio's Inset).", default=10, min=5, max=30)
+    mark_length = Number("`cutter: silhouette`: length in mm of the corner marks' arms (Silhouette Studio's "
+                         "Length).", default=20, min=5, max=40)
+    mark_thickness = Number("`cutter: silhouette`: width in mm of the corner marks' lines (Silhouette Studio's "
+                            "Thickness).", default=0.5, min=0.1, max=2)
+    print_area = ListOf(Number("Millimetres.", min=20, max=1000), "`cutter: cricut`: `[width, height]` in mm of "
+                        "the largest image Design Space prints and cuts (6.75 x 9.25 in on Letter).",
+                        default=lambda: [171.45, 234.95], min_items=2, max_items=2)
 
 
 def tier_warnings(deck: LoadedDeck) -> list[str]:
@@ -63,7 +104,7 @@ def tier_warnings(deck: LoadedDeck) -> list[str]:
     charges the next tier up, so that many more cards would cost nothing."""
     out = []
     for profile in deck_profiles(deck):
-        tiers = sorted(profile.spec.extra["deck_tiers"] or [])
+        tiers = sorted(profile.spec.deck_tiers or [])
         for component in deck.model.components:
             count = sum(card.count for card in component.cards)
             if not tiers or component.type == "tokens" or not count or count in tiers:
@@ -95,20 +136,19 @@ class Profile:
 
     @property
     def output(self) -> str:
-        return self.spec.extra["output"]
+        return self.spec.output
 
     @property
     def border(self) -> float:
-        return self.spec.extra["border"]
+        return self.spec.border
 
     @property
     def cutter(self) -> str:
-        return self.spec.extra["cutter"]
+        return self.spec.cutter
 
     def marks(self, page: tuple[float, float]) -> Marks:
         """`cutter: silhouette`: the registration marks on a page of size `page`."""
-        x = self.spec.extra
-        return Marks(page, x["mark_inset"], x["mark_length"], x["mark_thickness"])
+        return Marks(page, self.spec.mark_inset, self.spec.mark_length, self.spec.mark_thickness)
 
 
 def profile_dirs(deck: LoadedDeck) -> list[Path]:
@@ -136,10 +176,10 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
     if not isinstance(raw, Map):
         raise DeckError.at(Where(str(file), 1, 1), "a print profile is a mapping of keys such as `page: a4`; "
                                                    "see docs/print.md")
-    spec = PrintProfile.load(raw, raw.where, ctx, OPTIONS)
+    spec = PrintProfile.load(raw, raw.where, ctx)
     own = file.resolve().is_relative_to(PACKAGE_DATA)  # a built-in profile: the fix is in the deck
-    key = "image_bleed" if spec.extra.get("output") == "images" else "bleed"
-    wanted = spec.extra.get(key) if key == "image_bleed" else spec.bleed
+    key = "image_bleed" if spec.output == "images" else "bleed"
+    wanted = spec.image_bleed if key == "image_bleed" else spec.bleed
     if wanted is not None and wanted > deck.model.bleed + 1e-9 and own:
         problems.add(where, f"print profile {name!r} prints {wanted:g} mm of bleed, more than the deck's bleed "
                             f"({deck.model.bleed:g} mm), which is all the faces hold; write `bleed: {wanted:g}` "
@@ -148,12 +188,12 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         problems.add(raw.at(key) if key in raw else raw.where,
                      f"{key}: {wanted:g} mm is more than the deck's bleed ({deck.model.bleed:g} mm), which is "
                      f"all the faces hold; write at most {deck.model.bleed:g} or raise the deck's bleed")
-    if spec.extra["cutter"] == "silhouette" and (spec.layout != "duplex" or spec.extra["output"] != "sheets"):
+    if spec.cutter == "silhouette" and (spec.layout != "duplex" or spec.output != "sheets"):
         key = "layout" if spec.layout != "duplex" else "output"
         problems.add(raw.at(key) if key in raw else raw.at("cutter"),
                      "cutter: silhouette prints its registration marks on duplex sheets; write `layout: duplex` "
                      "and `output: sheets`, or remove the cutter")
-    cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.extra["pdfx"] else None
+    cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.pdfx else None
     problems.raise_if_any()
     width, height = spec.page
     if spec.orientation == "landscape":
@@ -166,11 +206,11 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
 
 def _cmyk_profile(raw: Map, spec: PrintProfile, file: Path, deck: LoadedDeck, problems: Problems) -> Path | None:
     """The ICC profile a `pdfx` profile converts to, checked (a CMYK output profile inside the project)."""
-    if spec.extra["output"] != "cards":
+    if spec.output != "cards":
         problems.add(raw.at("pdfx"), "pdfx: true needs `output: cards` (one card per page, images only); "
                                      "add `output: cards` or remove pdfx")
         return None
-    name = spec.extra["cmyk_profile"]
+    name = spec.cmyk_profile
     if name is None:
         return SHIPPED_PROFILE
     where = raw.at("cmyk_profile")

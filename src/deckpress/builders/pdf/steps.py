@@ -176,7 +176,7 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     if faces is None:
         return
     faces.warnings.extend(tier_warnings(deck))
-    cmyks = [(p.name, Cmyk(p.cmyk_profile, p.spec.extra["ink_limit"])) for p in profiles if p.cmyk_profile]
+    cmyks = [(p.name, Cmyk(p.cmyk_profile, p.spec.ink_limit)) for p in profiles if p.cmyk_profile]
     if not cmyks:
         return
 
@@ -243,7 +243,7 @@ def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
     way), or Cricut's print area."""
     w, h = component.size
     if profile.cutter == "cricut":
-        area = tuple(profile.spec.extra["print_area"])
+        area = tuple(profile.spec.print_area)
         sheet = area_sheet(area, w, h, gap)
         where_fits = f"Design Space's print area ({area[0]:g} x {area[1]:g} mm)"
     else:
@@ -251,7 +251,7 @@ def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
                   for page in (profile.page, profile.page[::-1])]
         sheet = max((s for s in sheets if s is not None), key=lambda s: s.per_page, default=None)
         where_fits = (f"a {profile.page[0]:g} x {profile.page[1]:g} mm page inside registration marks "
-                      f"{profile.spec.extra['mark_inset']:g} mm from its edges")
+                      f"{profile.spec.mark_inset:g} mm from its edges")
     if sheet is not None:
         return sheet
     where = component.source.at("size") if "size" in component.source else component.where
@@ -536,7 +536,7 @@ def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of
     deck = ctx.deck
     cmyk = None
     if profile.cmyk_profile is not None:  # pdfx
-        cmyk = Cmyk(profile.cmyk_profile, profile.spec.extra["ink_limit"])
+        cmyk = Cmyk(profile.cmyk_profile, profile.spec.ink_limit)
         images = Images(ctx.out, cmyk)
         made_of = [*made_of, hashlib.sha256(cmyk.icc).hexdigest()]
     for component in deck.model.components:
@@ -590,9 +590,9 @@ def write_images(ctx: BuildContext, profile: Profile) -> None:
     listing each card's front, back and count (shops ask how many of each)."""
     deck = ctx.deck
     folder = f"print/{deck.name}-{profile.name}"
-    bleed = profile.spec.extra["image_bleed"]
+    bleed = profile.spec.image_bleed
     for component in deck.model.components:
-        if component.type == "tokens" and not profile.spec.extra["tokens"]:
+        if component.type == "tokens" and not profile.spec.tokens:
             continue
         rows, written = [], set()
         w, h = component.size
