@@ -11,11 +11,7 @@ import sys
 import pytest
 
 from conftest import run_cli
-from deckpress.builders import BUILDERS, PDFBuilder, registered
-
-
-def test_deckpress_registers_its_own_builders_in_one_place():
-    assert [b.name for b in BUILDERS] == ["tts", "pdf"] and list(registered()[:2]) == BUILDERS
+from deckpress.builders import PDFBuilder
 
 
 def test_a_builders_flags_come_from_its_options_record():
@@ -96,6 +92,28 @@ def test_an_installed_package_brings_a_builder(tmp_path):
     assert (built / "zine" / "pages.txt").read_text() == "12"
     assert (built / "tts" / "game.json").is_file() and list((built / "print").glob("*.pdf"))
     assert any(p.name.endswith("@20x30.zst") for p in (built / "cache").rglob("*.zst"))  # the tile it asked for
+
+
+@pytest.mark.parametrize("old, new, expected", [
+    ('name = "zine"', 'name = "pdf"', "builder pdf: another builder has its name or one of its options; uninstall "
+                                      "one of the two packages"),
+    ("zine_pages = Int(", "duplex = Int(", "builder zine: another builder has its name or one of its options; "
+                                            "uninstall one of the two packages"),
+    ("from deckpress.builders", "import no_such_module\nfrom deckpress.builders",
+     "entry point zine = zine:ZineBuilder (deckpress.builders): cannot load the builder: ModuleNotFoundError: No "
+     "module named 'no_such_module'; reinstall or uninstall its package"),
+    ("class ZineBuilder(Builder):", "class ZineBuilder:", "entry point zine = zine:ZineBuilder (deckpress.builders): "
+                                                          "is no deckpress.builders.Builder; fix or uninstall its package"),
+], ids=["own-name", "own-flag", "does-not-load", "no-builder"])
+def test_an_installed_builder_that_cannot_run_beside_deckpresss_own_is_one_line(tmp_path, old, new, expected):
+    """A package's builder that takes a name or a flag of deckpress's own builders (which come first), does not
+    import, or is no Builder: the build stops (and `check` fails) at one line
+    naming it, once, before anything is written."""
+    project, deckpress = installed(tmp_path, ZINE.replace(old, new, 1))
+    for command in ("check", "build"):
+        done = deckpress(command, "--quiet") if command == "build" else deckpress(command)
+        assert done.returncode == 1 and not (project / "build").exists(), done.stderr
+        assert done.stderr.strip().splitlines() == [expected], command
 
 
 @pytest.mark.parametrize("step", ["prepare", "build"])

@@ -73,8 +73,7 @@ def _report(err: DeckError) -> None:
 
 try:
     BUILDER_CLASSES = registered()  # deckpress's own builders and those of the installed packages
-except DeckError as broken:  # a package's builder that does not load: one line, then deckpress's own
-    click.echo(str(broken.problems[0]), err=True)
+except DeckError:  # a package's builder that cannot run: the flags of deckpress's own, and a build says why
     BUILDER_CLASSES = registered(installed=False)
 
 
@@ -424,6 +423,11 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
     from .deck import load_deck
     from .faces import FaceCheck
 
+    try:
+        builders = registered()  # a package's builder that cannot run fails every build: check says so first
+    except DeckError as err:
+        _report(err)
+        sys.exit(1)
     failed = False
     for path in resolve_decks(decks):
         try:
@@ -431,7 +435,7 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
             for warning in deck.warnings:
                 click.echo(warning, err=True)
             faces = FaceCheck(deck)  # every face drawn once, for the deck's checks and the builders'
-            for builder in BUILDER_CLASSES:
+            for builder in builders:
                 builder().check(deck, faces)
             for warning in faces.run():
                 click.echo(warning, err=True)
