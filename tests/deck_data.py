@@ -8,12 +8,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from types import SimpleNamespace
 
 import lupa.lua52 as lua52
 
 from conftest import ROOT
-from deckpress.builders.tts.steps import lua_data
+from deckpress.builders.tts.data import lua_data
 from deckpress.deck import load_deck
 from fake_tts import to_lua
 
@@ -23,7 +22,7 @@ SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 @lru_cache(maxsize=None)
 def _data(game: str) -> dict:
     deck = load_deck(ROOT / "decks" / f"{game}.yaml", "en" if game == "scout" else None)
-    return lua_data(SimpleNamespace(deck=deck), SEATS, None, [], f"{game}.engine")
+    return lua_data(deck, SEATS, None, [], f"{game}.engine")
 
 
 def deck_data(game: str, lua: lua52.LuaRuntime):

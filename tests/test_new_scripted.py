@@ -7,14 +7,13 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from conftest import run_cli
 from contract_driver import Game, playout, setup
 from deckpress.scripting import games
-from deckpress.builders.tts.steps import lua_data
+from deckpress.builders.tts.data import lua_data
 from deckpress.deck import load_deck
 from deckpress.errors import Where
 from deckpress.builders.tts.lua import bundle, find_modules
@@ -65,7 +64,7 @@ def engine_game(project: Path) -> Game:
     deck_path = project / "decks" / "climb.yaml"
     lua = runtime()
     lua.execute(bundle(find_modules(deck_path, games.find("climb", deck_path, Where(str(deck_path))))))
-    data = lua_data(SimpleNamespace(deck=load_deck(deck_path)), SEATS, None, [], "climb.engine")
+    data = lua_data(load_deck(deck_path), SEATS, None, [], "climb.engine")
     return Game(lua, lua.globals().use("climb.engine"), to_lua(lua, data))
 
 

@@ -44,7 +44,7 @@ PLAYTEST = "playtest"  # the pages of deckpress playtest (playtest.py), kept fro
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 
 
-def _read_manifest(folder: Path) -> dict:
+def read_manifest(folder: Path) -> dict:
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -75,7 +75,7 @@ def check_output(final: Path, deck: LoadedDeck) -> dict:
     if final.is_symlink() or not final.is_dir():
         raise DeckError.at(where, "exists and is not a folder deckpress built; move it away or pick another "
                                   "--out")
-    manifest = _read_manifest(final)
+    manifest = read_manifest(final)
     if manifest.get("deck") != deck.name or "deckpress" not in manifest or \
             not isinstance(manifest.get("artifacts"), dict):
         raise DeckError.at(where, "this folder was not built by deckpress (it has no manifest.json of "
@@ -94,7 +94,7 @@ def _ours(folder: Path, deck: str) -> bool:
         return False
     if (folder / TEMPORARY_MARK).is_file():
         return True
-    manifest = _read_manifest(folder)
+    manifest = read_manifest(folder)
     return manifest.get("deck") == deck and "deckpress" in manifest and isinstance(manifest.get("artifacts"), dict) \
         and _foreign_file(folder, manifest) is None
 

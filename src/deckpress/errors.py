@@ -15,7 +15,7 @@ class Where:
     col: int = 0
 
     def __str__(self) -> str:
-        shown = _display_path(self.path)
+        shown = display_path(self.path)
         if self.line and self.col:
             return f"{shown}:{self.line}:{self.col}"
         if self.line:  # a line without its column (Lua's messages give none)
@@ -23,7 +23,7 @@ class Where:
         return shown
 
 
-def _display_path(path: str) -> str:
+def display_path(path: str) -> str:
     try:
         rel = os.path.relpath(path)
     except ValueError:  # another drive on Windows

@@ -27,16 +27,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from . import __version__
-from .builders.tts.steps import lua_data
-from .deck import load_deck
 from .builders.tts import save
+from .builders.tts.data import lua_data
+from .builders.tts.lua import Module, find_modules
+from .deck import load_deck
 from .scripting import runtime
 from .scripting.contract import playtest_modules
-from .builders.tts.lua import Module, find_modules
 from .scripting.runtime import LuaFailure
 
 BOTS = ("random", "greedy", "search")
@@ -104,7 +103,7 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     if not model.script or model.scripted is None:
         raise PlaytestError(f"{path}: the deck has no table script (`script:`) whose rules the bots could play; "
                             "playtest plays scripted games only (docs/scripting.md)")
-    data = lua_data(SimpleNamespace(deck=deck), save.seats(model), None, [], f"{model.scripted.name}.engine")
+    data = lua_data(deck, save.seats(model), None, [], f"{model.scripted.name}.engine")
     modes = [m["id"] for m in data["modes"]]
     if mode is None and modes:
         mode = modes[0]

@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from .build import MANIFEST, _read_manifest
+from .build import MANIFEST, read_manifest
 from .deck import LoadedDeck
 from .faces import Face, FaceStage, face_images as drawn_images, plan_faces
 from .fonts import builtin_fonts, truetype
@@ -36,7 +36,7 @@ class PreviewError(Exception):
 def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str, Image.Image]:
     """The faces as images, read from the last build where still up to date, else drawn in memory."""
     folder = out_root / deck.name
-    manifest = _read_manifest(folder) if (folder / MANIFEST).is_file() else {}
+    manifest = read_manifest(folder) if (folder / MANIFEST).is_file() else {}
     records = manifest.get("faces", {})
     stage = FaceStage(deck, out=None, previous=folder if records else None, previous_faces=records,
                       previous_files=manifest.get("artifacts"))

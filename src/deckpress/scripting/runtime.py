@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DeckError, Where, _display_path
+from ..errors import DeckError, Where, display_path
 from ..paths import project_root
 from ..builders.tts.lua import BUNDLE_HEAD, OWN, Module, own_name, sandbox_problems
 
@@ -178,7 +178,7 @@ def chunkname(module: Module, root: Path) -> str:
     """What messages call a module's file: its path as `Where` shows it (relative to the working folder) for a
     file of the project at `root` or of an installed game, `(deckpress) lib/util.lua` for one of deckpress's own."""
     own = None if module.path.absolute().is_relative_to(root) else own_name(module.path)
-    return own or _display_path(str(module.path))
+    return own or display_path(str(module.path))
 
 
 def syntax_error(module: Module, problem: str) -> DeckError:

@@ -17,7 +17,6 @@ import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 from PIL import Image
 
@@ -32,6 +31,7 @@ from ...schema import Card, Component
 from ...source import Map, Seq, load_yaml
 from ...scripting import contract, runtime
 from . import lua, save, sheets, xmlui
+from .data import lua_data
 
 ASSETS = "tts/assets"
 
@@ -169,7 +169,7 @@ def check(deck: LoadedDeck) -> None:
     modules = lua.find_modules(deck.path, game)
     engine = _engine(modules, game)
     runtime.compile_modules(modules, deck.path)
-    data = lua_data(SimpleNamespace(deck=deck), save.seats(deck.model), None, [], engine)
+    data = lua_data(deck, save.seats(deck.model), None, [], engine)
     if engine is not None:
         contract.self_play(modules, engine, data, deck.path)
     uis = lua.Templates(deck.path, game)
@@ -340,61 +340,6 @@ def token_art(ctx: BuildContext, assets: Assets, component: Component) -> save.C
     return art
 
 
-def _lua_plain(value):
-    """Free-form YAML data for Lua: null becomes false (Lua lists can't hold nil)."""
-    if value is None:
-        return False
-    if isinstance(value, dict):
-        return {k: _lua_plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_lua_plain(v) for v in value]
-    return value
-
-
-def _players(players) -> dict | None:
-    if players is None:
-        return None
-    return {"min": players.min, "max": players.max}
-
-
-def lua_data(ctx: BuildContext, seats: list[str], main: Component | None, objects: list[dict],
-             engine: str | None) -> dict:
-    """DATA of the Global script: what the scripts and rules engines need to know about the deck."""
-    model = ctx.deck.model
-    guids: dict[tuple[str, str], list[str]] = {}
-    for state in objects:
-        for obj in [state, *state.get("ContainedObjects", [])]:
-            if obj["Name"] in ("Card", "Custom_Tile"):
-                notes = obj["GMNotes"]
-                component, card = _ids(notes)
-                guids.setdefault((component, card), []).append(obj["GUID"])
-    components = []
-    for component in model.components:
-        cards = [{"id": card.id, "name": card.name, "count": card.count,
-                  "fields": _lua_plain({k: v for k, v in card.fields().items() if k not in ("id", "name", "count")}),
-                  "guids": guids.get((component.id, card.id), [])}
-                 for card in component.cards if card.count > 0]
-        components.append({"id": component.id, "name": component.name, "type": component.type,
-                           "role": component.role, "optional": component.optional, "cards": cards})
-    setup = model.setup
-    return {
-        "deck": ctx.deck.name,
-        "game": {"name": model.game.name, "players": _players(model.game.players)},
-        "seats": seats,
-        "main": main.id if main else None,
-        "main_name": main.name if main else None,
-        "setup": {"deal": dict(setup.deal), "remove": {k: list(v) for k, v in setup.remove.items()},
-                  "options": _lua_plain(setup.options)},
-        "modes": [{"id": m.id, "name": m.name, "players": _players(m.players), "options": _lua_plain(m.options)}
-                  for m in model.modes],
-        "components": components,
-        "layout": {"aside": list(save.Layout().aside), "seat_radius": save.SEAT_RADIUS,
-                   "home": _home(objects, main), "box": list(save.BOX_SPOT)},
-        "script": model.scripted.name if model.scripted is not None else None,
-        "engine": engine,
-    }
-
-
 def source_date_epoch(ctx: BuildContext) -> int | None:
     """SOURCE_DATE_EPOCH (reproducible-builds.org): the save's date when set."""
     text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
@@ -404,20 +349,6 @@ def source_date_epoch(ctx: BuildContext) -> int | None:
         raise DeckError.at(Where(str(ctx.deck.path)), f"SOURCE_DATE_EPOCH is {text!r}; set it to whole seconds "
                            "since 1970 (e.g. 1764576000) or unset it")
     return int(text)
-
-
-def _home(objects: list[dict], main: Component | None) -> list[float]:
-    """Where the main deck lies in the save: where the scripts gather it."""
-    for state in objects:
-        if main is not None and main.id in state.get("Tags", []):
-            t = state["Transform"]
-            return [t["posX"], t["posY"], t["posZ"]]
-    return [0.0, save.TABLE_Y, 0.0]
-
-
-def _ids(notes: str) -> tuple[str, str]:
-    data = json.loads(notes)
-    return data["component"], data["id"]
 
 
 def _kind(component: Component) -> str:
@@ -536,7 +467,7 @@ def build(ctx: BuildContext) -> None:
     boxed = _has_table(modules, game)
     if boxed:
         check_box_name(deck)
-    data = lua_data(ctx, seat_colors, main, objects, engine)
+    data = lua_data(ctx.deck, seat_colors, main, objects, engine)
     title = model.game.name
 
     scripts, uis = _templates(ctx)
