@@ -180,7 +180,7 @@ def test_hostile_text_stays_data(tmp_path: Path):
     import json
     import xml.etree.ElementTree as ET
 
-    from fake_tts import FakeTTS, to_py
+    from helpers.fake_tts import FakeTTS, to_py
 
     quoted = json.dumps(HOSTILE)
     files = dict(FILES)

@@ -17,7 +17,7 @@ from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.builders.pdf.profiles import deck_profiles
-from test_pdf import MM, box, build_pdfs, placements
+from helpers.pdf import MM, box, build_pdfs, placements
 
 POKER = (63.5, 88.9)
 DPI = 300

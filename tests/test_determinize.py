@@ -11,10 +11,10 @@ import random
 import pytest
 
 from conftest import ROOT
-from contract_driver import expand
-from deck_data import deck_data
-from fake_tts import to_lua, to_py as from_lua
-from lua_modules import modules, runtime
+from helpers.contract_driver import expand
+from helpers.deck_data import deck_data
+from helpers.fake_tts import to_lua, to_py as from_lua
+from helpers.lua_modules import modules, runtime
 
 SEATS = ["White", "Red", "Yellow", "Green"]
 GAMES = ("scoop", "skorch", "scout")

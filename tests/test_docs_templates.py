@@ -4,23 +4,18 @@ docs/pictures.py makes from them."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 
 import pytest
 import yaml
 from PIL import Image
 
 from conftest import ROOT
+from helpers.docs import pictures
 from deckpress.errors import DeckError
 from deckpress.options import Choice
 from deckpress.elements import Element
 from deckpress.schema import Template
-
-_spec = importlib.util.spec_from_file_location("docs_pictures", ROOT / "docs" / "pictures.py")
-pictures = sys.modules["docs_pictures"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(pictures)
 
 TEXT = pictures.PAGE.read_text(encoding="utf-8")
 PAGE = pictures.read_page(TEXT)

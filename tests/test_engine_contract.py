@@ -1,5 +1,5 @@
 """The engine contract of docs/scripting.md, on the four games' engines under lupa.lua52, through the
-contract alone (tests/contract_driver.py): setup with a seed, then legal moves chosen by a bot that knows
+contract alone (tests/helpers/contract_driver.py): setup with a seed, then legal moves chosen by a bot that knows
 nothing but the contract (now and then a random move, a move description expanded at random; else the move
 that leaves its seat the most points by the engine's own scores, as issue 24's greedy bot) until to_act says
 the game is over. Every move must be accepted, leave the state it was given unchanged and keep every card
@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from contract_driver import Game, expand, playout, setup
-from deck_data import _data, deck_data
-from fake_tts import to_lua, to_py as from_lua
-from lua_modules import modules, runtime
+from helpers.contract_driver import Game, expand, playout, setup
+from helpers.deck_data import _data, deck_data
+from helpers.fake_tts import to_lua, to_py as from_lua
+from helpers.lua_modules import modules, runtime
 
 CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]

@@ -17,7 +17,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT, run_cli
-from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SKORCH_SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
 SCOUT_SEATS = SKORCH_SEATS

@@ -10,9 +10,9 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT
-from deck_data import deck_data
-from fake_tts import to_lua as deck_data_to_lua, to_py as from_lua
-from lua_modules import modules, runtime
+from helpers.deck_data import deck_data
+from helpers.fake_tts import to_lua as deck_data_to_lua, to_py as from_lua
+from helpers.lua_modules import modules, runtime
 
 LUA_FILES = {"SkorchSetup": ROOT / "tts" / "skorch" / "setup.lua", "ScoutSetup": ROOT / "tts" / "scout" / "setup.lua",
              "ScoopScoring": ROOT / "tts" / "scoop" / "scoring.lua"}
@@ -578,7 +578,7 @@ GLOBALS = re.compile(r"\b(DATA|scores|gatherMainDeck|refreshScores|changeScore|g
 
 
 def test_table_scripts_reach_the_global_script_only_through_lib_api():
-    from lua_modules import strip_strings_and_comments
+    from helpers.lua_modules import strip_strings_and_comments
     tables = sorted((ROOT / "tts").glob("*/table.lua"))
     assert {p.parent.name for p in tables} >= {"skorch", "scout", "scoop", "score"}
     for path in tables:

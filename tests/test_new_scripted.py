@@ -1,5 +1,5 @@
 """`deckpress new PATH --scripted`: a designer's own scripted game that builds, types and checks its options
-(its game.yaml), keeps the engine contract (tests/contract_driver.py, as the four games do) and plays at
+(its game.yaml), keeps the engine contract (tests/helpers/contract_driver.py, as the four games do) and plays at
 the table in the strict fake of TTS (delays 0, 1, 20), a whole game through its buttons."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from contract_driver import Game, playout, setup
+from helpers.contract_driver import Game, playout, setup
 from deckpress.scripting import games
 from deckpress.builders.tts.data import lua_data
 from deckpress.deck import load_deck
 from deckpress.errors import Where
 from deckpress.builders.tts.lua import bundle, find_modules
-from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
-from lua_modules import runtime
+from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.lua_modules import runtime
 
 SEATS = ["White", "Red", "Yellow"]
 

@@ -16,7 +16,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from conftest import ROOT
 from deckpress.deck import load_deck
-from test_pdf import build_pdfs, placements
+from helpers.pdf import build_pdfs, placements
 
 BORDER = 6.35  # mm: BoardGameGeek's 1/4 in
 GUIDE = 2.0  # mm of cut guide each trim edge keeps inside the border

@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from conftest import run_cli
 from deckpress.errors import DeckError
 from deckpress.builders.pdf.pdfx import SHIPPED_PROFILE, limit_ink
-from test_pdf import build_pdfs, placements
+from helpers.pdf import build_pdfs, placements
 
 MM = 72 / 25.4
 

@@ -13,15 +13,15 @@ import pypdf
 import pytest
 from PIL import Image, ImageChops
 
-import test_docs_templates as docs
 from conftest import run_cli
+from helpers.docs import pictures
+from helpers.yaml12 import load_12
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError, Where
 from deckpress.fonts import FONT_DIR
 from deckpress.markup import IconRef, Run, parse
 from deckpress.render import DPI, FaceRenderer
 from deckpress.schema import json_schema
-from test_schema_agreement import load_12
 
 DECK = """\
 game: {name: Rich, players: {min: 2, max: 4}}
@@ -275,11 +275,11 @@ def test_a_bad_icon_is_located_at_its_entry(tmp_path, icon, message):
 def test_a_bad_icon_of_the_template_docs_is_located_on_their_page(tmp_path):
     """docs/templates.md's examples draw with the icons of its deck block; a mistake there is found on the
     page, like one in an example."""
-    text = docs.TEXT.replace("coin: {image: ../art/coin.png}", "coin: {image: ../art/none.png}", 1)
+    text = pictures.PAGE.read_text(encoding="utf-8").replace("coin: {image: ../art/coin.png}", "coin: {image: ../art/none.png}", 1)
     line = lines_of(text, "../art/none.png")
     with pytest.raises(DeckError) as err:
-        docs.pictures.draw(docs.pictures.read_page(text), tmp_path / "project")
-    assert [(p.where.path, p.where.line) for p in err.value.problems] == [(str(docs.pictures.PAGE), line)]
+        pictures.draw(pictures.read_page(text), tmp_path / "project")
+    assert [(p.where.path, p.where.line) for p in err.value.problems] == [(str(pictures.PAGE), line)]
     assert "icon image '../art/none.png' not found" in str(err.value)
 
 

@@ -3,16 +3,15 @@ rejected decks, loaded as editors load YAML (1.2, with ruamel.yaml), both give t
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 from pathlib import Path
 
 import jsonschema
 import pytest
-from ruamel.yaml import YAML
 
 from conftest import run_cli
+from helpers.yaml12 import load_12
 
 # (what, old, new): an edit of the deck `deckpress new` writes; accepted decks first.
 ACCEPTED = [
@@ -54,10 +53,6 @@ REJECTED = [
     ("a bleed above its maximum", "card_size: poker", "card_size: poker\nbleed: 10.5"),
     ("a bleed of nan in quotes", "card_size: poker", 'card_size: poker\nbleed: "nan"'),
 ]
-
-
-def load_12(text: str):
-    return YAML(typ="safe", pure=True).load(io.StringIO(text))
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SEATS = ["White", "Red", "Yellow"]
 

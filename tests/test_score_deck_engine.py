@@ -3,7 +3,7 @@ input (tts/score/engine.lua through lupa)."""
 
 from __future__ import annotations
 
-from score_lua import ScoreLua
+from helpers.score_lua import ScoreLua
 
 
 def test_every_card_and_mode_of_the_deck_is_valid_engine_data():

@@ -5,7 +5,7 @@ arithmetic."""
 
 import pytest
 
-from score_lua import ScoreLua
+from helpers.score_lua import ScoreLua
 
 E = ScoreLua()
 

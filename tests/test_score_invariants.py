@@ -6,7 +6,7 @@ import random
 import re
 
 from conftest import ROOT
-from score_lua import EXTRA_CARDS, ScoreLua
+from helpers.score_lua import EXTRA_CARDS, ScoreLua
 
 E = ScoreLua()
 TYPES = sorted(E.cards) + sorted(EXTRA_CARDS)   # the deck's 17 cards (from the YAML), Steal! 2 and Swap!

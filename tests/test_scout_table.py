@@ -12,7 +12,7 @@ import random
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SEATS = ["White", "Red", "Yellow"]
 ALL = ["White", "Red", "Yellow", "Green", "Blue"]

@@ -12,7 +12,7 @@ from conftest import run_cli
 from deckpress import build as build_module
 from deckpress.builders.tts import steps as tts_builder
 from deckpress.errors import DeckError, Where
-from test_incremental import URL, age, build, clean_build, edit, game, tree  # noqa: F401 (game: a fixture)
+from helpers.builds import URL, age, build, clean_build, edit, game, tree  # noqa: F401 (game: a fixture)
 
 CARD = ("then play again", "then play twice")  # the Wild card's text: one face changes
 NEW_CARD = ("      - name: Wild", "      - {name: Joker, value: 9, colour: '#000000', count: 1}\n      - name: Wild")

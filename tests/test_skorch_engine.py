@@ -8,9 +8,9 @@ import re
 
 from conftest import ROOT
 
-from deck_data import deck_data
-from fake_tts import to_lua, to_py as from_lua
-from lua_modules import modules, runtime
+from helpers.deck_data import deck_data
+from helpers.fake_tts import to_lua, to_py as from_lua
+from helpers.lua_modules import modules, runtime
 
 lua = runtime()
 use = modules("skorch", lua)

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from conftest import run_cli
-from fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 SEATS = ["White", "Red", "Blue"]
 RADIUS = 1.5

@@ -207,7 +207,7 @@ def test_a_system_font_without_the_face_the_markup_needs(tmp_path, installed):
 def test_an_installed_font_by_family_name(tmp_path):
     """With a real fontconfig: the family with most faces on this machine (skipped on a machine with no
     font installed)."""
-    from test_system_fonts import installed_family
+    from helpers.fonts import installed_family
 
     found = installed_family()
     if found is None:

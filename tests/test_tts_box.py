@@ -15,8 +15,8 @@ import pytest
 from conftest import run_cli
 from deckpress.builders.tts import save as tts_save
 from deckpress.builders.tts.lua import BOX_ENTRY
-from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
-from test_score_table import select_mode
+from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.score_table import place, select_mode, target
 
 SEATS = ["White", "Red", "Blue"]
 BOX_END = "\n--box--\n"  # ends the box's own part of its saved state (lib/box.lua)
@@ -552,16 +552,14 @@ def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, 
 def test_score_in_a_box_away_from_the_centre_discards_by_its_box(games):
     """A round of SCORE! played in a box 60 units right of the table's centre: the cards it resolves go face up
     to the box's own discard pile, not to the table's centre (where another game's pile may lie)."""
-    import test_score_table as st
-
     full, box_file, _ = games("score")
     table = InBox(full, box_file, ["White", "Red"], shift=60.0)
     table.click("uiGetReady", "White")
-    [five] = st.place(table, "White", ["Score! 5"])
-    st.place(table, "White", ["Score! 1", "Score! 2"], start=2)
-    [fire] = st.place(table, "Red", ["Fire! 2"])
-    st.place(table, "Red", ["Score! 2", "Score! 3"], start=2)
-    st.target(table, "Red", "White")
+    [five] = place(table, "White", ["Score! 5"])
+    place(table, "White", ["Score! 1", "Score! 2"], start=2)
+    [fire] = place(table, "Red", ["Fire! 2"])
+    place(table, "Red", ["Score! 2", "Score! 3"], start=2)
+    target(table, "Red", "White")
     table.click("scoreScore", "Red")
     assert table.ui_value("score_run_White") == "3"
     ox, oz = origin_of(table.box)

@@ -10,7 +10,7 @@ import lupa.lua52 as lupa
 import pytest
 
 from deckpress.builders.tts import editor
-from fake_tts_editor import FakeTTS
+from helpers.fake_tts_editor import FakeTTS
 
 
 class Heard:

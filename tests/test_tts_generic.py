@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from conftest import ROOT, run_cli
-from fake_tts import FakeTTS, timing  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, timing  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DECK = """
 game: {name: "Generic \\"test\\" ]] game", players: {min: 2, max: 4}}

@@ -14,7 +14,7 @@ import lupa.lua52 as lua52
 import pytest
 
 from conftest import ROOT, run_cli
-from lua_modules import impurities, modules, runtime
+from helpers.lua_modules import impurities, modules, runtime
 from deckpress.scripting import games
 from deckpress.errors import DeckError, Where
 from deckpress.paths import PACKAGE_DATA
@@ -22,7 +22,7 @@ from deckpress.builders.tts import lua
 from deckpress.builders.tts.lua import (_ASSIGN, _TOKEN, FORBIDDEN_NAMES, FORBIDDEN_OPS, LuaValueError, Module, bundle,
                                         check_sandbox, check_script, clean_around, closed_and_clean, find_modules,
                                         lua_literal, lua_string, sandbox_problems)
-from fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 
 DEAL = {2: 15, 3: 12, 4: 9, 5: 8, 6: 7}
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]

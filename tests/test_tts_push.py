@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT, heeds_ctrl_c, run_cli
 from deckpress.builders.tts import editor, push
 from deckpress.builders.tts.push import Talkback, map_error
-from fake_tts_editor import FakeTTS
+from helpers.fake_tts_editor import FakeTTS
 
 DECK = """
 game: {name: Tiny, players: {min: 2, max: 3}}

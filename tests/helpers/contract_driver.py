@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from fake_tts import to_lua, to_py as from_lua
+from helpers.fake_tts import to_lua, to_py as from_lua
 
 LIMIT = 5000  # moves: every game here ends long before
 

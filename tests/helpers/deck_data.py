@@ -14,7 +14,7 @@ import lupa.lua52 as lua52
 from conftest import ROOT
 from deckpress.builders.tts.data import lua_data
 from deckpress.deck import load_deck
-from fake_tts import to_lua
+from helpers.fake_tts import to_lua
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 

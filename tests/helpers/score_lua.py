@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import lupa.lua52 as lua52
 
-from deck_data import _data, deck_data
-from fake_tts import to_py as from_lua
-from lua_modules import modules, runtime
+from helpers.deck_data import _data, deck_data
+from helpers.fake_tts import to_py as from_lua
+from helpers.lua_modules import modules, runtime
 
 
 # Cards a designer adds in the YAML alone (tests/test_score_table.py builds a deck with them): the engine
