@@ -48,6 +48,8 @@ SLOTS = "tests/test_tts_slots.py"
 RECORDS = "tests/test_records.py::test_an_incremental_build_after_one_input_changed_equals_a_clean_one"
 BOUNDS = "tests/test_boundaries.py"
 AGREE = "tests/test_schema_agreement.py"
+GUARD = "tests/test_guard_rails.py"
+PLAYTEST = "tests/test_playtest.py"
 
 MUTATIONS = [
     # --- which face a TTS card shows -------------------------------------------------------------
@@ -276,6 +278,31 @@ MUTATIONS = [
       "tests/test_incremental.py", "-k", "hashed_again"),
     m("a PDF's faces replaced without moving what follows", "builders/pdf/canvas.py",
       "shift += len(made) - (bounds[n] - bounds[n - 1])", "shift += 0", "tests/test_pdf_incremental.py"),
+    # --- a designer's scripted game: its contract, its Lua's bounds, its table scenarios, playtest ----------
+    m("play changing its state passes check", "data/playtest/contract.lua",
+      "  if not equal(state, before) then\n    return nil, violation(\"play\"", "  if false then\n    return nil, violation(\"play\"",
+      GUARD),
+    m("a card lost in a move passes check", "data/playtest/contract.lua", "if not same_ids(ids, now) then",
+      "if false then", GUARD),
+    m("determinize drawing from another seed passes check", "data/playtest/contract.lua",
+      "if Bots.key(engine.determinize(state, seat, seed)) ~= Bots.key(dealt) then", "if false then", GUARD),
+    m("to_act naming no seat mid-game passes check", "data/playtest/contract.lua",
+      "if kind ~= \"over\" and n == 0 then", "if false then", GUARD),
+    # (removing a bound itself would leave its test running until TIMEOUT, or the Lua state growing unbounded)
+    m("an endless engine call stopped without naming its function", "scripting/runtime.py",
+      'bound.what .. " ran past "', '"the engine ran past "', GUARD, "-k", "instruction_limit"),
+    m("an engine growing without end stopped without naming its function", "scripting/runtime.py",
+      'bound.what .. " made the Lua state hold', '"the engine made the Lua state hold', GUARD, "-k", "memory_limit"),
+    m("table scenarios played at TTS's own timing only", "tabletest/run.py",
+      'TIMINGS = ((1, ""), (20, " (TTS 20 frames late)"))', 'TIMINGS = ((1, ""),)',
+      "tests/test_table_scenarios.py", "-k", "20_frames"),
+    m("unfinished games counted as finished", "playtest.py",
+      'order = [g for g in sorted(played.games) if not played.games[g].get("unfinished")]',
+      "order = sorted(played.games)", PLAYTEST, "-k", "max_moves"),
+    m("--rotate seats every game alike", "playtest.py", "by = (g - 1) % run.players if run.rotate else 0",
+      "by = 0", PLAYTEST, "-k", "rotate"),
+    m("card names sorted as text", "playtest.py", "(0, int(part), \"\") if part.isdigit()",
+      "(1, 0, part) if part.isdigit()", PLAYTEST, "-k", "natural"),
 ]
 
 
