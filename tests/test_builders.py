@@ -4,6 +4,7 @@ entry-point group `deckpress.builders` run alike."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -104,7 +105,9 @@ def test_an_installed_package_brings_a_builder(tmp_path):
      "module named 'no_such_module'; reinstall or uninstall its package"),
     ("class ZineBuilder(Builder):", "class ZineBuilder:", "entry point zine = zine:ZineBuilder (deckpress.builders): "
                                                           "is no deckpress.builders.Builder; fix or uninstall its package"),
-], ids=["own-name", "own-flag", "does-not-load", "no-builder"])
+    ('    Options = ZineOptions\n', '    Options = ZineOptions\n    section, Section = "game", ZineOptions\n',
+     "builder zine: its deck section 'game' is a key of the deck file already; uninstall its package"),
+], ids=["own-name", "own-flag", "does-not-load", "no-builder", "own-section"])
 def test_an_installed_builder_that_cannot_run_beside_deckpresss_own_is_one_line(tmp_path, old, new, expected):
     """A package's builder that takes a name or a flag of deckpress's own builders (which come first), does not
     import, or is no Builder: the build stops (and `check` fails) at one line
@@ -114,6 +117,38 @@ def test_an_installed_builder_that_cannot_run_beside_deckpresss_own_is_one_line(
         done = deckpress(command, "--quiet") if command == "build" else deckpress(command)
         assert done.returncode == 1 and not (project / "build").exists(), done.stderr
         assert done.stderr.strip().splitlines() == [expected], command
+
+
+SECTION = ZINE.replace("class ZineBuilder(Builder):", '''class ZineSettings(Record):
+    """Zine settings."""
+
+    title = Str("The zine's title.", default="Untitled")
+
+
+class ZineBuilder(Builder):''').replace("import Int, Record", "import Int, Record, Str").replace(
+    "    Options = ZineOptions\n", '    Options = ZineOptions\n    section, Section = "zine", ZineSettings\n').replace(
+    "write_text(str(self.options.zine_pages))", "write_text(ctx.deck.model.zine.title)")
+
+
+def test_an_installed_builder_brings_its_section_of_the_deck_file(tmp_path):
+    """A builder's `section` is a key of the deck file, typed by its record, checked by `check`, documented by
+    `schema`, and given to the builder: left out, it holds the record's defaults."""
+    project, deckpress = installed(tmp_path, SECTION)
+    deck = project / "decks" / "game.yaml"
+    assert deckpress("build", "--quiet").returncode == 0
+    assert (project / "build" / "game" / "zine" / "pages.txt").read_text() == "Untitled"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text + "zine:\n  titel: Night\n", encoding="utf-8")
+    line = len(text.splitlines()) + 2
+    done = deckpress("check")
+    assert done.returncode == 1 and done.stderr == (f"decks/game.yaml:{line}:3: unknown key 'titel' in ZineSettings; "
+                                                    "did you mean 'title'?\n"), done.stderr
+    deck.write_text(text + "zine:\n  title: Night\n", encoding="utf-8")
+    assert deckpress("build", "--quiet").returncode == 0
+    assert (project / "build" / "game" / "zine" / "pages.txt").read_text() == "Night"
+    schema = json.loads(deckpress("schema").stdout)
+    assert list(schema["properties"])[-3:] == ["print", "zine", "script"]
+    assert schema["properties"]["zine"]["properties"]["title"]["description"] == "The zine's title."
 
 
 @pytest.mark.parametrize("step", ["prepare", "build"])

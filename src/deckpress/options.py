@@ -378,6 +378,15 @@ class Record:
     where: Where
 
     @classmethod
+    def add_option(cls, key: str, option: Option, before: str) -> None:
+        """Declare one more option after the class (a builder's section of the deck), in front of `before`."""
+        if key in cls.OPTIONS:
+            raise ValueError(f"{cls.__name__} has an option {key!r} already")
+        items = list(cls.OPTIONS.items())
+        at = [k for k, _ in items].index(before)
+        cls.OPTIONS = dict([*items[:at], (key, option), *items[at:]])
+
+    @classmethod
     def load(cls, value: Any, where: Where, ctx: Context, extra: dict[str, Option] | None = None):
         if value is None:
             value = Map()

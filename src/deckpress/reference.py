@@ -10,10 +10,12 @@ import inspect
 import json
 
 from . import expr, render, schema, source, svg, tables
+from .builders import BUILDERS
+from .builders.pdf import PrintOptions
 from .builders.pdf.profiles import PAGE_LIMITS, PrintProfile
 from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
-from .schema import CARD_SIZES, RECORDS, PrintOptions
+from .schema import CARD_SIZES, RECORDS, Setup
 from .sizes import MAX_BACK_OFFSET
 from .scripting import games
 from .scripting.records import RECORDS as GAME_RECORDS
@@ -142,10 +144,12 @@ def games_section() -> str:
 
 
 def documented() -> list[type[Record]]:
-    """The records of the deck format, in the reference's order: the deck's, and a print profile's after the
-    deck's print settings."""
-    at = RECORDS.index(PrintOptions) + 1
-    return [*RECORDS[:at], PrintProfile, *RECORDS[at:]]
+    """The records of the deck format, in the reference's order: the deck's, deckpress's own builders' sections
+    after its setup (and a print profile's after the print settings), then the template's."""
+    sections = [cls.Section for cls in BUILDERS if cls.Section is not None]
+    sections.insert(sections.index(PrintOptions) + 1, PrintProfile)
+    at = RECORDS.index(Setup) + 1
+    return [*RECORDS[:at], *sections, *RECORDS[at:]]
 
 
 def markdown() -> str:

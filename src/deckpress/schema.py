@@ -11,7 +11,7 @@ import itertools
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import elements
 from .scripting import games
@@ -39,10 +39,6 @@ MAX_DECK_CARDS = 10_000  # different cards in the whole deck: a build takes abou
 MAX_ELEMENTS = 500  # elements of one template
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
-
-# Tabletop Simulator player colours that can sit at a table, in TTS order.
-TTS_COLORS = ["White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink"]
-
 
 def slug(text: str) -> str:
     """`Score! 3` -> `score-3`, at most MAX_ID characters; used for default ids."""
@@ -476,30 +472,6 @@ class Setup(Record):
     options = Free("Game-specific setup settings for the TTS scripts.", default=dict)
 
 
-class TTSOptions(Record):
-    """Tabletop Simulator export settings."""
-
-    image_format = Choice("Format of the deck sheets, backs and token images.", ["jpeg", "png"],
-                          default="jpeg")
-    quality = Int("JPEG quality of the deck sheets.", default=90, min=1, max=100)
-    description_field = Str("Card field shown as the card's TTS Description (its tooltip).", default="text")
-    seats = ListOf(Choice("A player colour.", TTS_COLORS), "Player colours given a hand zone, clockwise "
-                   "from the bottom; default: as many as the game's most players (at most 10).",
-                   default=None)
-
-    def validate(self, ctx):
-        if self.seats is not None and len(set(self.seats)) != len(self.seats):
-            ctx.error(self.source.at("seats"), "a colour is listed twice in seats; list each colour once")
-
-
-class PrintOptions(Record):
-    """Print-and-play settings."""
-
-    profiles = ListOf(Id("A profile name: a file print/NAME.yaml, e.g. a4, letter or gutterfold-a4."),
-                      "Print profiles to build, one PDF each: build/<deck>/print/<deck>-<profile>.pdf.",
-                      default=lambda: ["a4", "letter"])
-
-
 class Icon(Record):
     """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
 
@@ -533,6 +505,10 @@ class Icon(Record):
 class Deck(Record):
     """A deck file: one game, everything deckpress builds from it."""
 
+    # The builders' own sections (`tts:`, `print:`), which each builder adds (deckpress.builders), in front of
+    # `script:`: their keys, in the order added.
+    BUILDER_SECTIONS: ClassVar[list[str]] = []
+
     game = Section(Game, "Game metadata.")
     card_size = Size(f"Card size: {CARD_SIZE_NAMES}, or {{width, height}} in mm.", CARD_SIZES,
                      CARD_LIMITS, "card size", default="poker")
@@ -549,12 +525,21 @@ class Deck(Record):
     rules = Localized(ListOf(Section(RuleSection, "A section."), "The rules, as sections.", default=list))
     modes = ListOf(Section(Mode, "A game mode."), "Game modes (variants).", default=list)
     setup = Section(Setup, "Setup data for the TTS scripts and the rules pages.", default=None)
-    tts = Section(TTSOptions, "Tabletop Simulator export settings.", default=None)
-    print = Section(PrintOptions, "Print-and-play settings.", default=None)
     script = Id("The scripted game the deck is played with at the table: its folder tts/<script>/ in the project, "
                 "in an installed package (entry points `deckpress.games`) or in deckpress (see Records of the "
                 "scripted games) holds its Lua and the records (game.yaml) that type this deck's `setup.options`, "
                 "modes' `options` and card fields; none: no table script, and they stay free-form.", default=None)
+
+    @classmethod
+    def add_section(cls, key: str, record: type[Record]) -> None:
+        """A builder's section of the deck file, `key:`, typed by `record` (its docstring's first line the
+        section's doc); a section left out holds the record's defaults. Adding one a second time does nothing."""
+        option = cls.OPTIONS.get(key)
+        if isinstance(option, Section) and option.cls is record and key in cls.BUILDER_SECTIONS:
+            return
+        cls.add_option(key, Section(record, (record.__doc__ or "").strip().splitlines()[0], default=None),
+                       before="script")
+        cls.BUILDER_SECTIONS.append(key)
 
     def validate(self, ctx):
         seen: dict[str, str] = {}
@@ -588,10 +573,9 @@ class Deck(Record):
             self.setup = Setup.load(None, self.where, ctx)
         else:
             self._check_deal(ctx)
-        if self.tts is None:
-            self.tts = TTSOptions.load(None, self.where, ctx)
-        if self.print is None:
-            self.print = PrintOptions.load(None, self.where, ctx)
+        for key in self.BUILDER_SECTIONS:  # a section left out: its record's defaults
+            if getattr(self, key) is None:
+                setattr(self, key, self.OPTIONS[key].cls.load(None, self.where, ctx))
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
@@ -648,7 +632,7 @@ class Template(Record):
 
 
 RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
-                               Block, TableBlock, Mode, Setup, TTSOptions, PrintOptions,
+                               Block, TableBlock, Mode, Setup,
                                Template, Element, *elements.RECORDS, elements.Gradient, elements.Shadow]
 
 
@@ -671,3 +655,9 @@ def json_schema(deck: Deck | None = None) -> dict:
 def record_schema(record: type[Record], title: str) -> dict:
     """A template or print profile file as JSON Schema."""
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": title, **record.json_schema()}
+
+
+# deckpress's own builders' sections of the deck file (tts:, print:), each typed by its builder's record.
+from .builders import BUILDERS, add_sections  # noqa: E402 (after Deck, which they extend)
+
+add_sections(BUILDERS)

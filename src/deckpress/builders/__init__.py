@@ -5,7 +5,9 @@ one class (a subclass of Builder) with its name, its typed options, and its step
 
 A builder's options are a Record (`Options`): `deckpress build` and `watch` get one flag per key
 (`back_offset` is `--back-offset`), its help the option's doc, its value checked by the option, and the
-builder gets them typed as `self.options`. Its steps:
+builder gets them typed as `self.options`. Its `section` (a key of the deck file, e.g. `print:`) and the
+record that types it (`Section`) are added to the deck format when the builder is registered: `check` and
+`deckpress schema` know it, and the builder reads it as `ctx.deck.model.<section>`. Its steps:
 
     check(deck)         `deckpress check`: the builder's own settings files load and fit (a DeckError if not)
     tiles(deck, faces)  the face tiles (faces cut to the trim at a size) it wants: the face stage cuts them while
@@ -48,6 +50,10 @@ class Builder:
 
     name: ClassVar[str]
     Options: ClassVar[type[Record]] = NoOptions
+    # Its section of the deck file (`print:` of the PDF builder), typed by a record, which the build gives it as
+    # ctx.deck.model.<section>: the key and the record, or None for a builder the deck says nothing to.
+    section: ClassVar[str | None] = None
+    Section: ClassVar[type[Record] | None] = None
     metavars: ClassVar[dict[str, str]] = {}  # how a flag's value is written, by option key, e.g. X,Y
 
     def __init__(self, options: Record | None = None):
@@ -93,6 +99,23 @@ from .tts import TTSBuilder  # noqa: E402
 BUILDERS: list[type[Builder]] = [TTSBuilder, PDFBuilder]
 
 
+def add_sections(classes) -> None:
+    """Each builder's section of the deck format added to the Deck record (once), as Sphinx's builders add
+    their configuration values; a DeckError when a key is the deck's own or another builder's. deckpress's own
+    are added as schema.py defines Deck; an installed builder's as it is registered."""
+    from ..schema import Deck  # (for an installed builder only: the command line starts without the schema)
+
+    for cls in classes:
+        if cls.section is None:
+            continue
+        taken = Deck.OPTIONS.get(cls.section)
+        if taken is not None and not (cls.section in Deck.BUILDER_SECTIONS and taken.cls is cls.Section):
+            raise DeckError.at(Where(f"builder {cls.name}"), f"its deck section {cls.section!r} is a key of the "
+                                                             "deck file already; uninstall its package")
+        Deck.add_section(cls.section, cls.Section)
+
+
+
 @functools.cache
 def registered(installed: bool = True) -> tuple[type[Builder], ...]:
     """Every builder class: deckpress's own, then (`installed`) those of the installed packages, by name; a
@@ -119,6 +142,8 @@ def registered(installed: bool = True) -> tuple[type[Builder], ...]:
                                                              "uninstall one of the two packages")
         names.add(cls.name)
         flags |= set(cls.Options.OPTIONS)
+    if any(cls.section for cls in out[len(BUILDERS):]):
+        add_sections(out[len(BUILDERS):])
     return tuple(out)
 
 

@@ -5,7 +5,7 @@ and cutter files (cutters.py, labels.py), the rules pages (rules.py, rules_style
 
 from __future__ import annotations
 
-from ...options import Choice, ListOf, Number, Record
+from ...options import Choice, Id, ListOf, Number, Record
 from ...sizes import MAX_BACK_OFFSET
 from .. import Builder
 
@@ -25,11 +25,20 @@ class PDFOptions(Record):
                                      default=lambda: [0.0, 0.0])
 
 
+class PrintOptions(Record):
+    """Print-and-play settings."""
+
+    profiles = ListOf(Id("A profile name: a file print/NAME.yaml, e.g. a4, letter or gutterfold-a4."),
+                      "Print profiles to build, one PDF each: build/<deck>/print/<deck>-<profile>.pdf.",
+                      default=lambda: ["a4", "letter"])
+
+
 class PDFBuilder(Builder):
     """The print-and-play PDFs: build/<deck>/print/."""
 
     name = "pdf"
     Options = PDFOptions
+    section, Section = "print", PrintOptions
     metavars = {"back_offset": "X,Y"}
 
     @classmethod

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 from ...markup import to_bbcode, to_plain
-from ...schema import TTS_COLORS, Block, Card, Component, Deck
+from ...schema import Block, Card, Component, Deck
+from . import TTS_COLORS
 
 TABLE = "Table_Circular"
 # Hand zones placed and sized like TTS's own default hands on a round table (real saves: centre ~24.8
