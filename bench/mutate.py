@@ -136,8 +136,8 @@ MUTATIONS = [
       "current = _listing([f for f in folders if isinstance(f, str)])", "current = {}",
       "tests/test_incremental.py", "-k", "stamp"),
     m("a file of the last build trusted by its inode alone", "inputs.py",
-      "(VOUCHED.get(tuple(state)) if state is not None else None)",
-      "next((d for k, d in VOUCHED.items() if state and k[2] == state[2]), None)",
+      "(vouched.get(tuple(state)) if state is not None else None)",
+      "next((d for k, d in vouched.items() if state and k[2] == state[2]), None)",
       "tests/test_incremental.py", "-k", "changed_since"),
     # --- nothing escapes the project ----------------------------------------------------------------
     m("confinement as a string prefix", "paths.py", "resolved.is_relative_to(root) for root",

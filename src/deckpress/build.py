@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Callable
 from . import __version__, stamp
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
-from .inputs import (VOUCHED, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
+from .inputs import (Hashed, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
                      plain, sha256_file)
 from .paths import project_root
 from .processes import Prepared, TaskFailed, available, check_stop, holding_stops
@@ -227,30 +227,30 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 
     builders = _builders(options)
     option_values = _option_values(options, builders, deck.lang)
-    files = input_digests(deck)  # once: the manifest records the inputs as the build read them
-    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values, files)
+    hashed: Hashed = {}  # each input file's state as this build hashes it, for the stamp
+    files = input_digests(deck, hashed)  # once: the manifest records the inputs as the build read them
+    inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values, files, hashed)
     states = _up_to_date(final, old_manifest, inputs) if previous else None
     if states is not None:
         said = FaceStage.recorded_warnings(old_manifest.get("faces", {}))
         for warning in said:
             warn(warning)
         stamp.write(final, deck, _stamp_key(options), old_manifest.get("faces", {}),
-                    {**states, MANIFEST: manifest_state}, deck.warnings + said)
+                    {**states, MANIFEST: manifest_state}, deck.warnings + said, hashed)
         return f"{deck.name}: up to date ({final})"
 
-    VOUCHED.clear()
-    if previous is not None:
-        VOUCHED.update(stamp.vouched(final, old_manifest.get("artifacts", {})))
+    vouched = stamp.vouched(final, old_manifest.get("artifacts", {})) if previous is not None else {}
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
     shown = ShownFaces(staging, final, old_manifest.get("artifacts", {}) if previous is not None else {})
     try:
         (staging / TEMPORARY_MARK).write_bytes(b"")
         faces = plan_faces(deck)
-        stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}), old_manifest.get("artifacts"))
+        stage = FaceStage(deck, staging, previous, old_manifest.get("faces", {}), old_manifest.get("artifacts"),
+                          vouched)
         total = len(faces.all())
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
-                           records=Records(staging, previous, old_manifest.get("records", {})))
+                           records=Records(staging, previous, old_manifest.get("records", {}), vouched))
         wanted = tiles(builders, deck, faces)  # before the builders fork: they share the modules it imports
         with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
@@ -261,7 +261,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             run_builders()
             # Within the block: the builders' processes, done, are reaped once the build is in place (a
             # process's end, its memory handed back, takes 10 to 25 ms).
-            states, old = _put_in_place(ctx, stage.records, option_values, files)
+            states, old = _put_in_place(ctx, stage.records, option_values, files, hashed)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
             shown.restore()
@@ -272,7 +272,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     try:
         shown.close()
         stamp.write(final, deck, _stamp_key(options), stage.records, states,
-                    deck.warnings + FaceStage.recorded_warnings(stage.records))
+                    deck.warnings + FaceStage.recorded_warnings(stage.records), hashed)
     finally:
         removed()
     return (f"{deck.name}: built {len(states) - 1} files into {final} "
@@ -280,7 +280,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 
 
 def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
-                  files: dict[str, str]) -> tuple[dict, Path | None]:
+                  files: dict[str, str], hashed: Hashed) -> tuple[dict, Path | None]:
     """Write the manifest of the build in its staging folder (ctx.out) and put it in place of ctx.final, its
     inputs `files` (input_digests, as the build read them) and the images the faces drew; returns the state of
     each file of the build, manifest included, as it was hashed (for the stamp), and the previous build's
@@ -290,11 +290,11 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
         shutil.copytree(previous / PLAYTEST, staging / PLAYTEST)
     states = {p.relative_to(staging).as_posix(): file_state(p)  # before each is hashed
               for p in sorted(staging.rglob("*")) if p.is_file() and p != staging / TEMPORARY_MARK}
-    VOUCHED.update(ctx.records.hashed)  # the files the builders hashed as they wrote them
-    artifacts = {relative: {"sha256": built_digest(staging / relative), "bytes": state[0]}
+    vouched = {**ctx.records.vouched, **ctx.records.hashed}  # and the files the builders hashed as they wrote them
+    artifacts = {relative: {"sha256": built_digest(staging / relative, vouched), "bytes": state[0]}
                  for relative, state in states.items()}
     manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
-                "inputs": build_inputs(deck, face_records, option_values, files), "artifacts": artifacts,
+                "inputs": build_inputs(deck, face_records, option_values, files, hashed), "artifacts": artifacts,
                 "faces": face_records, "records": ctx.records.new}
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     states[MANIFEST] = file_state(staging / MANIFEST)

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from . import png
 from .deck import LoadedDeck
-from .inputs import built_digest, copy_file, digest, image_record, images_unchanged, package_digest, sha256_file
+from .inputs import (Vouched, built_digest, copy_file, digest, image_record, images_unchanged, package_digest,
+                     sha256_file)
 from .processes import available, shared_out
 from .schema import Card, Component
 
@@ -318,12 +319,13 @@ class FaceStage:
     artifacts), never a file an interrupted or failed write left otherwise."""
 
     def __init__(self, deck: LoadedDeck, out: Path | None, previous: Path | None, previous_faces: dict,
-                 previous_files: dict | None = None):
+                 previous_files: dict | None = None, vouched: Vouched | None = None):
         self.deck = deck
         self.out = out
         self.previous = previous
         self.previous_faces = previous_faces
         self.previous_files = previous_files if isinstance(previous_files, dict) else {}
+        self.vouched = vouched  # the digests of the previous build's files its stamp vouches for
         from .render import DPI, FaceRenderer  # Pillow only once faces are drawn
 
         self.dpi = DPI
@@ -363,7 +365,7 @@ class FaceStage:
         """Whether the previous build holds the file `relative` with the bytes its manifest lists."""
         info = self.previous_files.get(relative)
         path = self.previous / relative
-        return isinstance(info, dict) and path.is_file() and built_digest(path) == info.get("sha256")
+        return isinstance(info, dict) and path.is_file() and built_digest(path, self.vouched) == info.get("sha256")
 
     def face_size(self, face: Face) -> Size:
         """The pixel size of the face, bleed included."""

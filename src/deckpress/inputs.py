@@ -50,40 +50,41 @@ def young(mtime_ns: int) -> bool:
     return mtime_ns > time.time_ns() - YOUNG_NS
 
 
-# The state of each input file when it was hashed, by its resolved path: None when it was too young to
-# stand for the digest (or changed while read). A stamp takes a file's state only from here.
-HASHED: dict[str, list[int] | None] = {}
+# What a build knows of its files' digests travels with it, in two maps:
+# - Hashed: the state each input file had as the build hashed it, by its resolved path (None when it was too
+#   young to stand for the digest, or changed while read); a stamp takes a file's state only from there;
+# - Vouched: digests of built files by their state: the previous build's files its stamp vouches for
+#   (stamp.vouched; a file taken from there, a hard link, is not read again to be checked) and those its
+#   builders hashed as they wrote them (Records.hashed; not read again for the manifest).
+Hashed = dict[str, list[int] | None]
+Vouched = dict[tuple, str]
 
 
-# The digests of the previous build's files its stamp vouches for, by their state (stamp.vouched), for the
-# build running in this process: a file it takes from there (a hard link) is not read again to be checked;
-# and of the files its builders hashed as they wrote them (Records.hashed), not read again for the manifest.
-VOUCHED: dict[tuple, str] = {}
+def built_digest(path: Path, vouched: Vouched | None = None) -> str:
+    """sha256 of a file of a build: the one `vouched` holds for its state, if any, else read."""
+    state = file_state(path) if vouched else None
+    return (vouched.get(tuple(state)) if state is not None else None) or sha256_file(path)
 
 
-def built_digest(path: Path) -> str:
-    """sha256 of a file of a build: the one the previous build's stamp vouches for, if any, else read."""
-    state = file_state(path)
-    return (VOUCHED.get(tuple(state)) if state is not None else None) or sha256_file(path)
-
-
-# The digest of each input file hashed in this process whose state stood for its bytes (see HASHED), with
-# that state: found in the same state again (a build's second look, each rebuild of `deckpress watch`), the
-# file is not read again.
+# The digest of each input file hashed in this process whose state stood for its bytes, with that state: found
+# in the same state again (a build's second look, each rebuild of `deckpress watch`), the file is not read
+# again. A memo by state alone (the same answers without it), as functools.cache is.
 _DIGESTS: dict[str, tuple[list[int], str]] = {}
 
 
-def input_digest(path: Path, resolved: bool = False) -> str:
-    """sha256 of an input file, its state noted in HASHED (`resolved`: the path given is)."""
+def input_digest(path: Path, resolved: bool = False, hashed: Hashed | None = None) -> str:
+    """sha256 of an input file, its state noted in `hashed` (`resolved`: the path given is)."""
     key = str(path if resolved else path.resolve())
     before = file_state(path)
     known = _DIGESTS.get(key)
     if known is not None and known[0] == before:
-        HASHED[key] = before
+        if hashed is not None:
+            hashed[key] = before
         return known[1]
     digest = sha256_file(path)
     trusted = before is not None and not young(before[1]) and file_state(path) == before
-    HASHED[key] = before if trusted else None
+    if hashed is not None:
+        hashed[key] = before if trusted else None
     if trusted:
         _DIGESTS[key] = (before, digest)
     return digest
@@ -122,8 +123,8 @@ def image_path(name: str, deck_path: Path) -> Path:
     return project_root(deck_path) / name
 
 
-def _image_digest(file: Path) -> str:
-    return input_digest(file) if file.is_file() else MISSING
+def _image_digest(file: Path, hashed: Hashed | None = None) -> str:
+    return input_digest(file, hashed=hashed) if file.is_file() else MISSING
 
 
 MISSING = ""  # the digest recorded for an image a face drew a placeholder for
@@ -180,21 +181,24 @@ def face_images(deck, face_records: dict) -> dict[str, Path]:
     return {name: image_path(name, deck.path) for record in face_records.values() for name in record.get("images", {})}
 
 
-def input_digests(deck) -> dict[str, str]:
-    """The digest of each input file of the deck but its faces' images (see input_files), by its name."""
+def input_digests(deck, hashed: Hashed | None = None) -> dict[str, str]:
+    """The digest of each input file of the deck but its faces' images (see input_files), by its name; each
+    file's state noted in `hashed`."""
     game = deck.model.scripted
     return {(game.display_name(f) if game is not None else None) or display_name(f, deck.path, resolved=True):
-            input_digest(f, resolved=True) for f in input_files(deck)}
+            input_digest(f, resolved=True, hashed=hashed) for f in input_files(deck)}
 
 
-def build_inputs(deck, face_records: dict, options: dict, files: dict[str, str] | None = None) -> dict[str, str]:
+def build_inputs(deck, face_records: dict, options: dict, files: dict[str, str] | None = None,
+                 hashed: Hashed | None = None) -> dict[str, str]:
     """Every input of a deck's build with its digest: the deck file, the templates, TTS sources and print
     profiles it can read (the project's and the built-in ones), its own fonts, the images its faces drew,
     deckpress itself and the build's options. `files`: input_digests(deck) as the build read them, at its
-    start (a file saved while the build runs is then not recorded with bytes the build did not read)."""
-    out = dict(input_digests(deck) if files is None else files)
+    start (a file saved while the build runs is then not recorded with bytes the build did not read). The state
+    of each file hashed is noted in `hashed`."""
+    out = dict(input_digests(deck, hashed) if files is None else files)
     for name, file in face_images(deck, face_records).items():
-        out[name] = _image_digest(file)
+        out[name] = _image_digest(file, hashed)
     out["deckpress"] = package_digest()
     out["options"] = digest(options)
     return out
@@ -217,12 +221,13 @@ class Records:
     previous build lets the build take the artifact's files from there; the records land in the
     manifest, so a clean build writes exactly the records an incremental one does."""
 
-    def __init__(self, out: Path, previous: Path | None, old: dict):
+    def __init__(self, out: Path, previous: Path | None, old: dict, vouched: Vouched | None = None):
         self.out = out
         self.previous = previous
         self.old = old if isinstance(old, dict) else {}
+        self.vouched: Vouched = vouched if vouched is not None else {}  # the previous build's, checked by state
         self.new: dict[str, dict] = {}
-        self.hashed: dict[tuple, str] = {}  # the digest of each file `keep` hashed, by its state then (VOUCHED)
+        self.hashed: Vouched = {}  # the digest of each file `keep` hashed, by its state then
         self._digests: dict[str, str] = {}
         self._put: list[str] = []  # names put, in order, for the records made while making another
 
@@ -250,7 +255,7 @@ class Records:
         if self.previous is None:
             return False
         source = self.previous / relative
-        if not source.is_file() or built_digest(source) != sha256:
+        if not source.is_file() or built_digest(source, self.vouched) != sha256:
             return False
         copy_file(source, self.out / (target or relative))
         return True

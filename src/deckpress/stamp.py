@@ -5,7 +5,7 @@ of the build the bytes the manifest gives (build.py, _up_to_date): that reads th
 and the build's files. Once it is found so, or a build has been put in place, the build folder's stamp
 records the state (size, modification time, inode) of each file that check read:
 
-- every input file, with the state it had as it was hashed (inputs.HASHED), and only for a file changed
+- every input file, with the state it had as it was hashed (inputs.Hashed), and only for a file changed
   more than inputs.YOUNG_NS before: a later change gives it another modification time;
 - every file of the folders whose listing decides which inputs there are (the project's and deckpress's
   templates/, tts/ and print/, the deck's game folder), the deck file as named, and the images the faces
@@ -35,7 +35,7 @@ import os
 from pathlib import Path
 
 from . import cache
-from .inputs import HASHED, face_images, file_state, listed_files, resolved_files
+from .inputs import Hashed, face_images, file_state, listed_files, resolved_files
 from .paths import LOOKUP_FOLDERS, lookup_dirs
 
 MANIFEST = "manifest.json"
@@ -92,9 +92,10 @@ def unchanged(deck_path: Path, final: Path, key: str) -> list[str] | None:
     return [line for line in say if isinstance(line, str)]
 
 
-def _inputs(deck, face_records: dict) -> tuple[list[str], dict[str, list[int] | None]] | None:
+def _inputs(deck, face_records: dict, hashed: Hashed) -> tuple[list[str], dict[str, list[int] | None]] | None:
     """The folders listed and the state of each input file, for a stamp; None when a state does not stand
-    for the bytes hashed (a file changed since, or too shortly before), or the deck cannot be stamped."""
+    for the bytes hashed (`hashed`: a file changed since, or too shortly before), or the deck cannot be
+    stamped."""
     game = deck.model.scripted
     if deck.system_fonts or (game is not None and game.origin.startswith("package")):
         return None
@@ -103,29 +104,30 @@ def _inputs(deck, face_records: dict) -> tuple[list[str], dict[str, list[int] | 
     for folder in folders:
         for path, resolved in resolved_files(Path(folder)) if os.path.isdir(folder) else ():
             state = files[str(path)] = file_state(path)
-            if state is None or HASHED.get(str(resolved)) != state:
+            if state is None or hashed.get(str(resolved)) != state:
                 return None
     for file in sorted({f.resolve() for f in deck.input_files()}):  # those of the folders: just above
         state = files[str(file)] = file_state(file)
-        if state is None or HASHED.get(str(file)) != state:
+        if state is None or hashed.get(str(file)) != state:
             return None
     for file in face_images(deck, face_records).values():
         state = files[str(file.resolve())] = file_state(file)
-        if state is not None and HASHED.get(str(file.resolve())) != state:
+        if state is not None and hashed.get(str(file.resolve())) != state:
             return None
     files[str(deck.path.absolute())] = file_state(deck.path)
     return folders, files
 
 
 def write(final: Path, deck, key: str, face_records: dict, built: dict[str, list[int] | None],
-          say: list[str]) -> None:
+          say: list[str], hashed: Hashed) -> None:
     """Stamp the build folder `final`, just found up to date or put in place: `built` holds the state of each
-    of its files as the manifest was written or checked. When the inputs cannot be stamped (see _inputs),
+    of its files as the manifest was written or checked, `hashed` that of each input file as the build hashed
+    it. When the inputs cannot be stamped (see _inputs),
     the stamp holds the build's files alone: it never tells the build up to date, but the next build takes
     the digests of the files it reuses from it (`vouched`)."""
     if _tree(final) != built:
         return
-    inputs = _inputs(deck, face_records)
+    inputs = _inputs(deck, face_records, hashed)
     folders, files = inputs if inputs is not None else ([], None)
     stamp = {"deck": str(deck.path.absolute()), "key": key, "folders": folders, "files": files, "built": built,
              "say": say}
