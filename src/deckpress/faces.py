@@ -6,9 +6,8 @@ file of its own (`tile` says where each tile is read from).
 
 A builder asks for a tile by its size, or by a `Cut` that also says how it is kept. Its pixels: not a
 PNG, as only deckpress reads them, to compose the sheets of this build and of the next one, but its RGB
-rows compressed with zstd at level 1 after a small header (`write_tile`, `read_tile`); a slot tile of
-bench/scale.py's deck was compressed in 0.7 ms instead of libdeflate's 5.2 ms for its PNG, to a file of
-34 KB instead of 37 KB, and read back in about the same time. Or a JPEG of a quality (`jpeg_tile`): a
+rows compressed with zstd at level 1 after a small header (`write_tile`, `read_tile`), several times as
+fast as a PNG and no larger (bench/README.md). Or a JPEG of a quality (`jpeg_tile`): a
 slot of a TTS JPEG sheet, which the TTS builder splices from its slots' JPEGs (builders/tts/sheets.py), so the
 sheet's encoding is done here, in the drawing processes, a tile at a time."""
 
@@ -223,20 +222,14 @@ def cut(image, bleed_px: float, size: Size, inside_px: float):
     """The face `image` cut to its trim at `size`: cropped where crop_box says so (`inside_px`: its
     crop_allowance), else resampled in one step. Cropped, a slot costs nothing and keeps the face's own
     pixels: the shipped decks' slots (0.97 to 0.99 of the trim) are, as is a 1,000-card deck's 728 x 1024
-    slot of a poker card (bench/scale.py: 7 to 8 ms a card less). A sheet's slot further from the trim (a
-    card scaled to more than THUMBNAIL_SCALE, as small as 0.54 where 70 cards share a sheet) is resampled
-    with a box filter (each pixel the average of the face's pixels it covers), a thumbnail's card
-    bicubically. On SCORE!'s faces, a 728 x 1024 slot (0.97) takes 6.9 ms with the box filter, 9.3
-    bilinear, 13.6 bicubic; a 408 x 576 one (0.54) 3.1, 4.8 and 8.4.
-    The box filter's slots are 1.1 of 255 (mean) from bilinear's: at 0.97 its text is crisper than
-    bilinear's, and curved edges show a step of a pixel where a column or row of the face falls out (RMS
-    7.2 of 255 from Lanczos's, bilinear's 2.5); at 0.54 it looks like Lanczos's (5.1 from it, bilinear 3.5).
-    TTS shows the texture smaller than this anyway (its mipmaps), and never a different pixel from one run
-    to another. libvips (pyvips) was no faster: 10.9 ms (cubic) for a 0.97 slot, 6.1 for a 0.55 one, with
-    the copies in and out. A thumbnail's card (a sixth of the face, five a save) keeps bicubic's sharper edges; it is
-    first reduced by a whole factor (averages of pixel blocks), leaving at least three times the size to
-    resample (Pillow's reducing_gap): in half the time (2.9 instead of 5.6 ms for a poker card's
-    thumbnail), its pixels within 4 of 255 of resampling the whole face (0.1 on average)."""
+    slot of a poker card. A sheet's slot further from the trim (a card scaled to more than THUMBNAIL_SCALE,
+    as small as 0.54 where 70 cards share a sheet) is resampled with a box filter (each pixel the average of
+    the face's pixels it covers): the fastest of Pillow's filters, crisper text than bilinear's near the
+    card's size and like Lanczos's far from it, and TTS shows the texture smaller than this anyway (its
+    mipmaps). A thumbnail's card (a sixth of the face, five a save) keeps bicubic's sharper edges; it is first
+    reduced by a whole factor (averages of pixel blocks), leaving at least three times the size to resample
+    (Pillow's reducing_gap), which halves its time and keeps its pixels within 4 of 255 of resampling the
+    whole face. bench/README.md ("Cutting a face to a tile") gives the figures."""
     from PIL import Image
 
     crop = crop_box(image.size, bleed_px, size, inside_px)

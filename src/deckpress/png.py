@@ -2,20 +2,15 @@
 
 Pillow's PNG encoder, even at zlib level 1, spends most of its time choosing a filter for each row
 (PNG's adaptive filtering). Card faces are mostly flat colour, which deflate compresses as well
-unfiltered: every row filtered with None gives files about as small as Pillow's level 1 (0.85 to 1.15
-times). The deflate is zlib-ng's (`compress`), at its level 3: a poker face deflates in 1.4 to 2 ms,
-three times as fast as libdeflate's level 3 (which deckpress used until December 2026: 4.5 to 6.5 ms,
-files a sixth smaller; its other levels and PNG's Up filter were no faster), and a 1,000-card build takes
-0.76 of its time. zlib-ng gives the same bytes for the same data and level in every process: its hash is
-the same on every CPU since its 2.2 release (its pull request 1681), and 30 processes under load, each
-after allocations of its own, gave the same bytes for four faces. ISA-L's deflate is faster again, but its
-output for the same bytes differed now and then from one process to another (seen in 2 of 15 clean builds
-under load: valid streams, another match at a 64 KB boundary), and a build must give the same bytes for
-the same inputs. ISA-L still inflates: a face of ours is read back in 0.45 ms of inflating instead of 1.4,
-as `read` does. Photographs and smooth gradients are the exception: their rows need the filters
-(unfiltered, a face covered by a photo is about 1.5 times larger, a smooth gradient many times). So a
-sample of the rows is compressed first, and a face whose sample does not shrink below POOR_RATIO of its
-size is handed to Pillow's encoder (level 1).
+unfiltered: every row filtered with None gives files about as small as Pillow's level 1. The deflate is
+zlib-ng's (`compress`) at its level 3, the fastest that keeps files small, and one that gives the same bytes
+for the same data and level in every process and on every CPU (zlib-ng 2.2 and later): a build must give the
+same bytes for the same inputs. Faces are read back (`read`) with ISA-L's inflate, the fastest there is;
+its deflate is not used, as its output may differ from one process to another. Photographs and smooth
+gradients are the exception: their rows need the filters (unfiltered, a face covered by a photo is about 1.5
+times larger, a smooth gradient many times). So a sample of the rows is compressed first, and a face whose
+sample does not shrink below POOR_RATIO of its size is handed to Pillow's encoder (level 1).
+bench/README.md gives the figures of these choices and of the ones not taken.
 
 Either way the file is an 8-bit RGB PNG without interlace (IHDR, pHYs, IDAT, IEND), the same bytes
 for the same pixels, whose IDAT the PDFs embed as it is (builders/pdf/canvas.py PngXObject, through image_data):

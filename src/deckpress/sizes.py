@@ -2,7 +2,7 @@
 (schema.py, which validates decks, takes them from here)."""
 
 # Card sizes in millimetres (trim), width x height: the first five from the print notes, the European
-# board-game sizes (Euro, mini Euro, Japanese) as issue 27 gives them, the business cards' as printed in the
+# board-game sizes (Euro, mini Euro, Japanese) as the print shops sell them, the business cards' as printed in the
 # US (3.5 x 2 in) and Europe (85 x 55 mm), stood upright like the others.
 CARD_SIZES: dict[str, tuple[float, float]] = {
     "poker": (63.5, 88.9),
