@@ -156,6 +156,48 @@ def test_watch_does_not_react_to_what_its_builds_write(tmp_path):
         watcher.join(timeout=30)
 
 
+def rebuilds(log: Path) -> int:
+    return sum(line.startswith(("rebuilt in", "not rebuilt")) for line in log.read_text().splitlines())
+
+
+def test_watch_rebuilds_for_the_decks_inputs_only_even_with_its_output_in_the_project(tmp_path):
+    """`deckpress watch > watch.log 2>&1` in the project: its own output, a file no deck reads and git's files
+    start no rebuild (they rebuilt for ever); a saved input, and a file added where the deck looks for
+    templates, each start one."""
+    root = tmp_path / "game"
+    assert run_cli("new", str(root), "--name", "Game").exit_code == 0
+    log = root / "watch.log"
+    with open(log, "w") as output:
+        run = subprocess.Popen([sys.executable, "-m", "deckpress", "watch"], cwd=root, stdout=output,
+                               stderr=subprocess.STDOUT, text=True, preexec_fn=heeds_ctrl_c)
+    try:
+        wait_for(lambda: "watching" in log.read_text(), log=log)
+        template = root / "templates" / "card.yaml"
+        template.write_text(template.read_text(encoding="utf-8").replace('"#ffffff"', '"#fdf6e3"', 1),
+                            encoding="utf-8")
+        wait_for(lambda: rebuilds(log) == 1, log=log)
+        (root / "notes.txt").write_text("playtest notes", encoding="utf-8")
+        (root / ".git").mkdir()
+        (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+        time.sleep(2)
+        assert rebuilds(log) == 1, log.read_text()
+        (root / "templates" / "extra.yaml").write_text("elements: []\n", encoding="utf-8")
+        wait_for(lambda: rebuilds(log) == 2, log=log)
+        time.sleep(2)
+        assert rebuilds(log) == 2, log.read_text()
+        assert [line for line in log.read_text().splitlines() if line.startswith("changed: ")] == [
+            "changed: card.yaml", "changed: extra.yaml"]
+        deck = root / "decks" / "game.yaml"  # a build that fails: then any change counts, but for watch.log
+        deck.write_text(deck.read_text(encoding="utf-8").replace("count: 2\n", "count: -2\n"), encoding="utf-8")
+        wait_for(lambda: rebuilds(log) == 3, log=log)
+        time.sleep(2)
+        assert rebuilds(log) == 3 and "not rebuilt" in log.read_text().splitlines()[-1], log.read_text()
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.wait(timeout=30)
+    assert run.returncode == 130 and "Traceback" not in log.read_text()
+
+
 def test_preview_writes_a_contact_sheet_and_a_hand_fan(tmp_path):
     root = tmp_path / "game"
     assert run_cli("new", str(root), "--name", "Game").exit_code == 0

@@ -1,40 +1,98 @@
 """`deckpress watch`: build, then build again on every saved change to a project's inputs.
 
 Each rebuild is an ordinary incremental build: faces whose inputs did not change are reused, so only
-what changed is redrawn. The watcher is watchfiles (native file-system events, not polling); the
-output folder and editors' and git's own files are not watched.
+what changed is redrawn. The watcher is watchfiles (native file-system events, not polling). A change
+starts a rebuild only when it is a deck's input: a file its last build read (the inputs its manifest lists:
+the deck, templates, spreadsheets, images, fonts, Lua, print styles), or a file added where a deck looks for
+inputs (decks/, templates/, tts/, print/). After a build that failed, and for a deck with no build yet, any
+change of the project counts. Never one: the output folder, editors' and version control's own files, and
+the files watch's own output goes to (`deckpress watch > watch.log`).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import watchfiles
 
-from .paths import project_root
+from .build import read_manifest
+from .paths import LOOKUP_FOLDERS, project_root
 
 DEBOUNCE_MS = 30  # a save often arrives as several events; wait this long for the last one
 SETUP_MS = 200  # how often the watcher wakes when nothing changed (its first wake starts the first build)
 
 
-# The files editors write beside the one saved, beyond those watchfiles leaves out (vim's .swp and ~,
-# emacs's .#name): vim's write test (4913), emacs's #autosave#, gedit's, Kate's, LibreOffice's lock,
-# Chrome's and JetBrains' temporary copies, and *.tmp.
+# The files editors and tools write beside the one saved, beyond those watchfiles leaves out (vim's .swp
+# and ~, emacs's .#name): vim's write test (4913), emacs's #autosave#, gedit's, Kate's, LibreOffice's lock,
+# Chrome's and JetBrains' temporary copies, sed -i's, and *.tmp.
 EDITOR_FILES = (r"^4913$", r"^#.*#$", r"^\.goutputstream-", r"\.kate-swp$", r"^\.~lock\..*#$", r"\.crswap$",
-                r"\.sw[a-p]x?$", r"___jb_(tmp|old|bak)___$", r"\.tmp$")
+                r"\.sw[a-p]x?$", r"___jb_(tmp|old|bak)___$", r"\.tmp$", r"^sed[A-Za-z0-9]{6}$")
+
+
+def _own_output() -> set[tuple[int, int]]:
+    """The files (device, inode) this process's output goes to, where it is redirected to a file."""
+    out = set()
+    for fd in (1, 2):
+        try:
+            st = os.fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            out.add((st.st_dev, st.st_ino))
+    return out
 
 
 class _Inputs(watchfiles.DefaultFilter):
-    """Every file under the projects but the output folder and editors' own."""
+    """The changes that start a rebuild (see above); `learn` tells it the decks' inputs after each build."""
 
     def __init__(self, out: Path):
         super().__init__(ignore_entity_patterns=(*watchfiles.DefaultFilter.ignore_entity_patterns, *EDITOR_FILES))
         self.out = out.resolve()
+        self.own = _own_output()
+        self.inputs: set[Path] | None = None  # None: some deck has no build yet, any change counts
+        self.folders: set[Path] = set()
+
+    def learn(self, decks: list[Path], built: bool) -> None:
+        """The inputs each deck's build in the output folder read, and where each looks for new ones; after a
+        build that failed (the fix may be a file no build read yet), or with no deck found, any change."""
+        inputs: set[Path] = set()
+        folders: set[Path] = set()
+        if not built:
+            self.inputs = None
+            return
+        for deck in decks:
+            root = project_root(deck).resolve()
+            folders.update([deck.parent.resolve(), *(root / folder for folder in LOOKUP_FOLDERS)])
+            manifest = read_manifest(self.out / deck.stem)
+            names = manifest.get("inputs") if isinstance(manifest.get("inputs"), dict) else None
+            if names is None:
+                self.inputs, self.folders = None, folders
+                return
+            inputs.add(deck.resolve())
+            for name in names:
+                if name not in ("deckpress", "options") and not name.startswith(("deckpress:", "script:")):
+                    inputs.add((root / name).resolve())
+        self.inputs, self.folders = inputs, folders
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
-        return super().__call__(change, path) and not Path(path).resolve().is_relative_to(self.out)
+        if not super().__call__(change, path):
+            return False
+        where = Path(path).resolve()
+        if where.is_relative_to(self.out):
+            return False
+        try:
+            st = os.stat(where)
+        except OSError:
+            st = None
+        if st is not None and (st.st_dev, st.st_ino) in self.own:
+            return False
+        if self.inputs is None or where in self.inputs:
+            return True
+        return change == watchfiles.Change.added and any(where.is_relative_to(f) for f in self.folders)
 
 
 def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], bool],
@@ -46,14 +104,18 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], bo
 
     preload()
 
+    inputs = _Inputs(out)
+
     def build_all() -> bool:
         found = decks()
-        return bool(found) and all([build(deck) for deck in found])
+        built = bool(found) and all([build(deck) for deck in found])
+        inputs.learn(found, built)
+        return built
 
     roots = sorted({project_root(d).resolve() for d in decks()})
     watching = False
     # The first build runs once the watcher is set up (its first yield), so no save is missed between them.
-    for changes in watchfiles.watch(*roots, watch_filter=_Inputs(out), debounce=DEBOUNCE_MS, step=10,
+    for changes in watchfiles.watch(*roots, watch_filter=inputs, debounce=DEBOUNCE_MS, step=10,
                                     rust_timeout=SETUP_MS, yield_on_timeout=True, stop_event=stop_event,
                                     raise_interrupt=True):
         if not watching:
