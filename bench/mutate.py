@@ -296,12 +296,12 @@ MUTATIONS = [
     m("table scenarios played at TTS's own timing only", "tabletest/run.py",
       'TIMINGS = ((1, ""), (20, " (TTS 20 frames late)"))', 'TIMINGS = ((1, ""),)',
       "tests/test_table_scenarios.py", "-k", "20_frames"),
-    m("unfinished games counted as finished", "playtest.py",
+    m("unfinished games counted as finished", "playtest/figures.py",
       'order = [g for g in sorted(played.games) if not played.games[g].get("unfinished")]',
       "order = sorted(played.games)", PLAYTEST, "-k", "max_moves"),
-    m("--rotate seats every game alike", "playtest.py", "by = (g - 1) % run.players if run.rotate else 0",
+    m("--rotate seats every game alike", "playtest/games.py", "by = (g - 1) % run.players if run.rotate else 0",
       "by = 0", PLAYTEST, "-k", "rotate"),
-    m("card names sorted as text", "playtest.py", "(0, int(part), \"\") if part.isdigit()",
+    m("card names sorted as text", "playtest/figures.py", "(0, int(part), \"\") if part.isdigit()",
       "(1, 0, part) if part.isdigit()", PLAYTEST, "-k", "natural"),
 ]
 
