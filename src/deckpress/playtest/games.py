@@ -25,8 +25,7 @@ from ..builders.tts import save
 from ..builders.tts.data import lua_data
 from ..builders.tts.lua import Module, find_modules
 from ..deck import load_deck
-from ..scripting import runtime
-from ..scripting.contract import playtest_modules
+from ..scripting import contract, runtime
 from ..scripting.runtime import LuaFailure
 
 BOTS = ("random", "greedy", "search")
@@ -111,7 +110,7 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
         raise PlaytestError(f"--bots {bots}: name one bot for every seat, or {players} (one per seat, in turn order)")
     seats = data["seats"][:players]
     game = model.scripted
-    modules = find_modules(path, game) + playtest_modules()
+    modules = find_modules(path, game) + contract.playtest_modules()
     cards = {card.id: card.name for component in model.components for card in component.cards}
     return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
                budget, runtime, max_moves, rotate, modules, data, cards)
@@ -149,9 +148,10 @@ def _load(run: Run) -> None:
         raise PlaytestError(f"{failure.text()}\n(setting up {run.deck} for playtest)") from None
     _WORKER.update(run=run, lua=lua, engine=engine, data=data, bots=bots)
     if "search" in run.bots and engine.determinize is None:
-        raise PlaytestError(f"--bots search: the search bot needs the engine's determinize(state, seat, "
-                            f"seed), which {run.data['engine']} has not (without it the bot would see every hidden "
-                            "card; docs/scripting.md); use greedy or random bots")
+        raise PlaytestError(f"--bots search: the search bot needs the engine's "
+                            f"{contract.FUNCTIONS['determinize'].signature}, which {run.data['engine']} has not "
+                            "(without it the bot would see every hidden card; docs/scripting.md); use greedy or "
+                            "random bots")
     if state is None:
         what = f"mode {run.mode}" if run.mode else run.deck
         raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "
