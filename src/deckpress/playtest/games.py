@@ -135,11 +135,14 @@ _WORKER: dict[str, Any] = {}
 def _load(run: Run) -> None:
     """This process's Lua for the run (the processes forked after inherit it), once the game has been set up
     with the run's first seed: an engine that refuses the seats or the mode, or a search bot on an engine
-    without determinize (it would see every hidden card), is a PlaytestError here, before any process starts.
-    The engine's functions are bounded (scripting/runtime.py)."""
+    without determinize (it would see every hidden card), is a PlaytestError here, before any process starts;
+    an engine without a function of the contract is check's located line (a DeckError). The bots get the
+    contract's functions alone, each bounded (scripting/contract.py's `guarded`)."""
     lua = runtime.Runtime(run.modules, run.path, run.runtime)
     try:
-        engine = lua.engine(run.data["engine"])
+        loaded = lua.use(run.data["engine"])
+        module = next(m for m in run.modules if m.name == run.data["engine"])
+        engine = contract.guarded(lua, contract.check_engine(lua, module, loaded))
         data = lua.table(run.data)
         state, refusal = lua.call(engine.setup, data, lua.table(run.seats),
                                   lua.table({"seed": run.seed * SEED_STRIDE + 1, "mode": run.mode}), results=2)

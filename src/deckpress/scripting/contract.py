@@ -3,10 +3,10 @@ it: its functions exist (the module loaded, not its text read), and a short seed
 engine must keep (data/playtest/contract.lua). What `deckpress check` and the build say of a scripted deck's
 rules, one located line each.
 
-Every user of the contract reads CONTRACT: the check of the loaded engine (check, and the build before it
-writes), playtest's refusal of a search bot without determinize, the tests' driver
-(tests/helpers/contract_driver.py), and the test that docs/scripting.md's tables list exactly these functions
-with these arguments and returns.
+Every user of the contract reads CONTRACT: the check of the loaded engine (check, the build before it writes,
+playtest), the engine the Lua drivers are given (`guarded`: the bots and the self-play can call the declared
+functions and nothing else of the game), the tests' driver (tests/helpers/contract_driver.py), and the tests
+that docs/scripting.md's tables list exactly these functions with these arguments and returns.
 """
 
 from __future__ import annotations
@@ -73,12 +73,9 @@ def failure_error(failure: LuaFailure, context: str = "") -> DeckError:
     return DeckError.at(where or Where("(Lua)"), text)
 
 
-def load_engine(runtime: Runtime, module: Module):
-    """The engine module, run and checked for the contract's functions: a located line for a missing one."""
-    try:
-        engine = runtime.use(module.name)
-    except LuaFailure as failure:
-        raise failure_error(failure, f"while loading {module.name}") from None
+def check_engine(runtime: Runtime, module: Module, engine):
+    """`engine`, what the engine module returned, if it is a table with every function the contract requires
+    (as Lua sees them); else a located line at the module's `return`."""
     if runtime.lua.eval("function(t) return type(t) == 'table' end")(engine) is not True:
         raise DeckError.at(_returned_at(module), f"the engine returns no table of functions; end {module.path.name} "
                                                  "with `return Engine` (docs/scripting.md)")
@@ -87,6 +84,21 @@ def load_engine(runtime: Runtime, module: Module):
         raise DeckError.at(_returned_at(module), f"the engine has no {', '.join(missing)}; define every function of "
                                                  f"the engine contract, {', '.join(REQUIRED)} (docs/scripting.md)")
     return engine
+
+
+def load_engine(runtime: Runtime, module: Module):
+    """The engine module, run and checked for the contract's functions: a located line for a missing one."""
+    try:
+        engine = runtime.use(module.name)
+    except LuaFailure as failure:
+        raise failure_error(failure, f"while loading {module.name}") from None
+    return check_engine(runtime, module, engine)
+
+
+def guarded(runtime: Runtime, engine):
+    """The engine as the Lua drivers get it: the contract's functions it has and nothing else, each call of one
+    bounded on its own (scripting/runtime.py)."""
+    return runtime.guard(engine, [f.name for f in CONTRACT])
 
 
 def check_functions(modules: list[Module], engine: str | None, deck_path: Path) -> None:
@@ -118,7 +130,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
     module = next(m for m in modules if m.name == engine)
     runtime = Runtime([*modules, *playtest_modules()], deck_path)
     raw = load_engine(runtime, module)
-    guarded = runtime.glue.guard(raw)
+    driven = guarded(runtime, raw)
     checker = runtime.use("playtest.contract")
     lua_data = runtime.table(data)
     modes = [m["id"] for m in data["modes"]] or [None]
@@ -129,7 +141,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
             mode = modes[(seed - 1) % len(modes)]
             game = f"setup(DATA, {_move(seats)}, {{seed = {seed}{'' if mode is None else f', mode = {_move(mode)}'}}})"
             try:
-                told, broken = runtime.call(checker.game, guarded, lua_data, runtime.table(seats), seed, mode, MOVES,
+                told, broken = runtime.call(checker.game, driven, lua_data, runtime.table(seats), seed, mode, MOVES,
                                              results=2)
             except LuaFailure as failure:
                 at = checker.at
