@@ -15,7 +15,11 @@ import re
 import pytest
 
 from conftest import ROOT
+from deckpress.builders.tts.lua import find_modules
+from deckpress.errors import Where
+from deckpress.scripting import contract, games
 from deckpress.scripting.contract import CONTRACT
+from deckpress.scripting.runtime import Runtime
 from helpers.contract_driver import Game, expand, playout, setup
 from helpers.deck_data import _data, deck_data
 from helpers.fake_tts import to_lua, to_py as from_lua
@@ -54,6 +58,17 @@ def score_modes() -> list[str]:
 def test_every_engine_implements_the_contract_determinize_too(name):
     engine = ENGINES[name].engine
     assert [f.name for f in CONTRACT if not callable(engine[f.name])] == []
+
+
+def test_the_lua_drivers_get_the_declared_functions_alone():
+    """The bots and the self-play are given scripting/contract.py's `guarded` engine: SCORE!'s own functions
+    (options, deck_cards, ...) stay out of their reach."""
+    path = ROOT / "decks" / "score.yaml"
+    found = find_modules(path, games.find("score", path, Where(str(path))))
+    lua = Runtime(found, path)
+    engine = contract.load_engine(lua, next(m for m in found if m.name == "score.engine"))
+    assert engine.options is not None
+    assert sorted(name for name, _ in contract.guarded(lua, engine).items()) == sorted(f.name for f in CONTRACT)
 
 
 NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
