@@ -50,6 +50,7 @@ BOUNDS = "tests/test_boundaries.py"
 AGREE = "tests/test_schema_agreement.py"
 GUARD = "tests/test_guard_rails.py"
 PLAYTEST = "tests/test_playtest.py"
+CONTRACT = "tests/test_engine_contract.py"
 
 MUTATIONS = [
     # --- which face a TTS card shows -------------------------------------------------------------
@@ -296,13 +297,25 @@ MUTATIONS = [
     m("table scenarios played at TTS's own timing only", "tabletest/run.py",
       'TIMINGS = ((1, ""), (20, " (TTS 20 frames late)"))', 'TIMINGS = ((1, ""),)',
       "tests/test_table_scenarios.py", "-k", "20_frames"),
-    m("unfinished games counted as finished", "playtest.py",
+    m("unfinished games counted as finished", "playtest/figures.py",
       'order = [g for g in sorted(played.games) if not played.games[g].get("unfinished")]',
       "order = sorted(played.games)", PLAYTEST, "-k", "max_moves"),
-    m("--rotate seats every game alike", "playtest.py", "by = (g - 1) % run.players if run.rotate else 0",
+    m("--rotate seats every game alike", "playtest/games.py", "by = (g - 1) % run.players if run.rotate else 0",
       "by = 0", PLAYTEST, "-k", "rotate"),
-    m("card names sorted as text", "playtest.py", "(0, int(part), \"\") if part.isdigit()",
+    m("card names sorted as text", "playtest/figures.py", "(0, int(part), \"\") if part.isdigit()",
       "(1, 0, part) if part.isdigit()", PLAYTEST, "-k", "natural"),
+    # --- the engine contract, declared once (scripting/contract.py) -------------------------------------------
+    m("all_ids dropped from the contract's declaration", "scripting/contract.py",
+      '    Function("all_ids", ("state",), ("ids",)),\n', "", CONTRACT, GUARD, "-k", "docs or contract_functions"),
+    m("an argument of the declaration unlike the docs' table", "scripting/contract.py",
+      'Function("setup", ("data", "seats", "opts")', 'Function("setup", ("data", "seats", "options")', CONTRACT,
+      "-k", "docs"),
+    m("the Lua drivers given every function of the engine", "scripting/runtime.py",
+      "  for _, name in ipairs(functions) do\n    local f = engine[name]\n", "  for name, f in pairs(engine) do\n",
+      CONTRACT, "-k", "drivers"),
+    m("playtest trusting the engine to have the contract's functions", "playtest/games.py",
+      "contract.guarded(lua, contract.check_engine(lua, module, loaded))", "contract.guarded(lua, loaded)", PLAYTEST,
+      "-k", "contract"),
 ]
 
 

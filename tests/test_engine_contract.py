@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
+from conftest import ROOT
+from deckpress.builders.tts.lua import find_modules
+from deckpress.errors import Where
+from deckpress.scripting import contract, games
+from deckpress.scripting.contract import CONTRACT
+from deckpress.scripting.runtime import Runtime
 from helpers.contract_driver import Game, expand, playout, setup
 from helpers.deck_data import _data, deck_data
 from helpers.fake_tts import to_lua, to_py as from_lua
 from helpers.lua_modules import modules, runtime
 
-CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 GAMES = ("score", "skorch", "scout", "scoop")
 
@@ -49,9 +55,40 @@ def score_modes() -> list[str]:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_every_engine_implements_the_contract(name):
+def test_every_engine_implements_the_contract_determinize_too(name):
     engine = ENGINES[name].engine
-    assert all(callable(engine[f]) for f in CONTRACT), [f for f in CONTRACT if engine[f] is None]
+    assert [f.name for f in CONTRACT if not callable(engine[f.name])] == []
+
+
+def test_the_lua_drivers_get_the_declared_functions_alone():
+    """The bots and the self-play are given scripting/contract.py's `guarded` engine: SCORE!'s own functions
+    (options, deck_cards, ...) stay out of their reach."""
+    path = ROOT / "decks" / "score.yaml"
+    found = find_modules(path, games.find("score", path, Where(str(path))))
+    lua = Runtime(found, path)
+    engine = contract.load_engine(lua, next(m for m in found if m.name == "score.engine"))
+    assert engine.options is not None
+    assert sorted(name for name, _ in contract.guarded(lua, engine).items()) == sorted(f.name for f in CONTRACT)
+
+
+NUMBERS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
+
+
+def test_the_docs_tables_list_the_declared_functions_with_their_arguments_and_returns():
+    """docs/scripting.md's two tables (the functions, and the optional ones) name every function of
+    scripting/contract.py's CONTRACT, in its order, with its arguments; each returns cell starts with the
+    declared returns, and says `or nil, refusal` exactly where the function may refuse."""
+    page = (ROOT / "docs" / "scripting.md").read_text(encoding="utf-8")
+    heading = re.search(r"^## The (\w+) functions$", page, re.M)
+    required, optional = page[heading.end():page.index("\nA **refusal**")].split("\nAnd ", 1)
+    kept = [f for f in CONTRACT if not f.optional]
+    assert heading[1] == NUMBERS[len(kept)] and optional.startswith(f"{NUMBERS[len(CONTRACT) - len(kept)]} optional")
+    rows = [(table is optional, *(cell.strip() for cell in line.strip("|").split("|")))
+            for table in (required, optional) for line in table.splitlines() if line.startswith("| `")]
+    assert [(row[0], row[1]) for row in rows] == [(f.optional, f"`{f.signature}`") for f in CONTRACT]
+    for (_, _, _, returns), f in zip(rows, CONTRACT):
+        assert returns.startswith(f"`{', '.join(f.returns)}`"), (f.name, returns)
+        assert ("or `nil, refusal`" in returns) == f.refuses, (f.name, returns)
 
 
 @pytest.mark.parametrize("name,players,seed", [(name, n, seed) for name in ("skorch", "scout", "scoop")

@@ -296,6 +296,22 @@ function E.setup(data, seats, opts)
     assert lines[0].endswith("rigged with 3 players is refused by the game: clause 4: three is a crowd"), lines[0]
 
 
+def test_an_engine_without_a_function_of_the_contract_is_the_line_check_says(rigged, tmp_path):
+    root = tmp_path / "partial"
+    shutil.copytree(rigged, root)
+    engine = root / "tts" / "rigged" / "engine.lua"
+    engine.write_text(engine.read_text(encoding="utf-8").replace("function E.all_ids(s)", "function E.every_id(s)"),
+                      encoding="utf-8")
+    line = engine.read_text(encoding="utf-8").splitlines().index("return E") + 1
+    out = tmp_path / "build"
+    result = run_cli("playtest", "rigged", "--games", "3", "--out", str(out), cwd=root)
+    assert (result.exit_code, result.stdout) == (1, ""), result.stdout
+    assert result.stderr == (f"tts/rigged/engine.lua:{line}:1: the engine has no all_ids; define every function of "
+                             "the engine contract, setup, to_act, legal_moves, play, scores, all_ids "
+                             "(docs/scripting.md)\n")
+    assert run_cli("check", cwd=root).stderr == result.stderr and not out.exists()
+
+
 @pytest.mark.parametrize("mode", ["scorlitaire", "scorliroad", "score-against"])
 def test_score_solo_modes_play_under_playtest(mode, tmp_path):
     result = run_cli("playtest", "score", "--mode", mode, "--games", "20", "--json", str(tmp_path / "r.json"),

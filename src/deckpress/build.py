@@ -39,7 +39,7 @@ MANIFEST = "manifest.json"
 # In a folder of deckpress's that is not a build: a staging folder until the build puts it in place, an old
 # build while it is removed. A build removes such folders that killed builds left (remove_leftovers).
 TEMPORARY_MARK = ".deckpress-temporary"
-PLAYTEST = "playtest"  # the pages of deckpress playtest (playtest.py), kept from build to build
+PLAYTEST = "playtest"  # the pages of deckpress playtest (playtest/page.py), kept from build to build
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
 

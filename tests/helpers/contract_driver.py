@@ -1,6 +1,7 @@
 """A driver of scripted games that knows nothing but the engine contract of docs/scripting.md: what
 tests/test_engine_contract.py plays the four games with, and the test of `deckpress new --scripted` its
-scaffold's game.
+scaffold's game. It plays through `Game.contract`, the engine's functions that scripting/contract.py declares
+and no others, as playtest's bots do.
 
     game = Game(lua, use("score.engine"), deck_data("score", lua))
     final_state, moves = playout(game, ["White", "Red"], seed=1)
@@ -9,19 +10,25 @@ scaffold's game.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
+from deckpress.scripting.contract import CONTRACT
 from helpers.fake_tts import to_lua, to_py as from_lua
 
 LIMIT = 5000  # moves: every game here ends long before
 
 
 class Game:
-    """An engine as lupa holds it, with the deck data its setup takes."""
+    """An engine as lupa holds it (`engine`: the whole module, for a test of one game's own functions;
+    `contract`: the declared functions it has), with the deck data its setup takes."""
 
     def __init__(self, lua, engine, data):
         self.lua, self.engine, self.data = lua, engine, data
+        missing = [f.name for f in CONTRACT if not f.optional and engine[f.name] is None]
+        assert not missing, f"the engine has no {', '.join(missing)}"
+        self.contract = SimpleNamespace(**{f.name: engine[f.name] for f in CONTRACT if engine[f.name] is not None})
 
 
 def expand(description, rng: random.Random):
@@ -45,13 +52,13 @@ def choose(game: Game, state, seat, legal: list, rng: random.Random):
     if rng.random() < 0.15 or len(moves) > 60:
         return rng.choice(moves)
     def points(move):
-        after, _ = game.engine.play(state, seat, to_lua(game.lua, move))
-        return from_lua(game.engine.scores(after)[0])[seat]
+        after, _ = game.contract.play(state, seat, to_lua(game.lua, move))
+        return from_lua(game.contract.scores(after)[0])[seat]
     return max(moves, key=points)
 
 
 def setup(game: Game, seats, **opts):
-    made = game.engine.setup(game.data, to_lua(game.lua, seats), to_lua(game.lua, opts))
+    made = game.contract.setup(game.data, to_lua(game.lua, seats), to_lua(game.lua, opts))
     return (made, None) if not isinstance(made, tuple) else made
 
 
@@ -59,7 +66,7 @@ def playout(game: Game, seats: list, seed: int, **opts) -> tuple[dict, int]:
     """A whole game played by `choose` through the contract, every move checked (accepted, the state given
     unchanged, by it and by the moves `choose` tried from it, every card kept, events with their text); returns
     the final state and the number of moves."""
-    e, lua = game.engine, game.lua
+    e, lua = game.contract, game.lua
     rng = random.Random(seed)
     state, refusal = setup(game, seats, seed=seed, **opts)
     assert state is not None, from_lua(refusal)

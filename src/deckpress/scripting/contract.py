@@ -1,18 +1,51 @@
-"""The engine contract of docs/scripting.md, checked on a deck's engine as Lua runs it: its functions exist
-(the module loaded, not its text read), and a short seeded self-play keeps what every engine must keep
-(data/playtest/contract.lua). What `deckpress check` says of a scripted deck's rules, one located line each.
+"""The engine contract of docs/scripting.md, declared once (CONTRACT) and checked on a deck's engine as Lua runs
+it: its functions exist (the module loaded, not its text read), and a short seeded self-play keeps what every
+engine must keep (data/playtest/contract.lua). What `deckpress check` and the build say of a scripted deck's
+rules, one located line each.
+
+Every user of the contract reads CONTRACT: the check of the loaded engine (check, the build before it writes,
+playtest), the engine the Lua drivers are given (`guarded`: the bots and the self-play can call the declared
+functions and nothing else of the game), the tests' driver (tests/helpers/contract_driver.py), and the tests
+that docs/scripting.md's tables list exactly these functions with these arguments and returns.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DeckError, Where
 from ..builders.tts.lua import Module, lua_literal
 from .runtime import LuaFailure, Runtime
 
-CONTRACT = ("setup", "to_act", "legal_moves", "play", "scores", "all_ids")
-OPTIONAL = ("determinize",)
+
+@dataclass(frozen=True)
+class Function:
+    """A function of the engine contract: its name, its arguments, what it returns (and whether it may return
+    nil and a refusal instead), and whether an engine may leave it out."""
+
+    name: str
+    arguments: tuple[str, ...]
+    returns: tuple[str, ...]
+    refuses: bool = False
+    optional: bool = False
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({', '.join(self.arguments)})"
+
+
+CONTRACT = (
+    Function("setup", ("data", "seats", "opts"), ("state",), refuses=True),
+    Function("to_act", ("state",), ("seats", "kind")),
+    Function("legal_moves", ("state", "seat"), ("moves",)),
+    Function("play", ("state", "seat", "move"), ("new_state", "events"), refuses=True),
+    Function("scores", ("state",), ("points", "winners")),
+    Function("all_ids", ("state",), ("ids",)),
+    Function("determinize", ("state", "seat", "seed"), ("state",), optional=True),  # for playtest's search bot
+)
+FUNCTIONS = {f.name: f for f in CONTRACT}
+REQUIRED = tuple(f.name for f in CONTRACT if not f.optional)
 PLAYTEST = Path(__file__).parent.parent / "data" / "playtest"
 GAMES = 2          # seeds of the self-play at each player count checked (the fewest and the most)
 MOVES = 200        # moves of a game at most: the invariants are kept or broken long before a game's end
@@ -40,20 +73,32 @@ def failure_error(failure: LuaFailure, context: str = "") -> DeckError:
     return DeckError.at(where or Where("(Lua)"), text)
 
 
+def check_engine(runtime: Runtime, module: Module, engine):
+    """`engine`, what the engine module returned, if it is a table with every function the contract requires
+    (as Lua sees them); else a located line at the module's `return`."""
+    if runtime.lua.eval("function(t) return type(t) == 'table' end")(engine) is not True:
+        raise DeckError.at(_returned_at(module), f"the engine returns no table of functions; end {module.path.name} "
+                                                 "with `return Engine` (docs/scripting.md)")
+    missing = [name for name in REQUIRED if runtime.lua.globals().type(engine[name]) != "function"]
+    if missing:
+        raise DeckError.at(_returned_at(module), f"the engine has no {', '.join(missing)}; define every function of "
+                                                 f"the engine contract, {', '.join(REQUIRED)} (docs/scripting.md)")
+    return engine
+
+
 def load_engine(runtime: Runtime, module: Module):
     """The engine module, run and checked for the contract's functions: a located line for a missing one."""
     try:
         engine = runtime.use(module.name)
     except LuaFailure as failure:
         raise failure_error(failure, f"while loading {module.name}") from None
-    if runtime.lua.eval("function(t) return type(t) == 'table' end")(engine) is not True:
-        raise DeckError.at(_returned_at(module), f"the engine returns no table of functions; end {module.path.name} "
-                                                 "with `return Engine` (docs/scripting.md)")
-    missing = [name for name in CONTRACT if runtime.lua.globals().type(engine[name]) != "function"]
-    if missing:
-        raise DeckError.at(_returned_at(module), f"the engine has no {', '.join(missing)}; define every function of "
-                                                 f"the engine contract, {', '.join(CONTRACT)} (docs/scripting.md)")
-    return engine
+    return check_engine(runtime, module, engine)
+
+
+def guarded(runtime: Runtime, engine):
+    """The engine as the Lua drivers get it: the contract's functions it has and nothing else, each call of one
+    bounded on its own (scripting/runtime.py)."""
+    return runtime.guard(engine, [f.name for f in CONTRACT])
 
 
 def check_functions(modules: list[Module], engine: str | None, deck_path: Path) -> None:
@@ -85,7 +130,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
     module = next(m for m in modules if m.name == engine)
     runtime = Runtime([*modules, *playtest_modules()], deck_path)
     raw = load_engine(runtime, module)
-    guarded = runtime.glue.guard(raw)
+    driven = guarded(runtime, raw)
     checker = runtime.use("playtest.contract")
     lua_data = runtime.table(data)
     modes = [m["id"] for m in data["modes"]] or [None]
@@ -96,7 +141,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
             mode = modes[(seed - 1) % len(modes)]
             game = f"setup(DATA, {_move(seats)}, {{seed = {seed}{'' if mode is None else f', mode = {_move(mode)}'}}})"
             try:
-                told, broken = runtime.call(checker.game, guarded, lua_data, runtime.table(seats), seed, mode, MOVES,
+                told, broken = runtime.call(checker.game, driven, lua_data, runtime.table(seats), seed, mode, MOVES,
                                              results=2)
             except LuaFailure as failure:
                 at = checker.at

@@ -7,7 +7,7 @@ syntax error or a run-time error names `tts/climb/engine.lua:54`, and deckpress'
 debug, os). Every call from Python runs under `xpcall`, and a failure is a LuaFailure: the error's one line and
 the Lua traceback.
 
-Bounds (docs/scripting.md, "Limits"): one call of an engine's function (a guarded engine, `Runtime.engine`) or
+Bounds (docs/scripting.md, "Limits"): one call of an engine's function (a guarded engine, `Runtime.guard`) or
 one call from Python may run at most INSTRUCTIONS Lua instructions, and the Lua state may hold at most MEMORY
 bytes; past either the call fails with a line naming the function and where it was. Under LuaJIT the project's
 own modules run in its interpreter (`jit.off`), where the instruction count is kept; deckpress's modules are
@@ -113,20 +113,22 @@ function glue.call(f, ...)
   bound.steps, bound.what = 0, "the call"
   return xpcall(f, handler, ...)
 end
--- A table whose functions are the engine's, each call of one with its own instruction count, and named in
--- the bounds' messages: "play".
-function glue.guard(engine)
-  local out = {}
+-- A table of the engine's functions named in the list `functions` (those it has), each call of one with its
+-- own instruction count and named in the bounds' messages: "play". Every function of the engine is named by
+-- its key in the frames of a traceback.
+function glue.guard(engine, functions)
   for name, f in pairs(engine) do
+    if type(f) == "function" then names[f] = name end
+  end
+  local out = {}
+  for _, name in ipairs(functions) do
+    local f = engine[name]
     if type(f) == "function" then
-      names[f] = name
       out[name] = function(...)
         local outer, steps = bound.what, bound.steps
         bound.steps, bound.what = 0, name
         return (function(...) bound.what, bound.steps = outer, steps; return ... end)(f(...))
       end
-    else
-      out[name] = f
     end
   end
   return out
@@ -241,7 +243,7 @@ class Bounds:
 
 class Runtime:
     """A sandboxed Lua state holding a deck's modules (`use("climb.engine")`), each compiled under its file's
-    name; `call` runs a Lua function guarded, `engine` gives an engine whose every call is bounded."""
+    name; `call` runs a Lua function guarded, `guard` gives an engine's functions with every call bounded."""
 
     def __init__(self, modules: list[Module], deck_path: Path, dialect: str = "5.2", bounds: Bounds = Bounds()):
         try:
@@ -277,9 +279,10 @@ class Runtime:
         """The module `name`, run once (a LuaFailure when running it fails)."""
         return self.call(self.lua.globals().use, name)[0]
 
-    def engine(self, name: str):
-        """The engine module `name`, its functions each bounded as a call of its own."""
-        return self.glue.guard(self.use(name))
+    def guard(self, engine, functions: list[str]):
+        """The functions of `engine` (a loaded module's table) named in `functions`, each bounded as a call of its
+        own."""
+        return self.glue.guard(engine, self.table(functions))
 
     def defined_at(self, function) -> tuple[str, int]:
         """The file (as messages name it) and the line where a Lua function is defined."""

@@ -1,5 +1,6 @@
 -- Bots and whole games for `deckpress playtest` (module playtest.bots), written once against the engine
--- contract of docs/scripting.md: setup, to_act, legal_moves, play, scores. Nothing here knows a game.
+-- contract of docs/scripting.md. The engine they are given holds the functions scripting/contract.py declares
+-- (CONTRACT, the one list of them) and nothing else of the game: nothing here knows a game.
 -- The loop of a game runs here, in Lua, so that Python is crossed once per batch of games, not per move.
 --
 -- A move description of legal_moves is expanded here: {choose = k, from = list, ordered = bool} is k

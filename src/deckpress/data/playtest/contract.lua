@@ -2,6 +2,7 @@
 -- check`: a game set up with a seed and played by random moves (playtest.bots' expansion of descriptions),
 -- every step checked for what every engine must keep. The first break is returned as a violation:
 -- {fn = the contract function, seat = ..., move = ..., text = what is wrong, fix = what it must do instead}.
+-- The engine given holds the functions scripting/contract.py declares, as the bots' does.
 local Bots = use("playtest.bots")
 local Random = use("lib.random")
 
