@@ -17,6 +17,7 @@ from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.deck import load_deck
 from deckpress.errors import DeckError
 from deckpress.builders.pdf.profiles import deck_profiles
+from conftest import run_cli
 from helpers.pdf import MM, box, build_pdfs, placements
 
 POKER = (63.5, 88.9)
@@ -142,39 +143,55 @@ def test_silhouette_cards_lie_inside_the_marks_and_clear_of_them(built, name):
     assert "100%" in back.extract_text() and not front.extract_text().strip()  # the notice on the back only
 
 
-def _stroked_rects(reader: PdfReader, page) -> list[tuple[float, ...]]:
-    """Every rectangle the page strokes (`x y w h re` then `S`), in mm."""
+def _stroked_shapes(reader: PdfReader, page) -> list[tuple[float, ...]]:
+    """Every outline the page strokes (a rectangle `re`, or a path of lines and curves, then `S`): its bounding
+    box (x, y, w, h in mm) and how many curves it has."""
     from pypdf.generic import ContentStream
-    out, pending = [], []
+    out, points, curves = [], [], 0
     for operands, op in ContentStream(page.get_contents(), reader).operations:
+        values = [float(v) / MM for v in operands] if op in (b"re", b"m", b"l", b"c") else []
         if op == b"re":
-            pending.append(tuple(float(v) / MM for v in operands))
-        elif op in (b"S", b"s", b"B", b"b"):
-            out += pending
-            pending = []
-        elif op in (b"f", b"F", b"n", b"W"):
-            pending = []
+            x, y, w, h = values
+            points += [(x, y), (x + w, y + h)]
+        elif op in (b"m", b"l", b"c"):
+            points += list(zip(values[::2], values[1::2]))
+            curves += op == b"c"
+        elif op in (b"S", b"s", b"B", b"b", b"f", b"F", b"n", b"W"):
+            if op in (b"S", b"s", b"B", b"b") and points:
+                xs, ys = [x for x, _ in points], [y for _, y in points]
+                out.append((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), curves))
+            if op != b"W":
+                points, curves = [], 0
     return out
 
 
 @pytest.mark.parametrize("name", list(PAGES))
 def test_silhouette_fronts_carry_a_cut_contour_at_every_trim(built, tmp_path, name):
+    """A contour of the card's own shape at each trim: the poker cards' corners rounded at their
+    corner_radius (1/8 in by default), as a playing card is cut."""
     reader = PdfReader(built / f"cut-{name}.pdf")
     front = reader.pages[0]
-    rects = [r for r in _stroked_rects(reader, front) if r[2:] == pytest.approx(POKER, abs=0.01)]
+    contours = [c for c in _stroked_shapes(reader, front) if c[2:4] == pytest.approx(POKER, abs=0.01)]
     cards = placements(reader, front)
-    assert len(rects) == len(cards) == 8
+    assert len(contours) == len(cards) == 8
+    assert all(c[4] == 4 for c in contours)  # a rounded rectangle: four corner curves
     bleed = 3.175  # the faces' own
     trims = sorted((round(p["x"] / MM + bleed, 2), round(p["y"] / MM + bleed, 2)) for p in cards)
-    assert sorted((round(x, 2), round(y, 2)) for x, y, _, _ in rects) == trims
-    # The contour prints black over the card's edge, where the machine's software traces it.
+    assert sorted((round(c[0], 2), round(c[1], 2)) for c in contours) == trims
+    # The contour prints black over the card's edge, where the machine's software traces it, and cuts the
+    # corner off along its arc.
     dark = _render(built / f"cut-{name}.pdf", 1, tmp_path / "front") < 60
     h = PAGES[name][1]
-    x, y = rects[0][:2]
+    x, y = contours[0][:2]
+    top = h - y - POKER[1]  # the card's top edge, from the page's top
     middle = round((h - y - POKER[1] / 2) * PX)
     assert dark[middle, round(x * PX) - 1:round(x * PX) + 2].any()
     assert not dark[middle, round((x + 5) * PX)]  # inside the card, its art
-    assert not _stroked_rects(reader, reader.pages[1])  # no contour on the backs
+    arc = 3.175 * (1 - 2 ** -0.5)  # where the arc crosses the corner's diagonal
+    assert not dark[round(top * PX), round(x * PX)]  # the trim's own corner is off the contour
+    assert dark[round((top + arc) * PX) - 2:round((top + arc) * PX) + 3,
+                round((x + arc) * PX) - 2:round((x + arc) * PX) + 3].any()
+    assert not [c for c in _stroked_shapes(reader, reader.pages[1]) if c[2:4] == pytest.approx(POKER, abs=0.01)]
 
 
 def test_silhouette_token_sheets_carry_marks_and_outlines(built, tmp_path):
@@ -232,6 +249,10 @@ def test_cricut_sheets_fit_design_spaces_print_area_and_cut_at_the_trim(built):
             rgb = np.asarray(image.convert("RGB")).astype(int)
         for x in (cols[0][0] + 1, cols[0][1] - 2):  # the card's own edge, not its bleed (yellow)
             assert abs(rgb[rows[0][0] + 500, x] - (0x33, 0x66, 0x99)).max() < 12
+        # rounded at 3.175 mm (37.5 px): the corner is cut away along the arc, the edge beside it is not
+        corner_x, corner_y = cols[0][0], rows[0][0]
+        assert alpha[corner_y + 3, corner_x + 3] == 0 and alpha[corner_y + 12, corner_x + 12] == 255
+        assert alpha[corner_y, corner_x + 40] == 255 and alpha[corner_y + 40, corner_x] == 255
     with Image.open(sheets[-1]) as image:
         alpha = np.asarray(image)[:, :, 3]
     assert len(_runs((alpha > 0).any(axis=1))) == 1  # the last sheet's 2 cards
@@ -265,3 +286,12 @@ def test_silhouette_marks_need_duplex_sheets(tmp_path):
         pdf_builder.check(load_deck(root / "decks" / "cut.yaml"))
     assert str(err.value).startswith(f"{root / 'print' / 'mine.yaml'}:3:9: cutter: silhouette prints its "
                                       "registration marks on duplex sheets")
+
+
+def test_corners_larger_than_the_card_are_one_located_line(tmp_path):
+    root = _project(tmp_path / "p", DECK.replace("    template: plain\n    back: plain-back\n",
+                                                 "    template: plain\n    back: plain-back\n    corner_radius: 40\n", 1))
+    result = run_cli("check", cwd=root)
+    assert result.exit_code == 1 and result.stderr == (
+        "decks/cut.yaml:8:20: corners of 40 mm do not fit a 63.5 x 88.9 mm card; give a corner_radius of at most "
+        "31.75\n"), result.stderr

@@ -272,6 +272,9 @@ class Component(Record):
                 CARD_SIZES, CARD_LIMITS, "size", default=None)
     shape = Choice("Outline, for TTS and cutting.", ["rounded", "rectangle", "circle", "hex"],
                    default="rounded")
+    corner_radius = Number("`shape: rounded`: the radius of the corners in mm, which the cut contours of cutting "
+                           "machines and the tokens' cut outlines follow (3.175 = 1/8 in, as playing cards are "
+                           "cut).", default=3.175, min=0, max=50)
     fields = MapOf(Id("Field name."), Section(FieldSpec, "The field."),
                    "Card fields this component's cards have, besides name, id and count.", default=dict)
     cards = CardsOption("The cards (or tokens), each with its count.", default=None)
@@ -579,6 +582,12 @@ class Deck(Record):
         for component in self.components or []:
             if component is not None and component.size is None:
                 component.size = self.card_size
+            if component is not None and component.size and component.shape == "rounded" and \
+                    2 * component.corner_radius > min(component.size):
+                ctx.error(component.source.at("corner_radius") if "corner_radius" in component.source else
+                          component.where, f"corners of {component.corner_radius:g} mm do not fit a "
+                          f"{component.size[0]:g} x {component.size[1]:g} mm card; give a corner_radius of at "
+                          f"most {min(component.size) / 2:g}")
         games.check(self, ctx)
 
     def _check_deal(self, ctx) -> None:

@@ -106,10 +106,11 @@ def _px(v: float) -> int:
     return round(v * DPI / 25.4)
 
 
-def cricut_image(sheet: Sheet, faces: list[Path], face_bleed: float, shape: str, target: Path) -> None:
+def cricut_image(sheet: Sheet, faces: list[Path], face_bleed: float, shape: str, target: Path,
+                 radius: float = 0.0) -> None:
     """One Cricut sheet: the faces (image files with `face_bleed` mm of bleed) at their trims, on a
-    transparent ground, as an RGBA PNG of the sheet's size at 300 DPI; round and hexagonal tokens are cut to
-    their shape."""
+    transparent ground, as an RGBA PNG of the sheet's size at 300 DPI, each cut to the component's shape
+    (`radius`: a rounded one's corners, mm)."""
     size = (_px(sheet.page[0]), _px(sheet.page[1]))
     out = Image.new("RGBA", size, (0, 0, 0, 0))
     for index, face in enumerate(faces):
@@ -131,6 +132,8 @@ def cricut_image(sheet: Sheet, faces: list[Path], face_bleed: float, shape: str,
         elif shape == "hex":
             draw.polygon([(0, ch / 2), (cw / 4, 0), (3 * cw / 4, 0), (cw, ch / 2), (3 * cw / 4, ch), (cw / 4, ch)],
                          fill=255)
+        elif shape == "rounded" and radius > 0:
+            draw.rounded_rectangle((0, 0, cw - 1, ch - 1), radius=radius * DPI / 25.4, fill=255)
         else:
             mask.paste(255, (0, 0, cw, ch))
         out.paste(card, box[:2], mask)

@@ -50,7 +50,8 @@ def set_boxes(canvas: Canvas, trim: Rect | None, bleed: Rect | None) -> None:
     canvas.setBleedBox(None if bleed is None else (bleed.x * mm, bleed.y * mm, bleed.x1 * mm, bleed.y1 * mm))
 
 
-def _shape_path(canvas: Canvas, rect: Rect, shape: str):
+def _shape_path(canvas: Canvas, rect: Rect, shape: str, radius: float = 0.0):
+    """The outline of `shape` over `rect`; a `rounded` one with corners of `radius` mm."""
     path = canvas.beginPath()
     x, y, w, h = rect.x * mm, rect.y * mm, rect.w * mm, rect.h * mm
     if shape == "circle":
@@ -63,6 +64,8 @@ def _shape_path(canvas: Canvas, rect: Rect, shape: str):
         for p in points[1:]:
             path.lineTo(*p)
         path.close()
+    elif shape == "rounded" and radius > 0:
+        path.roundRect(x, y, w, h, radius * mm)
     else:
         path.rect(x, y, w, h)
     return path
@@ -138,12 +141,12 @@ def _free_segments(start: float, end: float, blocked: list[tuple[float, float]])
     return out
 
 
-def outlines(canvas: Canvas, slots: list[Slot], shape: str, style: Style) -> None:
-    """A cut outline around each token."""
+def outlines(canvas: Canvas, slots: list[Slot], shape: str, style: Style, radius: float = 0.0) -> None:
+    """A cut outline around each trim, of the component's shape (`radius`: a rounded one's corners, mm)."""
     if not _line_style(canvas, style):
         return
     for slot in slots:
-        canvas.drawPath(_shape_path(canvas, slot.trim, shape), stroke=1, fill=0)
+        canvas.drawPath(_shape_path(canvas, slot.trim, shape, radius), stroke=1, fill=0)
     canvas.setDash([])
 
 

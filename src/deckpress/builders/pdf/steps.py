@@ -374,7 +374,7 @@ def _shared_token_pages(canvas, profile: Profile, style: Style, images: Images, 
                     if face:
                         draw_face(canvas, images, face, slot, style.bleed_face, shape)
                 if not back:
-                    outlines(canvas, slots, shape, style)
+                    outlines(canvas, slots, component.shape, style, component.corner_radius)
                 all_slots += slots
             if back:
                 canvas.restoreState()
@@ -404,7 +404,7 @@ def _shared_gutterfold_page(canvas, bands: list[Band], sheets: list[Sheet], sets
             draw_face(canvas, images, item.front, front, style.bleed_face, shape)
             if item.back:
                 draw_face(canvas, images, item.back, back, style.bleed_face, shape)
-        outlines(canvas, fronts + backs, shape, style)
+        outlines(canvas, fronts + backs, component.shape, style, component.corner_radius)
         all_slots += fronts + backs
     page = sheets[0].page
     first = [f"{text['actual_size']} \u00b7 {text['gutterfold']}", text["actual_size"]]
@@ -424,14 +424,14 @@ def _front_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, component: 
     trim, bleed = used_extent(slots)
     if marks is not None:
         draw_marks(canvas, marks)
-        outlines(canvas, slots, shape, style)
+        outlines(canvas, slots, component.shape, style, component.corner_radius)
         set_boxes(canvas, trim, bleed)
         canvas.showPage()
         return
     first = [f"{text['actual_size']} \u00b7 {text['fronts']}", text["actual_size"]]
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     if component.type == "tokens":
-        outlines(canvas, slots, shape, style)
+        outlines(canvas, slots, component.shape, style, component.corner_radius)
     else:
         cut_lines(canvas, sheet.page, [s.trim for s in slots], _within(sheet.fronts.col_edges(), trim.x, trim.x1),
                   _within(sheet.fronts.row_edges(), trim.y, trim.y1), style, covered)
@@ -489,7 +489,7 @@ def _gutterfold_page(canvas, sheet: Sheet, chunk: list[Item], shape: str, compon
     covered = margin_labels(canvas, sheet.page, sheet.extent, style.border, first, footer, unit=text["mm"])
     covered += _fold_line(canvas, sheet, text, style.border)
     if component.type == "tokens":
-        outlines(canvas, fronts + backs, shape, style)
+        outlines(canvas, fronts + backs, component.shape, style, component.corner_radius)
     else:
         xs = _within(sheet.fronts.col_edges(), ftrim.x, ftrim.x1)
         ys = _within(sheet.fronts.row_edges(), ftrim.y, ftrim.y1) + _within(sheet.backs.row_edges(), btrim.y,
@@ -580,8 +580,8 @@ def write_cricut(ctx: BuildContext, profile: Profile) -> None:
         pages = [items[i:i + sheet.per_page] for i in range(0, len(items), sheet.per_page)]
         for number, chunk in enumerate(pages, 1):
             target = ctx.path(f"print/{deck.name}-{profile.name}/{component.id}-{number}.png")
-            cricut_image(sheet, [ctx.out / item.front for item in chunk], deck.model.bleed,
-                         component_shape(component), target)
+            cricut_image(sheet, [ctx.out / item.front for item in chunk], deck.model.bleed, component.shape, target,
+                         component.corner_radius)
 
 
 def write_images(ctx: BuildContext, profile: Profile) -> None:
