@@ -55,6 +55,16 @@ class DeckError(Exception):
         return cls([Problem(where, message)])
 
 
+REPORT = ("the deck's data may be something deckpress does not check yet, or deckpress has a bug: please report it "
+          "with the deck")
+
+
+def own_failure(deck_path, what: str, message: str) -> DeckError:
+    """A failure inside deckpress's own files (a built-in template, a shipped game's Lua) that a deck's data set
+    off: located at the deck, saying what failed and asking for a report, never naming deckpress's file."""
+    return DeckError.at(Where(str(deck_path)), f"{what} failed on this deck: {message}; {REPORT}")
+
+
 class Problems:
     """Collects problems so a user sees every mistake of a file in one run."""
 

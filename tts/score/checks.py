@@ -29,7 +29,12 @@ def step(record, ctx):
 
 
 def check(deck, ctx):
-    """A card whose steps act on the target takes one (`target: true`)."""
+    """A deck has a mode to play (the table offers its modes; docs/rules/score.md, "Mode options"), and a card whose steps
+    act on the target takes one (`target: true`)."""
+    if not deck.modes:
+        ctx.error(deck.source.at("modes") if "modes" in deck.source else deck.where,
+                  "a SCORE! deck needs at least one mode; list the modes it plays under `modes:`, e.g. "
+                  "`- {id: classic, name: Classic!, players: {min: 2, max: 6}}`")
     for component in deck.components or []:
         for card in component.cards or []:
             steps = getattr(card, "typed", {}).get("effect") or []

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import DeckError, Where
+from ..errors import REPORT, DeckError, Where
 from ..builders.tts.lua import Module, lua_literal
 from .runtime import LuaFailure, Runtime
 
@@ -64,10 +64,15 @@ def _returned_at(module: Module) -> Where:
     return Where(str(module.path), last + 1, 1)
 
 
-def failure_error(failure: LuaFailure, context: str = "") -> DeckError:
-    """A Lua error as a DeckError at its file and line in the project (else at none), the Lua traceback below."""
+def failure_error(failure: LuaFailure, context: str = "", deck_path: Path | None = None) -> DeckError:
+    """A Lua error as a DeckError at its file and line in the project, the Lua traceback below; one in
+    deckpress's own Lua (a shipped game's engine) is located at the deck `deck_path`, whose data set it off, and
+    asks for a report."""
     where, message = failure.located()
     text = message + (f" ({context})" if context else "")
+    if where is None and deck_path is not None:
+        text = f"deckpress's own Lua failed on this deck: {text}; {REPORT}"
+        where = Where(str(deck_path))
     if failure.frames:
         text += "\n" + "\n".join(["Lua traceback:", *(f"  {frame}" for frame in failure.frames)])
     return DeckError.at(where or Where("(Lua)"), text)
@@ -145,7 +150,7 @@ def self_play(modules: list[Module], engine: str, data: dict, deck_path: Path) -
                                              results=2)
             except LuaFailure as failure:
                 at = checker.at
-                raise failure_error(failure, f"move {at.move} of the game {game}") from None
+                raise failure_error(failure, f"move {at.move} of the game {game}", deck_path) from None
             played += 1
             if broken is not None:
                 fn = broken.fn

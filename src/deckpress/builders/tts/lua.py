@@ -17,7 +17,7 @@ from typing import Any
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from ...errors import DeckError, Where
+from ...errors import DeckError, Where, own_failure
 from ...paths import PACKAGE_DATA, OutsideProject, confine, find_in, lookup_dirs
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat "
@@ -466,8 +466,11 @@ class Templates:
         except jinja2.exceptions.SecurityError as err:
             raise DeckError.at(Where(str(self.file(template))), f"template error: {err}; templates may only "
                                                                  "format the values deckpress passes them") from None
-        except (jinja2.UndefinedError, LuaValueError) as err:
-            raise DeckError.at(Where(str(self.file(template))), f"template error: {err}") from None
+        except (jinja2.UndefinedError, LuaValueError, LookupError, TypeError, ValueError) as err:
+            file = self.file(template)
+            if own_name(file) is not None:  # deckpress's own template: the deck's data set it off
+                raise own_failure(self.deck_path, f"deckpress's TTS template {own_name(file)}", str(err)) from None
+            raise DeckError.at(Where(str(file)), f"template error: {err}") from None
 
     def file(self, template: str) -> Path:
         """The file of a template of tts/: the project's, else deckpress's own."""
