@@ -268,11 +268,16 @@ class FaceCheck:
         self.planned = plan_faces(deck).all()
         self.warnings: list[str] = []
         self._looks: dict[str, list[Callable[[Face, object], None]]] = {}
+        self._ends: list[Callable[[], list[str]]] = []
 
-    def see(self, faces: list[Face], look: Callable[[Face, object], None]) -> None:
-        """Call `look(face, image)` with each of `faces` (RGB) when it is drawn; the image is not kept."""
+    def see(self, faces: list[Face], look: Callable[[Face, object], None],
+            end: Callable[[], list[str]] | None = None) -> None:
+        """Call `look(face, image)` with each of `faces` (RGB) when it is drawn (the image is not kept), then
+        `end()` once every face is, for the warnings of what it saw."""
         for face in faces:
             self._looks.setdefault(face.path, []).append(look)
+        if end is not None:
+            self._ends.append(end)
 
     def run(self) -> list[str]:
         """Draw every face: raises DeckError for text that does not fit, missing images..., and for all the
@@ -286,6 +291,8 @@ class FaceCheck:
                 for look in self._looks.get(face.path, ()):
                     look(face, done.image)
         FaceStage.check_safe_zone(records)
+        for end in self._ends:
+            self.warnings.extend(end())
         return FaceStage.recorded_warnings(records, shrinking=True) + self.warnings
 
 

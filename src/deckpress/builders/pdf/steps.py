@@ -167,7 +167,7 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     otherwise). With `deckpress check`'s `faces`: the print shops' warnings, card counts between a shop's
     deck sizes, and, for each profile that prints CMYK (pdfx), each face it prints whose colours move far
     when printed (more than GAMUT_SHARE of its pixels by more than GAMUT_DELTA_E, docs/print.md), measured
-    on the faces as the check draws them."""
+    on the faces as the check draws them: one line per component and profile, with the count and the worst."""
     profiles = deck_profiles(deck)
     for profile in profiles:
         for component in deck.model.components:
@@ -180,18 +180,34 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     if not cmyks:
         return
 
+    seen: dict[tuple[str, str], int] = {}  # faces proofed, by component and profile
+    shifted: dict[tuple[str, str], list[tuple[float, str]]] = {}  # those that shift: (share, face's name)
+
     def look(face, image) -> None:
         for name, cmyk in cmyks:
+            key = (face.component.id, name)
+            seen[key] = seen.get(key, 0) + 1
             share = gamut_shift(image, cmyk.proof(image))
             if share > GAMUT_SHARE:
-                faces.warnings.append(
-                    f"{face.component.where}: warning: {face.path.rsplit('/', 1)[-1]} of {face.component.id}: "
-                    f"{share:.0%} of the face changes colour by more than \u0394E {GAMUT_DELTA_E} in CMYK "
-                    f"({name}): colours outside what inks print come out duller; see them with "
-                    f"`deckpress preview {deck.name} --profile {name}`")
+                shifted.setdefault(key, []).append((share, face.path.rsplit("/", 1)[-1].removesuffix(".png")))
+
+    def said() -> list[str]:
+        out = []
+        for component in deck.model.components:
+            for name, _ in cmyks:
+                found = shifted.get((component.id, name))
+                if found:
+                    share, worst = max(found)
+                    out.append(f"{component.where}: warning: soft proof ({name}): {len(found)} of "
+                               f"{seen[component.id, name]} faces of {component.id} change colour by more than "
+                               f"\u0394E {GAMUT_DELTA_E} in CMYK, most {worst!r} ({share:.0%} of it): colours "
+                               f"outside what inks print come out duller; `deckpress preview {deck.name} --profile "
+                               f"{name}` shows them")
+        return out
 
     # what an `output: cards` PDF prints: the cards of card components, and their backs
-    faces.see([f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)], look)
+    faces.see([f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)], look,
+              said)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
