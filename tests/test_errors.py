@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -188,3 +190,28 @@ def test_reading_a_deck_without_mistakes_imports_no_module_for_mistakes():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_library_warning_is_one_line_never_the_raw_python_warning(tmp_path):
+    """A warning a library raises while deckpress works (here Pillow's, from a deck's read) reaches the terminal
+    as one line of deckpress's: not Python's two lines with a path in the library."""
+    code = """
+import sys, warnings
+from PIL import Image
+from deckpress import cli, deck
+
+read = deck.load_deck
+def load_deck(*args, **kwargs):
+    warnings.warn("Image size (104828000 pixels) exceeds limit", Image.DecompressionBombWarning)
+    return read(*args, **kwargs)
+deck.load_deck = load_deck
+sys.argv = ["deckpress", "check"]
+cli.run()
+"""
+    assert run_cli("new", str(tmp_path / "game"), "--name", "Game").exit_code == 0
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path / "game", capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == [
+        "warning: PIL says: Image size (104828000 pixels) exceeds limit (DecompressionBombWarning); deckpress "
+        "should have said this in a line of its own about your deck: please report it"], done.stderr

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -109,6 +110,17 @@ def main() -> None:
     from .memory import keep_freed_memory
 
     keep_freed_memory()  # the command's process only, before it forks any: not for whoever imports deckpress
+    warnings.showwarning = _library_warning  # and the processes it forks
+
+
+def _library_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A Python or library warning deckpress did not turn into its own words: one line, never the raw
+    two-line warning with a path inside a library."""
+    module = category.__module__.split(".")[0]
+    if module == "builtins":  # a UserWarning and the like: the module that raised it
+        module = Path(filename).stem
+    click.echo(f"warning: {module} says: {message} ({category.__name__}); deckpress should have said this in a "
+               "line of its own about your deck: please report it", err=True)
 
 
 def run() -> None:

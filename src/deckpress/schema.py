@@ -475,6 +475,9 @@ class Setup(Record):
     options = Free("Game-specific setup settings for the TTS scripts.", default=dict)
 
 
+MAX_GLYPHS = 8  # characters of an icon's glyph: drawn at the text's size, more would be text, not an icon
+
+
 class Icon(Record):
     """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
 
@@ -495,6 +498,9 @@ class Icon(Record):
         if self.glyph is not None and not self.glyph.strip():
             ctx.error(self.source.at("glyph"), "an icon's glyph is empty; write its character, e.g. "
                                                "{glyph: \"★\"}")
+        elif self.glyph is not None and len(self.glyph) > MAX_GLYPHS:
+            ctx.error(self.source.at("glyph"), f"an icon's glyph of {len(self.glyph)} characters; an icon is one "
+                                               f"character or a few: write at most {MAX_GLYPHS}")
         if self.image is not None:
             self.image_file = project_file(self.image, self.source.at("image"), "icon image", ctx)
 

@@ -632,6 +632,9 @@ CASES: list[Case] = [
          "glyph is empty", line=38),
     Case("icon-blank-glyph", edit(DECK, "modes:\n", "icons:\n  star: {glyph: \" \"}\nmodes:\n"),
          "glyph is empty", line=38),
+    Case("icon-glyph-of-a-thousand-characters", edit(DECK, "modes:\n", "icons:\n  star: {glyph: \"" + "★" * 1000
+                                                    + "\"}\nmodes:\n"),
+         "an icon's glyph of 1000 characters; an icon is one character or a few: write at most 8", line=38),
     Case("image-src-a-folder-with-placeholder",
          [write("decks/art/readme.txt", "art goes here\n"),
           _element("  - {type: image, name: art, src: art, placeholder: true, x: 5, y: 20, w: 20, h: 20}\n")],
