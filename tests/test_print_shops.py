@@ -232,6 +232,11 @@ def test_check_warns_of_faces_that_leave_the_cmyk_gamut(project, tmp_path):
                          r"outside what inks print come out duller; `deckpress preview shop --profile "
                          r"drivethrucards` shows them", warnings[0])
     assert found and int(found[2]) > 1, warnings[0]
+    strict = run_cli("check", "shop", "--strict", cwd=root)  # for CI: a warning fails the check
+    said = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert strict.exit_code == 1 and strict.stderr.splitlines() == [*said, f"decks/shop.yaml: {len(said)} warnings, "
+                                                                            "errors with --strict"]
+    assert "ok (" not in strict.stdout
     template = root / "templates" / "plain.yaml"
     template.write_text(template.read_text(encoding="utf-8").replace("#00ff00", "#336699")
                         .replace("#000000", "#336699"), encoding="utf-8")

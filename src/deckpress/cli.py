@@ -429,7 +429,8 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--lang", default=None, help="Language to check the texts in (default: each deck's own).")
-def check(decks: tuple[str, ...], lang: str | None) -> None:
+@click.option("--strict", is_flag=True, help="Take warnings for errors: exit status 1 when any is said (for CI).")
+def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
     from .deck import load_deck
@@ -449,10 +450,15 @@ def check(decks: tuple[str, ...], lang: str | None) -> None:
             faces = FaceCheck(deck)  # every face drawn once, for the deck's checks and the builders'
             for builder in builders:
                 builder().check(deck, faces)
-            for warning in faces.run():
-                click.echo(warning, err=True)
+            said = [*deck.warnings, *faces.run()]
         except DeckError as err:
             _report(err)
+            failed = True
+            continue
+        for warning in said[len(deck.warnings):]:
+            click.echo(warning, err=True)
+        if strict and said:
+            click.echo(f"{path}: {len(said)} warning{'s' if len(said) > 1 else ''}, errors with --strict", err=True)
             failed = True
             continue
         cards = sum(card.count for c in deck.model.components for card in c.cards)
