@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from helpers.builds import URL, age, build, clean_build, edit, game, tree  # noqa: F401 (game: a fixture)
 from deckpress import build as build_module, deck, faces, inputs, stamp
 from deckpress.builders.pdf import steps as pdf_builder
@@ -250,3 +250,21 @@ def test_the_manifest_of_an_incremental_build_gives_each_files_digest(game):
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert {name: info["sha256"] for name, info in manifest["artifacts"].items()} == \
         {name: digest for name, digest in tree(out).items() if name != "manifest.json"}
+
+
+def test_a_style_edit_redraws_only_the_faces_that_draw_with_that_style(tmp_path):
+    """SCORE!'s play cards draw with the style of their kind: a colour of one style changed redraws the one card
+    of that kind, not the other 16 of the template, and the build equals a clean one; a line added to the
+    styles moves the elements below it (a face's warnings are located by line), so every face of the template
+    is drawn again."""
+    root = tmp_path / "score"
+    (root / "decks").mkdir(parents=True)
+    shutil.copy(ROOT / "decks" / "score.yaml", root / "decks" / "score.yaml")
+    shutil.copytree(ROOT / "templates", root / "templates")
+    assert "(21 faces rendered, 0 reused)" in build(root)
+    template = root / "templates" / "score-card.yaml"
+    edit(template, '  double: {main: "#e09b12"', '  double: {main: "#e09b13"')
+    assert "(1 faces rendered, 20 reused)" in build(root)
+    assert tree(root / "build" / "score") == clean_build(root, tmp_path, deck="score")
+    edit(template, "  score:  {main:", "  # the point cards\n  score:  {main:")
+    assert "(17 faces rendered, 4 reused)" in build(root)

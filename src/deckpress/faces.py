@@ -24,9 +24,10 @@ from pathlib import Path
 from . import png
 from .deck import LoadedDeck
 from .inputs import (Vouched, built_digest, copy_file, digest, image_record, images_unchanged, package_digest,
-                     sha256_file)
+                     plain, sha256_file)
 from .processes import available, shared_out
-from .schema import Card, Component
+from .options import Invalid
+from .schema import Card, Component, Template
 
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
@@ -296,6 +297,19 @@ class FaceCheck:
         return FaceStage.recorded_warnings(records, shrinking=True) + self.warnings
 
 
+def _without_styles(template: Template, text: str) -> tuple[str, int]:
+    """A template file's text but for its `styles:` block, and how many lines that block takes: a face's key
+    holds the style it draws with instead (FaceStage._style), and the lines below stay where they were only
+    while the block keeps its length (a face's record locates its warnings by line)."""
+    where = template.source.key_where.get("styles") if "styles" in template.source else None
+    if where is None:
+        return text, 0
+    lines = text.splitlines(keepends=True)
+    following = [w.line for w in template.source.key_where.values() if w.line > where.line]
+    end = min(following) if following else len(lines) + 1
+    return "".join(lines[:where.line - 1] + lines[end - 1:]), end - where.line
+
+
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
     """The faces as RGB images: read from the stage's previous build where still up to date, else drawn;
     DeckError for text drawn outside the safe zone, as a build gives."""
@@ -333,7 +347,8 @@ class FaceStage:
         self.renderer = FaceRenderer(deck, collect_unsafe=True)
         self.records: dict[str, dict] = {}
         self._base = self._base_key()
-        self._templates = {name: path.read_text(encoding="utf-8") for name, path in deck.template_paths.items()}
+        self._templates = {name: _without_styles(deck.templates[name], path.read_text(encoding="utf-8"))
+                           for name, path in deck.template_paths.items()}
 
     def _base_key(self) -> str:
         """The part of every face's key that all faces of the deck share."""
@@ -344,13 +359,28 @@ class FaceStage:
                        icons])
 
     def key(self, face: Face) -> str:
-        """Everything that can change the face's pixels, but for the images it draws (recorded apart)."""
+        """Everything that can change the face's pixels, but for the images it draws (recorded apart): of its
+        template, the text but for the styles, and the one style the face draws with (the others' edits leave
+        it as it is)."""
         return digest({
             "base": self._base,
-            "template": self._templates[face.template],
+            "template": [*self._templates[face.template], self._style(face)],
             "card": face.card.fields() if face.card else None,
             "component": [face.component.id, face.component.name, face.component.size],
         })
+
+    def _style(self, face: Face):
+        """The style of its template the face draws with (`style` in its expressions), as plain data; its
+        style_by's mistake, which drawing it reports, as itself."""
+        template = self.deck.templates[face.template]
+        if not template.styles:
+            return None
+        component = {"id": face.component.id, "name": face.component.name}
+        try:
+            return plain(self.renderer.context(template, face.card.fields() if face.card else {}, component,
+                                               face.component.size)["style"])
+        except Invalid as err:
+            return str(err)
 
     def reusable(self, face: Face, key: str) -> bool:
         """Whether the face drawn by the previous build can be used as it is."""
