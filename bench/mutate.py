@@ -33,7 +33,10 @@ TIMEOUT = 600  # s for one mutation's tests; a mutation that hangs them counts a
 @dataclass(frozen=True)
 class Mutation:
     name: str
-    file: str  # under src/deckpress/
+    file: str  # under src/deckpress/, or the shipped games' tts/<game>/... of the repository
+
+    def path(self, checkout: Path) -> Path:
+        return checkout / (self.file if self.file.startswith("tts/") else f"src/deckpress/{self.file}")
     old: str  # the exact source text replaced...
     new: str  # ...by this
     tests: tuple[str, ...]  # pytest arguments: files, node ids, -k expressions
@@ -316,6 +319,57 @@ MUTATIONS = [
     m("playtest trusting the engine to have the contract's functions", "playtest/games.py",
       "contract.guarded(lua, contract.check_engine(lua, module, loaded))", "contract.guarded(lua, loaded)", PLAYTEST,
       "-k", "contract"),
+    # --- issue 37: what users would notice ------------------------------------------------------------
+    m("a TTS tile cut a pixel short of the trim", "faces.py",
+      "    return (left, top, left + size[0], top + size[1])", "    return (left, top, left + size[0] - 1, top + size[1])",
+      SLOTS),
+    m("a boolean cell with spaces around it refused", "tables.py", "        text = value.strip().lower()",
+      "        text = value.lower()", "tests/test_cards_from.py"),
+    m("whole numbers from an .xlsx stay floats", "tables.py",
+      '    if kind in ("integer", None) and isinstance(value, float) and value.is_integer():',
+      '    if kind is None and isinstance(value, float) and value.is_integer():', "tests/test_cards_from.py"),
+    m("< and & in styled rules text left unescaped", "markup.py",
+      '        chunk = escape(span.text, quote=False).replace("\\n", "<br/>")',
+      '        chunk = span.text.replace("\\n", "<br/>")', "tests/test_rich_text.py", "tests/test_pdf.py"),
+    m("faces marked 72 DPI for the print shops", "png.py", "    per_metre = round(dpi / 0.0254)",
+      "    per_metre = round(72 / 0.0254)", "tests/test_png.py", "tests/test_print_shops.py"),
+    m("Scoop: a scoop of more cards than the pile holds", "tts/scoop/engine.lua",
+      "    if count > #from then return refuse(17,", "    if false then return refuse(17,",
+      "tests/test_scoop_engine.py"),
+    m("Skorch: a play out of turn", "tts/skorch/engine.lua",
+      "  if seat ~= state.turn then return refuse(10,", "  if false then return refuse(10,",
+      "tests/test_skorch_engine.py"),
+    m("TTS sheets of 10 x 8 cards", "builders/tts/sheets.py", "MAX_ROWS = 7", "MAX_ROWS = 8", SLOTS),
+    m("a rounded card's Silhouette contour square", "builders/pdf/pages.py",
+      '    elif shape == "rounded" and radius > 0:', '    elif False:', "tests/test_cutters.py"),
+    m("a rounded card's Cricut outline square", "builders/pdf/cutters.py",
+      '        elif shape == "rounded" and radius > 0:', '        elif False:', "tests/test_cutters.py"),
+    m("soft proof counts every face as shifted", "builders/pdf/steps.py", "            if share > GAMUT_SHARE:",
+      "            if True:", "tests/test_print_shops.py", "-k", "gamut"),
+    m("check --strict passes a deck with warnings", "cli.py", "        if strict and said:", "        if False:",
+      "tests/test_print_shops.py", "-k", "gamut"),
+    m("watch rebuilds for its own log", "watch.py",
+      "        if st is not None and (st.st_dev, st.st_ino) in self.own:", "        if False:",
+      "tests/test_watch_preview.py", "-k", "inputs_only"),
+    m("watch rebuilds for any file of the project", "watch.py",
+      "        if self.inputs is None or where in self.inputs:", "        if True:",
+      "tests/test_watch_preview.py", "-k", "inputs_only"),
+    m("a style edit redraws nothing", "faces.py",
+      '            "template": [*self._templates[face.template], self._style(face)],',
+      '            "template": [*self._templates[face.template]],', "tests/test_incremental.py", "-k", "style"),
+    m("a deckpress template's failure names deckpress's file", "builders/tts/lua.py",
+      "            if own_name(file) is not None:", "            if False:", "tests/test_game_records.py"),
+    m("corners larger than the card accepted", "schema.py", "2 * component.corner_radius > min(component.size)",
+      "component.corner_radius > min(component.size)", "tests/test_cutters.py", "-k", "corners"),
+    m("an icon glyph of any length", "schema.py", "        elif self.glyph is not None and len(self.glyph) > MAX_GLYPHS:",
+      "        elif False:", "tests/test_bad_input.py", "-k", "glyph"),
+    m("removed cards of a player count kept in the deck", "data/tts/lib/setup.lua",
+      "for _, id in ipairs((remove or {})[players] or {}) do out[id] = true end",
+      "for _, id in ipairs((remove or {})[players] or {}) do out[id] = false end", "tests/test_tts_generic.py",
+      "tests/test_games_lua.py"),
+    m("a face drawn with the wrong card's fields", "faces.py",
+      '            "card": face.card.fields() if face.card else None,', '            "card": face.card.name if face.card else None,',
+      RECORDS),
 ]
 
 
@@ -386,7 +440,7 @@ def main() -> int:
         copy = copy_checkout(Path(folder) / "deckpress")
         for mu in chosen:  # every snippet is where it is said to be before anything runs
             try:
-                mutated((copy / "src/deckpress" / mu.file).read_text(encoding="utf-8"), mu)
+                mutated(mu.path(copy).read_text(encoding="utf-8"), mu)
             except ValueError as err:
                 print(f"{mu.name}: {mu.file}: {err}: {mu.old!r}", file=sys.stderr)
                 return 2
@@ -398,7 +452,7 @@ def main() -> int:
                 return 2
         survivors, errors, killed = [], [], 0
         for number, mu in enumerate(chosen, 1):
-            path = copy / "src/deckpress" / mu.file
+            path = mu.path(copy)
             original = path.read_text(encoding="utf-8")
             try:
                 path.write_text(mutated(original, mu), encoding="utf-8")

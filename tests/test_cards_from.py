@@ -3,6 +3,7 @@ names FILE:ROW:COLUMN in every mistake."""
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import openpyxl
@@ -57,6 +58,33 @@ def test_rows_become_cards_typed_by_their_fields(tmp_path, kind):
     assert (cards["Knight"].count, cards["Knight"].extra) == (2, {"value": 5, "rare": True, "text": "Moves, then jumps"})
     assert (cards["Queen"].count, cards["Queen"].extra["rare"]) == (1, False)  # empty cells: the defaults
     assert cards["1830"].id == "1830"
+
+
+@pytest.mark.parametrize("kind", ["csv", "xlsx"])
+def test_a_yes_or_no_cell_with_spaces_around_it_is_a_boolean(tmp_path, kind):
+    """As typed, or padded for alignment: ' Yes ' is true, ' no' false."""
+    rows = [ROWS[0], ["Knight", 2, 5, " Yes ", ""], ["Queen", 1, 9, " no", ""]]
+    deck = load_deck(project(tmp_path, kind, rows) / "decks" / "sheet.yaml")
+    cards = {c.name: c.extra["rare"] for c in deck.model.components[0].cards}
+    assert (cards["Knight"], cards["Queen"]) == (True, False)
+
+
+def test_whole_numbers_an_xlsx_stores_as_floats_are_whole_numbers(tmp_path):
+    """A sheet may store a whole number as a float (`<v>2.0</v>`, as some spreadsheet programs and formulas
+    write it): the count 2 and the value 5, as typed."""
+    root = project(tmp_path, "xlsx", [ROWS[0], ["Knight", 2, 5, "yes", ""]])
+    book = root / "decks" / "cards.xlsx"
+    with zipfile.ZipFile(book) as old:
+        files = {name: old.read(name) for name in old.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    assert b"<v>2</v>" in files[sheet] and b"<v>5</v>" in files[sheet]
+    files[sheet] = files[sheet].replace(b"<v>2</v>", b"<v>2.0</v>").replace(b"<v>5</v>", b"<v>5.0</v>")
+    with zipfile.ZipFile(book, "w") as new:
+        for name, data in files.items():
+            new.writestr(name, data)
+    knight = {c.name: c for c in load_deck(root / "decks" / "sheet.yaml").model.components[0].cards}["Knight"]
+    assert (knight.count, knight.extra["value"]) == (2, 5)
+    assert type(knight.count) is int and type(knight.extra["value"]) is int
 
 
 @pytest.mark.parametrize("kind", ["csv", "xlsx"])

@@ -50,6 +50,10 @@ rules:
   - heading: Spans
     body:
       - "Score [3 points]{color=#d62828 size=150%} in [a title]{font=title}."
+  - heading: Signs
+    body:
+      - "Ties & draws: 2 < 3 > 1, <b>as written</b>."
+      - "[A & B < C]{color=#d62828} stay as written."
 print: {profiles: [a4]}
 """
 TEMPLATE = """\
@@ -359,6 +363,14 @@ def test_a_changed_icon_redraws_the_faces_that_show_it(tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("#00c000", "#c00000"), encoding="utf-8")
     assert run_cli("build", "rich", "--out", "out", "--quiet", cwd=tmp_path).exit_code == 0
     assert marked.read_bytes() != second
+
+
+def test_ampersands_and_angle_brackets_in_the_rules_are_printed_as_written(built):
+    """Rules text reaches reportlab's paragraph markup escaped, plain or styled: `&`, `<` and `>` and a tag
+    written in the rules are printed, not read as markup."""
+    reader = pypdf.PdfReader(built / "print" / "rich-a4.pdf")
+    text = " ".join(next(p for p in reader.pages if "Signs" in p.extract_text()).extract_text().split())
+    assert "Ties & draws: 2 < 3 > 1, <b>as written</b>." in text and "A & B < C stay as written." in text
 
 
 def test_a_span_keeps_its_colour_size_and_font_on_the_rules_pages_and_its_colour_in_tts(built):

@@ -140,6 +140,11 @@ def test_clause_17_scoop_more_by_the_face_card_differential():
     mixed = state([{"go": faces_to * 1 + [k("K", "hearts"), k("Q", "hearts")]},
                    {"go": [k(5, "spades"), k(6, "hearts")]}], deck=[k(9, "clubs")], drawn=k(3, "hearts"))
     assert "not all hearts" in refused(mixed, 1, 17, scoop={"from": pile(2, "go"), "to": pile(1, "go"), "count": 2})
+    # more cards than the pile holds, however many face cards allow: the pile's count, not a wrap past its bottom
+    rich = state([{"go": faces_to * 3}, {"go": [k(5, "hearts"), k(6, "hearts")]}], deck=[k(9, "clubs")],
+                 drawn=k(3, "hearts"))
+    assert refused(rich, 1, 17, scoop={"from": pile(2, "go"), "to": pile(1, "go"), "count": 3}) == \
+        "2's Go Pile has only 2 cards"
 
 
 def test_clause_18_switch_same_value_swaps_whole_piles():
