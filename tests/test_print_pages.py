@@ -397,9 +397,9 @@ def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
 
     def pdf(name: str) -> bytes:
         with plain_streams():
-            canvas = new_canvas(tmp_path / name, (210, 297), "Rules", "", "")
+            canvas = new_canvas((210, 297), "Rules", "", "")
             assert rules.draw_rules(canvas, deck, (210, 297), 10, look, look.columns, look.font_size, "Scout") >= 2
-            save(canvas)
+            save(canvas, tmp_path / name)
         return (tmp_path / name).read_bytes()
 
     skipped = pdf("skipped.pdf")
