@@ -106,22 +106,22 @@ class _Table(_Trial, Table):
 
 class _Para(_Trial, Paragraph):
     """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
-    reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
-    per width, and split its pieces per width and number of lines that fit (the rules' styles have a
-    fixed leading, so whole lines are what decides a split). The pieces are _Paras too."""
-
-    # what Paragraph.wrap (and its breakLines) set on the paragraph
-    _WRAPPED = ("width", "height", "blPara", "_wrapWidths", "frags", "_width_max", "_splitLongWordCount",
-                "_hyphenations")
+    reportlab's wrap and split would break the same lines again at each; here wrap keeps, per width, the
+    attributes that wrapping set on the paragraph (whichever they are: what wrap keeps is reportlab's
+    own business) and sets them again, and split keeps its pieces per width and number of lines that fit
+    (the rules' styles have a fixed leading, so whole lines are what decides a split). The pieces are _Paras
+    too."""
 
     def wrap(self, availWidth, availHeight):
         wraps = self.__dict__.setdefault("_wraps", {})
         state = wraps.get(availWidth)
         if state is None:
+            before = dict(self.__dict__)
             size = super().wrap(availWidth, availHeight)
             if getattr(self, "width", None) != availWidth:  # too narrow to break at all: nothing to keep
                 return size
-            state = wraps[availWidth] = {k: getattr(self, k) for k in self._WRAPPED if hasattr(self, k)}
+            state = wraps[availWidth] = {k: v for k, v in self.__dict__.items()
+                                         if k not in before or before[k] is not v}
         self.__dict__.update(state)
         return self.width, self.height
 
