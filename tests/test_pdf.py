@@ -188,6 +188,22 @@ def test_fonts_are_embedded_truetype(built):
         assert len(set(tags)) == len(tags) and all(base[7] == "+" for base in fonts), sorted(fonts)
 
 
+def test_a_subsets_tag_comes_from_its_glyphs(tmp_path):
+    """The same glyphs give a font subset the same tag in any PDF, others another (reportlab's first subset holds
+    every ASCII character, whether drawn or not): PDFs merged keep their subsets apart."""
+    from deckpress.builders.pdf.canvas import new_canvas, save
+
+    def tags(text: str) -> dict[bytes, bytes]:
+        canvas = new_canvas((100, 100), "Title", "Author", "Subject")
+        canvas.drawString(10, 10, text)
+        save(canvas, tmp_path / "tags.pdf")
+        data = (tmp_path / "tags.pdf").read_bytes()
+        return {name: tag for tag, name in re.findall(rb"/BaseFont /([A-Z]{6})\+(\S+)", data)}
+
+    one, again, other = tags("Cards \u2014 \u0416"), tags("Cards \u2014 \u0416"), tags("Cards \u2014 \u0414")
+    assert len(one) == 1 and one == again and one.keys() == other.keys() and one != other
+
+
 def test_each_face_is_stored_once(built):
     faces = sorted((built / "faces").rglob("*.png"))
     for name in ("score-a4.pdf", "score-letter.pdf"):

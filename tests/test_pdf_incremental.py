@@ -110,6 +110,17 @@ def test_a_face_whose_image_data_changes_size(project, tmp_path):
     assert "Goal" in text and "Main deck" in text
 
 
+def test_a_template_edit_replaces_every_face_it_draws(project, tmp_path):
+    """Every front changed at once (the template's panel): all their images replaced in each PDF."""
+    before = pdfs(project)
+    edit(project, "radius: 3", "radius: 4", "templates/card.yaml")
+    build(project)
+    assert made(project) == ["_replaced True", "_replaced True"]
+    after = pdfs(project)
+    assert all(after[name] != before[name] for name in ("game-a4.pdf", "game-letter.pdf"))
+    assert after == clean_pdfs(project, tmp_path)
+
+
 FALLBACKS = {
     "a card added": (lambda p: edit(p, "      - name: Wild\n", "      - {name: Extra, value: 9, colour: '#000000'}\n"
                                                                  "      - name: Wild\n"), ()),
