@@ -58,3 +58,10 @@ threading.Thread(target=lambda: (time.sleep(0.3), sys.stdout.write("thread done\
 cli.run()"""))
     assert done.returncode == 0
     assert "thread done" in done.stdout
+
+
+def test_a_process_that_imports_deckpress_without_its_program_ends_as_python_does():
+    """Importing deckpress.cli registers its last exit function (cli._end); it ends only the program."""
+    done = program(LATE.replace("ARGS", "[]").replace("cli.run()", "print('not the program')"))
+    assert done.returncode == 0
+    assert done.stdout == "not the program\nexit functions ran\n" and done.stderr == "torn down\n"

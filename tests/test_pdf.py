@@ -4,6 +4,7 @@ text, the placement of backs (duplex long and short edge, gutterfold, back offse
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import textwrap
 from pathlib import Path
@@ -185,6 +186,22 @@ def test_fonts_are_embedded_truetype(built):
         # each subset its own tag (reportlab gives every font's first subset AAAAAA)
         tags = [base[1:7] for base in fonts]
         assert len(set(tags)) == len(tags) and all(base[7] == "+" for base in fonts), sorted(fonts)
+
+
+def test_a_subsets_tag_comes_from_its_glyphs(tmp_path):
+    """The same glyphs give a font subset the same tag in any PDF, others another (reportlab's first subset holds
+    every ASCII character, whether drawn or not): PDFs merged keep their subsets apart."""
+    from deckpress.builders.pdf.canvas import new_canvas, save
+
+    def tags(text: str) -> dict[bytes, bytes]:
+        canvas = new_canvas((100, 100), "Title", "Author", "Subject")
+        canvas.drawString(10, 10, text)
+        save(canvas, tmp_path / "tags.pdf")
+        data = (tmp_path / "tags.pdf").read_bytes()
+        return {name: tag for tag, name in re.findall(rb"/BaseFont /([A-Z]{6})\+(\S+)", data)}
+
+    one, again, other = tags("Cards \u2014 \u0416"), tags("Cards \u2014 \u0416"), tags("Cards \u2014 \u0414")
+    assert len(one) == 1 and one == again and one.keys() == other.keys() and one != other
 
 
 def test_each_face_is_stored_once(built):
@@ -517,21 +534,22 @@ def test_a_rules_block_larger_than_a_column_is_a_located_error(project, tmp_path
     assert "mini.yaml:24:9:" in str(err.value) and "too large for a whole column" in str(err.value)
 
 
-def test_a_pdf_streamed_to_its_file_is_the_one_reportlab_would_write(tmp_path):
-    """canvas.stream writes each object as it is formatted; the bytes are reportlab's own, and reportlab's
-    collector is back in place afterwards."""
-    from reportlab.pdfbase import pdfdoc
+def test_a_pdf_is_the_file_reportlab_makes_but_for_its_subset_tags(tmp_path):
+    """canvas.save writes the file of reportlab's public getpdfdata as it is but for the font subsets' tags,
+    which keep their length: without faces, reportlab's bytes everywhere else."""
+    from deckpress.builders.pdf.canvas import new_canvas, save
 
-    from deckpress.builders.pdf.canvas import new_canvas, stream
+    def saved(canvas) -> bytes:
+        save(canvas, tmp_path / "saved.pdf")
+        return (tmp_path / "saved.pdf").read_bytes()
 
-    collector = pdfdoc.PDFFile
     files = []
-    for name, finish in (("reportlab.pdf", lambda c: c.save()), ("streamed.pdf", stream)):
-        canvas = new_canvas(tmp_path / name, (210, 297), "Title", "Author", "Subject")
+    for finish in (lambda canvas: canvas.getpdfdata(), saved):
+        canvas = new_canvas((210, 297), "Title", "Author", "Subject")
         for page in range(3):
             canvas.drawString(100, 700, f"page {page} \u2014 \u0416")
             canvas.showPage()
-        finish(canvas)
-        files.append((tmp_path / name).read_bytes())
-    assert files[0] == files[1] and len(PdfReader(tmp_path / "streamed.pdf").pages) == 3
-    assert pdfdoc.PDFFile is collector
+        files.append(finish(canvas))
+    untagged = [re.sub(rb"/[A-Z]{6}\+", b"/TAG+", data) for data in files]
+    assert files[0] != files[1] and len(files[0]) == len(files[1]) and untagged[0] == untagged[1]
+    assert len(PdfReader(tmp_path / "saved.pdf").pages) == 3

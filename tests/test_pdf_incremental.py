@@ -16,7 +16,8 @@ from conftest import run_cli
 from deckpress import png
 from deckpress.builders.pdf import steps as pdf_builder
 from deckpress.paths import PACKAGE_DATA
-from deckpress.builders.pdf.canvas import Images, new_canvas, plain_streams, replace_objects, save
+from deckpress.builders.pdf.canvas import Images, new_canvas, plain_streams, save
+from deckpress.builders.pdf.pdffile import Layout
 
 URL = "https://example.org/game/"
 
@@ -109,6 +110,17 @@ def test_a_face_whose_image_data_changes_size(project, tmp_path):
     assert "Goal" in text and "Main deck" in text
 
 
+def test_a_template_edit_replaces_every_face_it_draws(project, tmp_path):
+    """Every front changed at once (the template's panel): all their images replaced in each PDF."""
+    before = pdfs(project)
+    edit(project, "radius: 3", "radius: 4", "templates/card.yaml")
+    build(project)
+    assert made(project) == ["_replaced True", "_replaced True"]
+    after = pdfs(project)
+    assert all(after[name] != before[name] for name in ("game-a4.pdf", "game-letter.pdf"))
+    assert after == clean_pdfs(project, tmp_path)
+
+
 FALLBACKS = {
     "a card added": (lambda p: edit(p, "      - name: Wild\n", "      - {name: Extra, value: 9, colour: '#000000'}\n"
                                                                  "      - name: Wild\n"), ()),
@@ -164,33 +176,34 @@ def test_a_previous_pdf_changed_since_its_build_is_not_used(project, tmp_path):
 def _pdf(root: Path, target: Path) -> dict:
     with plain_streams():
         images = Images(root)
-        canvas = new_canvas(target, (100, 100), "Title", "Author", "Subject")
+        canvas = new_canvas((100, 100), "Title", "Author", "Subject")
         for x in (10, 50):
             images.draw(canvas, "a.png", (20, 0, 0, 30, x, 10))
             images.draw(canvas, "b.png", (20, 0, 0, 30, x, 60))
             canvas.drawString(10, 5, "text \u2014 \u0416")
             canvas.showPage()
-        save(canvas)
-        return images.numbers(canvas)
+        return save(canvas, target, images)
 
 
-def test_replace_objects_gives_the_bytes_reportlab_writes(tmp_path):
-    """A PDF with an image replaced by one of another size is the PDF reportlab writes with that image; a
-    file laid out otherwise is refused (None)."""
+def test_images_written_anew_give_the_bytes_of_a_pdf_made_with_them(tmp_path):
+    """A PDF with an image written anew, of another size, is the PDF `save` writes with that image; a file
+    laid out otherwise is refused (None)."""
     for name, (size, colour) in {"one": ((30, 40), (200, 10, 10)), "two": ((64, 90), (10, 10, 200))}.items():
         (tmp_path / name).mkdir()
         Image.effect_noise(size, 60).convert("RGB").save(tmp_path / name / "a.png")
         Image.new("RGB", (8, 8), colour).save(tmp_path / name / "b.png")
     numbers = _pdf(tmp_path / "one", tmp_path / "one.pdf")
-    assert _pdf(tmp_path / "two", tmp_path / "two.pdf") == numbers and None not in numbers.values()
+    assert _pdf(tmp_path / "two", tmp_path / "two.pdf") == numbers and sorted(numbers) == ["a.png", "b.png"]
     one, two = (tmp_path / "one.pdf").read_bytes(), (tmp_path / "two.pdf").read_bytes()
     assert one != two
-    with plain_streams():
-        replaced = replace_objects(one, {n: Images(tmp_path / "two").xobject(rel) for rel, n in numbers.items()})
-        assert replaced == two
-        only_a = replace_objects(one, {numbers["a.png"]: Images(tmp_path / "two").xobject("a.png")})
-        assert only_a != one and only_a != two and len(PdfReader(io.BytesIO(only_a)).pages) == 2
-        b = Images(tmp_path / "two").xobject("b.png")
-        assert replace_objects(one[:-1], {numbers["b.png"]: b}) is None  # truncated
-        assert replace_objects(one.replace(b"xref\n0 ", b"xref\n1 "), {numbers["b.png"]: b}) is None
-        assert replace_objects(one, {999: b}) is None  # no such object
+    pdf = Layout.read(one)
+    images = Images(tmp_path / "two")
+    pdf.write(tmp_path / "replaced.pdf", {n: images.writer(rel) for rel, n in numbers.items()})
+    assert (tmp_path / "replaced.pdf").read_bytes() == two
+    pdf.write(tmp_path / "only-a.pdf", {numbers["a.png"]: images.writer("a.png")})
+    only_a = (tmp_path / "only-a.pdf").read_bytes()
+    assert only_a != one and only_a != two and len(PdfReader(io.BytesIO(only_a)).pages) == 2
+    assert Layout.read(one[:-1]) is None  # truncated
+    assert Layout.read(one.replace(b"xref\n0 ", b"xref\n1 ")) is None
+    with pytest.raises(ValueError):
+        pdf.write(tmp_path / "none.pdf", {999: images.writer("b.png")})  # no such object

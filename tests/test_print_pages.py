@@ -384,6 +384,24 @@ def test_more_space_above_a_sub_heading_than_between_paragraphs(rulebook):
     assert max(between) < 2.3 * BODY, sorted(between)[-3:]
 
 
+def test_a_rules_paragraph_wrapped_at_two_widths_keeps_each():
+    """rules._Para keeps what wrapping at each width set: wrapped at one width, then another, then each again,
+    it is the size a paragraph wrapped at that width alone is."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from deckpress.builders.pdf import rules
+    from deckpress.builders.pdf.canvas import SANS, register_fonts
+
+    register_fonts()
+    style = ParagraphStyle("body", fontName=SANS, fontSize=9, leading=11)
+    text = "Play a card of the same colour or number, then draw one. " * 6
+    paragraph = rules._Para(text, style)
+    sizes = [paragraph.wrap(width, 1000) for width in (100, 250, 100, 250)]
+    assert sizes == [Paragraph(text, style).wrap(width, 1000) for width in (100, 250, 100, 250)]
+    assert sizes[0][1] > sizes[1][1]
+
+
 def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
     """The typesetter's trial layouts (each column height and page plan it tries) draw nothing (rules._Trial):
     the rules pages are byte for byte those of trials that draw."""
@@ -397,9 +415,9 @@ def test_trial_layouts_draw_nothing_and_change_no_byte(tmp_path, monkeypatch):
 
     def pdf(name: str) -> bytes:
         with plain_streams():
-            canvas = new_canvas(tmp_path / name, (210, 297), "Rules", "", "")
+            canvas = new_canvas((210, 297), "Rules", "", "")
             assert rules.draw_rules(canvas, deck, (210, 297), 10, look, look.columns, look.font_size, "Scout") >= 2
-            save(canvas)
+            save(canvas, tmp_path / name)
         return (tmp_path / name).read_bytes()
 
     skipped = pdf("skipped.pdf")

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import atexit
-import gc
 import json
 import os
 import signal
 import sys
-import threading
 import warnings
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -72,6 +70,23 @@ def _report(err: DeckError) -> None:
         click.echo(str(problem), err=True)
 
 
+_status: list[int] = []  # the program's exit status, once `run` ends it
+
+
+def _end() -> None:
+    """The program's last exit function: once `run` has ended the program, the streams flushed, the process
+    ends with its status (os._exit), before the interpreter's teardown. atexit runs the function registered
+    last first: this one is registered as deckpress.cli is imported, before the builders of the installed
+    packages are loaded, so that the exit functions of every module the command imports run before it."""
+    if _status:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(Exception):  # a closed pipe (`deckpress ... | head`): what it took is all it gets
+                stream.flush()
+        os._exit(_status[0])
+
+
+atexit.register(_end)
+
 try:
     BUILDER_CLASSES = registered()  # deckpress's own builders and those of the installed packages
 except DeckError:  # a package's builder that cannot run: the flags of deckpress's own, and a build says why
@@ -124,29 +139,23 @@ def _library_warning(message, category, filename, lineno, file=None, line=None) 
 
 
 def run() -> None:
-    """The `deckpress` program (the `deckpress` script, `python -m deckpress`): `main`, then an exit without the
-    interpreter's teardown, which frees the objects of every module one by one (12 to 15 ms after a build, for
-    nothing: the process's memory goes back to the system whole). The exit functions (atexit) run and the
-    streams are flushed, as at any exit; with another thread still running, Python's own exit waits for it,
-    its collections not walking the objects left (50 to 80 ms after a build)."""
+    """The `deckpress` program (the `deckpress` script, `python -m deckpress`): `main`, then Python's own exit,
+    which waits for the threads still running and runs the exit functions (atexit), but without the
+    interpreter's teardown: the last exit function, `_end`, ends the process. The teardown collects the
+    garbage through every object left and frees every module's objects one by one (12 to 15 ms after a
+    build, for nothing: the process's memory goes back to the system whole)."""
     try:
         main(prog_name="deckpress")
         code: object = 0
     except SystemExit as done:
         code = done.code
-    if threading.active_count() > 1:
-        gc.freeze()
-        sys.exit(code)
     if code is None:
         code = 0
     elif not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with suppress(Exception):  # a closed pipe (`deckpress ... | head`): what it took is all it gets
-            stream.flush()
-    os._exit(code)
+    _status.append(code)
+    sys.exit(code)
 
 
 BUILD_OPTIONS = [

@@ -13,7 +13,7 @@ sample does not shrink below POOR_RATIO of its size is handed to Pillow's encode
 bench/README.md gives the figures of these choices and of the ones not taken.
 
 Either way the file is an 8-bit RGB PNG without interlace (IHDR, pHYs, IDAT, IEND), the same bytes
-for the same pixels, whose IDAT the PDFs embed as it is (builders/pdf/canvas.py PngXObject, through image_data):
+for the same pixels, whose IDAT the PDFs embed as it is (builders/pdf/canvas.py Images, through image_data):
 a standard zlib stream, which any PNG reader or PDF viewer inflates.
 Reading: `read` (a face or tile as an image) and `image_data` (a file's zlib data, undecoded).
 """

@@ -1,7 +1,8 @@
 """The print-and-play PDFs, build/<deck>/print/: the builder (PDFBuilder) and its options, its steps (steps.py)
 and their parts: the print profiles (profiles.py, found as the package data's print/ files, which a project's
-own print/ overrides), page geometry (layout.py), the canvas (canvas.py), the card pages (pages.py), cut marks
-and cutter files (cutters.py, labels.py), the rules pages (rules.py, rules_style.py) and PDF/X (pdfx.py)."""
+own print/ overrides), page geometry (layout.py), the canvas (canvas.py) and the file it writes (pdffile.py), the
+card pages (pages.py), cut marks and cutter files (cutters.py, labels.py), the rules pages (rules.py,
+rules_style.py) and PDF/X (pdfx.py)."""
 
 from __future__ import annotations
 

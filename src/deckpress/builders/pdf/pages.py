@@ -110,7 +110,7 @@ def cut_lines(canvas: Canvas, page: tuple[float, float], trims: list[Rect], xs: 
         return
     code = _cut_code(page, tuple(trims), tuple(xs), tuple(ys), tuple(avoid))
     if code:
-        canvas._code.append(code)  # what canvas.line writes for each segment
+        canvas.addLiteral(code)  # what canvas.line writes for each segment
     canvas.setDash([])
 
 

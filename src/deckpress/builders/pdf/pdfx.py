@@ -15,7 +15,6 @@ from functools import cached_property
 from pathlib import Path
 
 from PIL import Image, ImageCms, ImageMath
-from reportlab.pdfbase import pdfdoc
 
 from ... import png
 from ...paths import PACKAGE_DATA
@@ -130,29 +129,10 @@ def limit_ink(image: Image.Image, percent: float) -> Image.Image:
     return Image.merge("CMYK", [ImageMath.lambda_eval(channel, x=x, c=c, m=m, y=y, k=k) for x in (c, m, y)] + [k])
 
 
-class CmykXObject(pdfdoc.PDFImageXObject):
-    """A face image converted to CMYK (DeviceCMYK, 8 bits, deflated) as each PDF writes it; the data is not
-    kept, so a build's memory does not grow with its faces."""
-
-    def __init__(self, name: str, path: Path, cmyk: Cmyk):
-        super().__init__(name)
-        with Image.open(path) as image:
-            self.width, self.height = image.size
-        self.path, self.cmyk = path, cmyk
-        self.bitsPerComponent, self.colors, self.colorSpace = 8, 4, "DeviceCMYK"
-        self.mask = None
-
-    def format(self, document):
-        with Image.open(self.path) as image:
-            content = png.compress(self.cmyk.convert(image).tobytes())
-        stream = pdfdoc.PDFStream(content=content)
-        stream.dictionary.dict.update({
-            "Type": pdfdoc.PDFName("XObject"), "Subtype": pdfdoc.PDFName("Image"),
-            "Width": self.width, "Height": self.height, "BitsPerComponent": 8,
-            "ColorSpace": pdfdoc.PDFName("DeviceCMYK"), "Filter": pdfdoc.PDFName("FlateDecode"),
-            "Length": len(content)})
-        stream.filters = ()  # compressed already
-        return stream.format(document)
+def cmyk_image(path: Path, cmyk: Cmyk) -> tuple[int, int, bytes]:
+    """The face at `path` converted to CMYK (DeviceCMYK, 8 bits): its width, height and deflated data."""
+    with Image.open(path) as image:
+        return image.width, image.height, png.compress(cmyk.convert(image).tobytes())
 
 
 def mark_pdfx(path: Path, cmyk: Cmyk) -> None:

@@ -106,22 +106,22 @@ class _Table(_Trial, Table):
 
 class _Para(_Trial, Paragraph):
     """A Paragraph that breaks its lines once per width. The typesetter tries many column heights, and
-    reportlab's wrap and split would break the same lines again at each; here wrap keeps what it found
-    per width, and split its pieces per width and number of lines that fit (the rules' styles have a
-    fixed leading, so whole lines are what decides a split). The pieces are _Paras too."""
-
-    # what Paragraph.wrap (and its breakLines) set on the paragraph
-    _WRAPPED = ("width", "height", "blPara", "_wrapWidths", "frags", "_width_max", "_splitLongWordCount",
-                "_hyphenations")
+    reportlab's wrap and split would break the same lines again at each; here wrap keeps, per width, the
+    attributes that wrapping set on the paragraph (whichever they are: what wrap keeps is reportlab's
+    own business) and sets them again, and split keeps its pieces per width and number of lines that fit
+    (the rules' styles have a fixed leading, so whole lines are what decides a split). The pieces are _Paras
+    too."""
 
     def wrap(self, availWidth, availHeight):
         wraps = self.__dict__.setdefault("_wraps", {})
         state = wraps.get(availWidth)
         if state is None:
+            before = dict(self.__dict__)
             size = super().wrap(availWidth, availHeight)
             if getattr(self, "width", None) != availWidth:  # too narrow to break at all: nothing to keep
                 return size
-            state = wraps[availWidth] = {k: getattr(self, k) for k in self._WRAPPED if hasattr(self, k)}
+            state = wraps[availWidth] = {k: v for k, v in self.__dict__.items()
+                                         if k not in before or before[k] is not v}
         self.__dict__.update(state)
         return self.width, self.height
 
@@ -369,12 +369,13 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
 
     A block of headings and text goes whole where it fits; else its headings go with the first
     lines of its text when the text splits; else it starts the next column. A flowable too large for
-    a whole empty column raises _TooLarge.
+    a whole empty column raises _TooLarge. `frame` is a new one, empty until a block goes in.
     """
+    empty = True
     while queue:
         block = queue[0]
         items = block.items
-        if frame._atTop and isinstance(items[0], Spacer):
+        if empty and isinstance(items[0], Spacer):
             queue.pop(0)
             continue
         if len(items) > 1:
@@ -382,6 +383,7 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
             if all(trial.add(f, scratch, trySplit=1) for f in items):
                 for f in items:
                     frame.add(f, canvas, trySplit=1)
+                empty = False
                 seen.add(block.section)
                 queue.pop(0)
                 continue
@@ -394,12 +396,13 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
                     seen.add(block.section)
                     queue[0:1] = [Piece([p], block.section) for p in parts[1:]]
                     return
-            if not frame._atTop:
+            if not empty:
                 return
             queue[0:1] = [Piece([f], block.section) for f in items]  # more than a column: as they come
             continue
         flowable = items[0]
         if frame.add(flowable, canvas, trySplit=1):
+            empty = False
             seen.add(block.section)
             queue.pop(0)
             continue
@@ -408,7 +411,7 @@ def _fill(frame: Frame, canvas: Canvas, queue: list[Piece], seen: set[int], scra
             seen.add(block.section)
             queue[0:1] = [Piece([p], block.section) for p in parts[1:]]
             return
-        if frame._atTop:
+        if empty:
             raise _TooLarge(flowable)
         return
 

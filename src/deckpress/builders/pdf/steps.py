@@ -29,12 +29,13 @@ from ...inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
 from ...render import DPI
 from ...schema import Component
 from . import PDFOptions
-from .canvas import SANS, Images, PngXObject, new_canvas, plain_streams, register_fonts, replace_objects, save
+from .canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
 from .cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from .labels import calibration_text, labels
 from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
 from .pages import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                     outlines, set_boxes, used_extent)
+from .pdffile import Layout
 from .pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
 from .profiles import Profile, deck_profiles, tier_warnings
 from .rules_style import load_rules_style
@@ -120,12 +121,12 @@ def printed_inputs(ctx: BuildContext) -> list:
 
 
 def printed(ctx: BuildContext, target: str, made_of: list, faces: dict[str, str], images: Images,
-            write: Callable[[Path], dict[str, int | None]]) -> None:
+            write: Callable[[Path], dict[str, int]]) -> None:
     """The print PDF `target`, made of `made_of` (all it shows but the faces' pixels) and the faces `faces`
     (path: digest): taken from the previous build when its record has the same key and faces; made from the
-    previous build's file when only some faces changed, their images' objects replaced (replace_objects:
-    the bytes `write` would write); else written by `write(path)`, which returns the object number of each
-    face's image (see Images.numbers)."""
+    previous build's file when only some faces changed, their images' objects written anew (as canvas.save
+    writes them: the bytes `write` would write); else written by `write(path)`, which returns the object
+    number of each face's image."""
     records = ctx.records
     key = artifact_key("pdf", target, made_of)
     value = records.get(target, key)
@@ -141,22 +142,23 @@ def printed(ctx: BuildContext, target: str, made_of: list, faces: dict[str, str]
     records.keep(target, key, target, since, {"faces": {rel: [n, faces[rel]] for rel, n in sorted(numbers.items())}})
 
 
-def _replaced(ctx: BuildContext, target: str, key: str, value: dict, changed: dict[str, int | None],
+def _replaced(ctx: BuildContext, target: str, key: str, value: dict, changed: dict[str, int],
               faces: dict[str, str], images: Images) -> bool:
     """Write `target` as the previous build's file (when it has the bytes recorded in `value`) with the image
     objects of the `changed` faces (path: object number) made again from the faces; whether it did."""
     records = ctx.records
-    objects = {number: images.xobject(rel) for rel, number in changed.items() if number is not None and rel in faces}
+    objects = {number: images.writer(rel) for rel, number in changed.items()
+               if isinstance(number, int) and rel in faces}
     uses = records.used(value)
-    if uses is None or len(objects) != len(changed) or not all(isinstance(o, PngXObject) for o in objects.values()):
+    if uses is None or len(objects) != len(changed):
         return False
     old = records.previous_bytes(target, value.get("sha256"))
-    new = replace_objects(old, objects) if old is not None else None
-    if new is None:
+    pdf = Layout.read(old) if old is not None else None
+    if pdf is None or not all(0 < number < pdf.count for number in objects):
         return False
     since = records.making()
     records.put_again(uses)  # as a clean build puts them while writing the PDF (the rules' plan)
-    ctx.path(target).write_bytes(new)
+    pdf.write(ctx.path(target), objects)
     drawn = {rel: [number, faces[rel]] for rel, (number, _) in sorted(value["faces"].items())}
     records.keep(target, key, target, since, {"faces": drawn})
     return True
@@ -276,12 +278,12 @@ def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
 
 
 def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
-              stories: dict | None = None) -> dict[str, int | None]:
+              stories: dict | None = None) -> dict[str, int]:
     """The print PDF of `profile` at `target`; returns the object number of each face's image in it."""
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
-    canvas = new_canvas(target, profile.page, f"{game.name} \u2014 print and play ({profile.name})",
+    canvas = new_canvas(profile.page, f"{game.name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
     shared = shared_tokens(ctx, profile) if profile.cutter == "none" else None
@@ -321,8 +323,7 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
         draw_rules(canvas, deck, page, profile.spec.margin, look, profile.spec.rules_columns or look.columns,
                    profile.spec.font_size or look.font_size,
                    f"{game.name} {game.version}", ctx.records, stories)
-    save(canvas)
-    return images.numbers(canvas)
+    return save(canvas, target, images)
 
 
 def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Component, list[Item]]],
@@ -569,7 +570,7 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
     bleed = profile.bleed
     w, h = component.size
     page = (w + 2 * bleed, h + 2 * bleed)
-    canvas = new_canvas(target, page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
+    canvas = new_canvas(page, f"{game.name} \u2014 {component.name} ({profile.name})", game.author,
                         profile.spec.description, pdfx=cmyk is not None)
     slot = Slot(Rect(bleed, bleed, w, h), (bleed,) * 4)
     trim, whole = Rect(bleed, bleed, w, h), Rect(0, 0, *page)
@@ -579,7 +580,7 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
                 draw_face(canvas, images, face, slot, ctx.deck.model.bleed)
             set_boxes(canvas, trim, whole)
             canvas.showPage()
-    save(canvas)
+    save(canvas, target, images)
     if cmyk is not None:
         mark_pdfx(target, cmyk)
 
@@ -645,9 +646,9 @@ def _shop_image(ctx: BuildContext, rel: str, target: str, size: tuple[int, int])
 
 def write_calibration(ctx: BuildContext, profile: Profile, style: Style, target: Path) -> None:
     deck = ctx.deck
-    canvas = new_canvas(target, profile.page, f"Duplex calibration ({profile.name})", deck.model.game.author,
+    canvas = new_canvas(profile.page, f"Duplex calibration ({profile.name})", deck.model.game.author,
                         "Measure the printer's back-side offset", style.duplex)
     calibration(canvas, profile.page, style.offset, style.duplex,
                 calibration_text(deck.lang, style.duplex, style.offset))
-    save(canvas)
+    save(canvas, target)
 
