@@ -280,8 +280,8 @@ MUTATIONS = [
     m("an input's digest kept though the file changed", "inputs.py",
       "if known is not None and known[0] == before:", "if known is not None:",
       "tests/test_incremental.py", "-k", "hashed_again"),
-    m("a PDF's faces replaced without moving what follows", "builders/pdf/canvas.py",
-      "shift += len(made) - (bounds[n] - bounds[n - 1])", "shift += 0", "tests/test_pdf_incremental.py"),
+    m("a PDF's faces replaced without moving what follows", "builders/pdf/pdffile.py",
+      "shift += sum(map(len, made)) - (at - start)", "shift += 0", "tests/test_pdf_incremental.py"),
     # --- a designer's scripted game: its contract, its Lua's bounds, its table scenarios, playtest ----------
     m("play changing its state passes check", "data/playtest/contract.lua",
       "  if not equal(state, before) then\n    return nil, violation(\"play\"", "  if false then\n    return nil, violation(\"play\"",
