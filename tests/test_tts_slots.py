@@ -180,6 +180,7 @@ def test_a_slot_about_the_trims_size_is_the_face_cropped_about_its_centre():
     assert crop_box((825, 1125), 37.5, (712, 1048), 18.75) is None  # 19 px off the left and right
     assert crop_box((825, 1125), 37.5, (728, 1024), 11.81) is None  # a 2 mm safe margin: at most 11.8 px
     assert crop_box((825, 1125), 37.5, (760, 1048), 18.75) is None  # 5 px into the bleed
+    assert crop_box((825, 1125), 37.5, (758, 1048), 18.75) is None  # 4 px into it: past INTO_BLEED_PX (3.5)
     assert crop_box((825, 1125), 37.5, (742, 1048), 3.5) is None  # no safe margin: 4 px off a side
     assert crop_box((744, 1039), 0, (744, 1040), 18.75) is None  # no bleed to reach into
     face = Image.effect_noise((825, 1125), 50).convert("RGB")
