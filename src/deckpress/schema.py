@@ -37,8 +37,10 @@ MAX_FAMILY = 1000  # members of one family (`each`)
 MAX_CARDS = 5000  # different cards (faces) in one component, families expanded
 MAX_DECK_CARDS = 10_000  # different cards in the whole deck: a build takes about 20 ms and 0.1 MB a card
 MAX_ELEMENTS = 500  # elements of one template
+MAX_GLYPHS = 8  # characters of an icon's glyph: drawn at the text's size, more would be text, not an icon
 
 LANGUAGE = r"[a-z]{2}(-[A-Z]{2})?"
+
 
 def slug(text: str) -> str:
     """`Score! 3` -> `score-3`, at most MAX_ID characters; used for default ids."""
@@ -475,9 +477,6 @@ class Setup(Record):
     options = Free("Game-specific setup settings for the TTS scripts.", default=dict)
 
 
-MAX_GLYPHS = 8  # characters of an icon's glyph: drawn at the text's size, more would be text, not an icon
-
-
 class Icon(Record):
     """An inline icon, written `:name:` in card text and rules: a glyph of a font, or an image file."""
 
@@ -542,7 +541,8 @@ class Deck(Record):
     @classmethod
     def add_section(cls, key: str, record: type[Record]) -> None:
         """A builder's section of the deck file, `key:`, typed by `record` (its docstring's first line the
-        section's doc); a section left out holds the record's defaults. Adding one a second time does nothing."""
+        section's doc); a section left out holds the record's defaults. Adding one a second time does nothing; a
+        key the deck already has otherwise is a ValueError."""
         option = cls.OPTIONS.get(key)
         if isinstance(option, Section) and option.cls is record and key in cls.BUILDER_SECTIONS:
             return

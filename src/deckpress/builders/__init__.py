@@ -108,12 +108,11 @@ def add_sections(classes) -> None:
     for cls in classes:
         if cls.section is None:
             continue
-        taken = Deck.OPTIONS.get(cls.section)
-        if taken is not None and not (cls.section in Deck.BUILDER_SECTIONS and taken.cls is cls.Section):
+        try:
+            Deck.add_section(cls.section, cls.Section)
+        except ValueError:
             raise DeckError.at(Where(f"builder {cls.name}"), f"its deck section {cls.section!r} is a key of the "
-                                                             "deck file already; uninstall its package")
-        Deck.add_section(cls.section, cls.Section)
-
+                                                             "deck file already; uninstall its package") from None
 
 
 @functools.cache
