@@ -116,8 +116,8 @@ def package_digest() -> str:
     return cache.remembered("package-digest", key, work_out)
 
 
-def image_path(name: str, deck_path: Path) -> Path:
-    """The file an image record names (see `display_name`)."""
+def input_path(name: str, deck_path: Path) -> Path:
+    """The file an input's name in a build's records stands for (the inverse of `display_name`)."""
     if name.startswith("deckpress:"):
         return PACKAGE_DATA / name.removeprefix("deckpress:")
     return project_root(deck_path) / name
@@ -132,7 +132,7 @@ MISSING = ""  # the digest recorded for an image a face drew a placeholder for
 
 def images_unchanged(images: dict[str, str], deck_path: Path) -> bool:
     """Whether every image a face drew (or drew a placeholder for) is as it was."""
-    return all(_image_digest(image_path(name, deck_path)) == expected for name, expected in images.items())
+    return all(_image_digest(input_path(name, deck_path)) == expected for name, expected in images.items())
 
 
 def image_record(read: set[Path], missing: set[Path], deck_path: Path) -> dict[str, str]:
@@ -178,7 +178,7 @@ def input_files(deck) -> list[Path]:
 
 def face_images(deck, face_records: dict) -> dict[str, Path]:
     """The image files the faces drew or drew a placeholder for, by their names in the records."""
-    return {name: image_path(name, deck.path) for record in face_records.values() for name in record.get("images", {})}
+    return {name: input_path(name, deck.path) for record in face_records.values() for name in record.get("images", {})}
 
 
 def input_digests(deck, hashed: Hashed | None = None) -> dict[str, str]:

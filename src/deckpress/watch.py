@@ -20,6 +20,7 @@ from pathlib import Path
 import watchfiles
 
 from .build import read_manifest
+from .inputs import input_path
 from .paths import LOOKUP_FOLDERS, project_root
 
 DEBOUNCE_MS = 30  # a save often arrives as several events; wait this long for the last one
@@ -59,23 +60,19 @@ class _Inputs(watchfiles.DefaultFilter):
     def learn(self, decks: list[Path], built: bool) -> None:
         """The inputs each deck's build in the output folder read, and where each looks for new ones; after a
         build that failed (the fix may be a file no build read yet), or with no deck found, any change."""
+        self.inputs = None
+        if not built:
+            return
         inputs: set[Path] = set()
         folders: set[Path] = set()
-        if not built:
-            self.inputs = None
-            return
         for deck in decks:
+            names = read_manifest(self.out / deck.stem).get("inputs")
+            if not isinstance(names, dict):
+                return
+            inputs.update(input_path(name, deck).resolve() for name in names  # the deck file among them
+                          if name not in ("deckpress", "options") and not name.startswith("script:"))
             root = project_root(deck).resolve()
             folders.update([deck.parent.resolve(), *(root / folder for folder in LOOKUP_FOLDERS)])
-            manifest = read_manifest(self.out / deck.stem)
-            names = manifest.get("inputs") if isinstance(manifest.get("inputs"), dict) else None
-            if names is None:
-                self.inputs, self.folders = None, folders
-                return
-            inputs.add(deck.resolve())
-            for name in names:
-                if name not in ("deckpress", "options") and not name.startswith(("deckpress:", "script:")):
-                    inputs.add((root / name).resolve())
         self.inputs, self.folders = inputs, folders
 
     def __call__(self, change: watchfiles.Change, path: str) -> bool:
