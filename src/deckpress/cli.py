@@ -459,13 +459,14 @@ def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
             faces = FaceCheck(deck)  # every face drawn once, for the deck's checks and the builders'
             for builder in builders:
                 builder().check(deck, faces)
-            said = [*deck.warnings, *faces.run()]
+            drawn = faces.run()
         except DeckError as err:
             _report(err)
             failed = True
             continue
-        for warning in said[len(deck.warnings):]:
+        for warning in drawn:
             click.echo(warning, err=True)
+        said = [*deck.warnings, *drawn]
         if strict and said:
             click.echo(f"{path}: {len(said)} warning{'s' if len(said) > 1 else ''}, errors with --strict", err=True)
             failed = True

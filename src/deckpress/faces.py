@@ -301,7 +301,7 @@ def _without_styles(template: Template, text: str) -> tuple[str, int]:
     """A template file's text but for its `styles:` block, and how many lines that block takes: a face's key
     holds the style it draws with instead (FaceStage._style), and the lines below stay where they were only
     while the block keeps its length (a face's record locates its warnings by line)."""
-    where = template.source.key_where.get("styles") if "styles" in template.source else None
+    where = template.source.key_where.get("styles")
     if where is None:
         return text, 0
     lines = text.splitlines(keepends=True)

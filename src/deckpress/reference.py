@@ -16,9 +16,9 @@ from .builders.pdf.profiles import PAGE_LIMITS, PrintProfile
 from .elements import Element, paint, path, polygon
 from .options import REQUIRED, Option, Record
 from .schema import CARD_SIZES, RECORDS, Setup
-from .sizes import MAX_BACK_OFFSET
 from .scripting import games
 from .scripting.records import RECORDS as GAME_RECORDS
+from .sizes import MAX_BACK_OFFSET
 
 INTRO = """\
 # Deck format reference

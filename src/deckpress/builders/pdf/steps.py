@@ -182,16 +182,16 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
     if not cmyks:
         return
 
-    seen: dict[tuple[str, str], int] = {}  # faces proofed, by component and profile
-    shifted: dict[tuple[str, str], list[tuple[float, str]]] = {}  # those that shift: (share, face's name)
+    # what an `output: cards` PDF prints: the cards of card components, and their backs
+    printed = [f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)]
+    shifted: dict[tuple[str, str], list[tuple[float, str]]] = {}  # by component and profile: (share, face's name)
 
     def look(face, image) -> None:
         for name, cmyk in cmyks:
-            key = (face.component.id, name)
-            seen[key] = seen.get(key, 0) + 1
             share = gamut_shift(image, cmyk.proof(image))
             if share > GAMUT_SHARE:
-                shifted.setdefault(key, []).append((share, face.path.rsplit("/", 1)[-1].removesuffix(".png")))
+                shifted.setdefault((face.component.id, name), []).append(
+                    (share, face.path.rsplit("/", 1)[-1].removesuffix(".png")))
 
     def said() -> list[str]:
         out = []
@@ -200,16 +200,15 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
                 found = shifted.get((component.id, name))
                 if found:
                     share, worst = max(found)
+                    proofed = sum(f.component is component for f in printed)
                     out.append(f"{component.where}: warning: soft proof ({name}): {len(found)} of "
-                               f"{seen[component.id, name]} faces of {component.id} change colour by more than "
+                               f"{proofed} faces of {component.id} change colour by more than "
                                f"\u0394E {GAMUT_DELTA_E} in CMYK, most {worst!r} ({share:.0%} of it): colours "
                                f"outside what inks print come out duller; `deckpress preview {deck.name} --profile "
                                f"{name}` shows them")
         return out
 
-    # what an `output: cards` PDF prints: the cards of card components, and their backs
-    faces.see([f for f in faces.planned if f.component.type != "tokens" and (f.card is None or f.card.count)], look,
-              said)
+    faces.see(printed, look, said)
 
 
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
