@@ -468,8 +468,9 @@ class Templates:
                                                                  "format the values deckpress passes them") from None
         except (jinja2.UndefinedError, LuaValueError, LookupError, TypeError, ValueError) as err:
             file = self.file(template)
-            if own_name(file) is not None:  # deckpress's own template: the deck's data set it off
-                raise own_failure(self.deck_path, f"deckpress's TTS template {own_name(file)}", str(err)) from None
+            own = own_name(file)
+            if own is not None:  # deckpress's own template: the deck's data set it off
+                raise own_failure(self.deck_path, f"deckpress's TTS template {own}", str(err)) from None
             raise DeckError.at(Where(str(file)), f"template error: {err}") from None
 
     def file(self, template: str) -> Path:
