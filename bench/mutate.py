@@ -358,7 +358,7 @@ MUTATIONS = [
       '            "template": [*self._templates[face.template], self._style(face)],',
       '            "template": [*self._templates[face.template]],', "tests/test_incremental.py", "-k", "style"),
     m("a deckpress template's failure names deckpress's file", "builders/tts/lua.py",
-      "            if own_name(file) is not None:", "            if False:", "tests/test_game_records.py"),
+      "            if own is not None:", "            if False:", "tests/test_game_records.py"),
     m("corners larger than the card accepted", "schema.py", "2 * component.corner_radius > min(component.size)",
       "component.corner_radius > min(component.size)", "tests/test_cutters.py", "-k", "corners"),
     m("an icon glyph of any length", "schema.py", "        elif self.glyph is not None and len(self.glyph) > MAX_GLYPHS:",
