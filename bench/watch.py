@@ -1,5 +1,6 @@
 """Times the designer's loop: with `deckpress watch DECK` running, how long after a one-card text edit is
-saved the new face PNG is on disk, and how long the whole rebuild takes.
+saved the new face PNG is on disk (in build/.drawn/DECK/, where watch shows each face as soon as it is drawn),
+and how long the whole rebuild takes.
 
     python bench/watch.py [DECK] [--runs N]
 
@@ -51,7 +52,7 @@ def main() -> None:
         try:
             wait_for(lambda: "watching" in log.read_text())
             deck = project / "decks" / f"{args.deck}.yaml"
-            face = project / "build" / args.deck / args.card
+            face = project / "build" / ".drawn" / args.deck / args.card
             texts = [deck.read_text(encoding="utf-8")]
             texts.append(texts[0].replace(*args.change))
             for i in range(args.runs):

@@ -526,40 +526,6 @@ def test_decks_built_side_by_side_print_in_the_decks_order(game):
     assert len(lines) == 1 and lines[0].startswith("decks/another.yaml:") and "card_size" in lines[0], lines
 
 
-def test_a_stop_as_the_first_face_is_shown_leaves_no_folder_of_old_faces(tmp_path, monkeypatch):
-    """A deck's process gets its SIGTERM (decks side by side, stopped) while it shows the faces drawn; one
-    landing just as the folder of the old faces is made (a stop sent as the first face reaches the staging
-    folder) still leaves nothing behind once the faces are put back."""
-    import types
-
-    from deckpress import build, processes
-
-    final, staging = tmp_path / "score", tmp_path / ".score.staging-x"
-    for folder, text in ((final, "old"), (staging, "new")):
-        (folder / "faces").mkdir(parents=True)
-        (folder / "faces" / "a.png").write_text(text, encoding="utf-8")
-    made = tempfile.mkdtemp
-
-    def mkdtemp(*args, **kwargs):  # the SIGTERM comes as the folder is made
-        folder = made(*args, **kwargs)
-        os.kill(os.getpid(), signal.SIGTERM)
-        return folder
-
-    monkeypatch.setattr(build.tempfile, "mkdtemp", mkdtemp)
-    monkeypatch.setattr(processes, "_stopping", False)
-    previous = signal.signal(signal.SIGTERM, processes._stop)  # as in a deck's process
-    try:
-        shown = build.ShownFaces(staging, final, {"faces/a.png": {}})
-        with pytest.raises(processes._Stop):
-            shown.show(types.SimpleNamespace(path="faces/a.png"))
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    shown.restore()
-    shown.close()
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".score.staging-x", "score"]
-    assert (final / "faces" / "a.png").read_text(encoding="utf-8") == "old"
-
-
 def test_a_stop_python_swallowed_still_keeps_the_build_from_being_put_in_place(game, monkeypatch):
     """A SIGTERM landing inside an os.fork hook raises where Python only prints the exception; the deck's
     process still stops before it puts its build in place, and removes its staging folder."""

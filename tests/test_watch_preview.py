@@ -44,12 +44,15 @@ def test_watch_rebuilds_on_save_reports_mistakes_and_stops_on_ctrl_c(tmp_path):
     run = start_watch(root, log)
     try:
         face = root / "build" / "game" / "faces" / "deck" / "wild.png"
+        drawn = root / "build" / ".drawn" / "game" / "faces" / "deck" / "wild.png"  # the face as soon as drawn
         first = face.read_bytes()
+        assert drawn.read_bytes() == first
         deck = root / "decks" / "game.yaml"
         text = deck.read_text(encoding="utf-8")
         deck.write_text(text.replace("then play again", "then play twice"), encoding="utf-8")
         wait_for(lambda: face.read_bytes() != first, log=log)
         wait_for(lambda: "rebuilt in" in log.read_text(), log=log)
+        assert drawn.read_bytes() == face.read_bytes()
         deck.write_text(text.replace("count: 2\n", "count: -2\n"), encoding="utf-8")
         wait_for(lambda: "not rebuilt" in log.read_text(), log=log)
         assert run.poll() is None
@@ -120,7 +123,11 @@ def test_ctrl_c_during_a_rebuild_ends_watch_at_once(tmp_path):
         pytest.fail(f"watch did not end 30 s after Ctrl-C; its output:\n{log.read_text()}")
     assert time.monotonic() - stopped < 10, log.read_text()
     assert run.returncode == 130, log.read_text()
-    assert sorted(p.name for p in (root / "build").iterdir()) == ["game"]
+    assert sorted(p.name for p in (root / "build").iterdir()) == [".drawn", "game"]
+    build = root / "build" / "game" / "faces"  # the faces shown as drawn, put back to the build's
+    shown = root / "build" / ".drawn" / "game" / "faces"
+    assert {p.relative_to(shown): p.read_bytes() for p in shown.rglob("*.png")} == \
+        {p.relative_to(build): p.read_bytes() for p in build.rglob("*.png")}
 
 
 def test_watch_does_not_react_to_what_its_builds_write(tmp_path):

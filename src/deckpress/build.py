@@ -1,9 +1,9 @@
 """One build: YAML -> validated model -> faces -> builders -> OUT/<deck>/, swapped in at the end.
 
 Everything is written to a staging folder of its own beside the output; only a build that succeeds
-replaces OUT/<deck>/, so a failed or interrupted build leaves the previous one intact (the faces it drew
-are shown in it as they are drawn, and the previous ones put back when it fails: ShownFaces). deckpress replaces
-only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
+replaces OUT/<deck>/, in one step (_swap), so a build that fails, is stopped or is killed outright leaves the
+previous one as it was, every file (under `deckpress watch` the faces it draws show in OUT/.drawn/<deck>/
+meanwhile: DrawnFaces). deckpress replaces only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
 on OUT keeps two builds into one folder from running at once, so a build finds the staging and old folders
 of its deck that a killed build left (OUT/.<deck>.staging-*, OUT/.<deck>.old-*) and removes them: those it
 knows for its own, by the mark they carry (TEMPORARY_MARK) or by their manifest.
@@ -30,7 +30,7 @@ from .errors import DeckError, Where
 from .inputs import (Hashed, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
                      plain, sha256_file)
 from .paths import project_root
-from .processes import Prepared, TaskFailed, available, check_stop, holding_stops
+from .processes import Prepared, TaskFailed, available, check_stop
 
 if TYPE_CHECKING:
     from .deck import LoadedDeck
@@ -39,6 +39,8 @@ MANIFEST = "manifest.json"
 # In a folder of deckpress's that is not a build: a staging folder until the build puts it in place, an old
 # build while it is removed. A build removes such folders that killed builds left (remove_leftovers).
 TEMPORARY_MARK = ".deckpress-temporary"
+# OUT/.drawn/<deck>/: the faces as `deckpress watch`'s builds draw them (DrawnFaces), marked deckpress's.
+DRAWN, DRAWN_MARK = ".drawn", ".deckpress-drawn"
 PLAYTEST = "playtest"  # the pages of deckpress playtest (playtest/page.py), kept from build to build
 # Files an operating system drops into folders by itself; they do not make a build folder the user's.
 SYSTEM_FILES = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
@@ -106,6 +108,18 @@ def remove_leftovers(out_root: Path, deck: str) -> None:
         for folder in out_root.glob(glob.escape(f".{deck}.{kind}-") + "*"):
             if _ours(folder, deck):
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def _put_back(final: Path, deck: str) -> None:
+    """Put back the previous build that a build killed as it replaced it left aside (_swap, where the system
+    cannot exchange two folders in one step): `final` is missing, and an old folder of the deck is a whole
+    build, not yet marked for removal. Call it holding output_lock."""
+    if final.exists() or final.is_symlink():
+        return
+    for folder in sorted(final.parent.glob(glob.escape(f".{deck}.old-") + "*")):
+        if not (folder / TEMPORARY_MARK).exists() and _ours(folder, deck):
+            folder.rename(final)
+            return
 
 
 def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> dict[str, list[int]] | None:
@@ -218,6 +232,7 @@ def build_deck(path: Path, options: BuildOptions, echo: Callable[..., None],
 
 def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                   warn: Callable[[str], None]) -> str:
+    _put_back(final, deck.name)
     manifest_state = file_state(final / MANIFEST)  # before it is read
     old_manifest = check_output(final, deck)  # holding the lock: no other build changes the folder meanwhile
     previous = final if old_manifest else None
@@ -241,7 +256,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 
     vouched = stamp.vouched(final, old_manifest.get("artifacts", {})) if previous is not None else {}
     staging = Path(tempfile.mkdtemp(prefix=f".{deck.name}.staging-", dir=final.parent))
-    shown = ShownFaces(staging, final, old_manifest.get("artifacts", {}) if previous is not None else {})
+    drawn = DrawnFaces(final.parent, deck.name, options.drawn)
     try:
         (staging / TEMPORARY_MARK).write_bytes(b"")
         faces = plan_faces(deck)
@@ -254,7 +269,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         wanted = tiles(builders, deck, faces)  # before the builders fork: they share the modules it imports
         with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
-                                                                        done, todo), wanted, shown.show)
+                                                                        done, todo), wanted,
+                                   lambda face: drawn.show(staging / face.path, face.path))
             FaceStage.check_safe_zone(stage.records)
             for warning in FaceStage.recorded_warnings(stage.records):
                 warn(warning)
@@ -264,13 +280,14 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
             states, old = _put_in_place(ctx, stage.records, option_values, files, hashed)
     except BaseException:
         if file_state(final / MANIFEST) == manifest_state:  # the previous build still in place
-            shown.restore()
-        shown.close()
+            drawn.in_step(previous, old_manifest.get("faces", {}))
+        else:  # put in place, then failed
+            drawn.in_step(final, stage.records)
         shutil.rmtree(staging, ignore_errors=True)
         raise
     removed = _removed_meanwhile(old)
     try:
-        shown.close()
+        drawn.in_step(final, stage.records)
         stamp.write(final, deck, _stamp_key(options), stage.records, states,
                     deck.warnings + FaceStage.recorded_warnings(stage.records), hashed)
     finally:
@@ -304,58 +321,63 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
     return states, _swap(staging, ctx.final)
 
 
-class ShownFaces:
-    """The faces a build draws, each put in the place of the previous build's as soon as it is drawn, so that
-    an edited card shows before the TTS sheets and the PDFs are made (as `deckpress watch` rebuilds): only a
-    face whose path the previous build's manifest lists (a new path would be a file the manifest does not
-    list), as a hard link of its file in the staging folder renamed over the old one (no half-written file,
-    nor any other, lands in the build folder). The old faces are kept meanwhile as hard links in a folder of
-    deckpress's beside it (OUT/.<deck>.old-*, marked): a build that fails or is stopped puts them back
-    (`restore`), and the build folder is as it was, the same files. A build killed outright leaves the new
-    faces under the old manifest: the next build finds those files' bytes are not the manifest's, so it draws
-    the faces again and replaces the build, and no stamp vouches for them (their state is not the one
-    recorded). Without hard links, nothing is shown early."""
+class DrawnFaces:
+    """The faces a build draws, each in OUT/.drawn/<deck>/ as soon as it is drawn (at its path in the build),
+    so that under `deckpress watch` an edited card shows before the TTS sheets and the PDFs are made, while
+    OUT/<deck>/ stays the previous build until the new one is put in place whole. Between builds the folder
+    holds the faces of OUT/<deck>/: each build that ends, put in place or not, puts it in step again (hard
+    links, where the file system has them: no copy of a face's bytes). A file lands there by a rename, never
+    half-written. deckpress writes only in a folder of its own there (marked DRAWN_MARK, or made by it); any
+    other is left alone, and nothing is shown. `on=False` (a plain build): nothing is shown, nothing written."""
 
-    def __init__(self, staging: Path, final: Path, listed: dict):
-        self.staging, self.final, self.listed = staging, final, listed
-        self.kept: Path | None = None  # made with the first face shown
-        self.shown: list[str] = []
-        self.working = True  # false after a failure (a file system without hard links...): none shown after
+    def __init__(self, out_root: Path, deck: str, on: bool):
+        self.folder = out_root / DRAWN / deck
+        self.working = on and self._ours()
 
-    def show(self, face) -> None:
-        """Put the face just drawn (its file in the staging folder) in the place of the previous build's."""
-        relative = face.path
-        target = self.final / relative
-        if not self.working or relative not in self.listed or target.is_symlink() or not target.is_file():
+    def _ours(self) -> bool:
+        if not self.folder.exists():
+            try:
+                self.folder.mkdir(parents=True)
+                (self.folder / DRAWN_MARK).write_bytes(b"")
+            except OSError:
+                return False
+        return not self.folder.is_symlink() and (self.folder / DRAWN_MARK).is_file()
+
+    def show(self, path: Path, relative: str) -> None:
+        """Put the file `path` (a face just drawn, or the build's) at `relative` in the folder."""
+        if not self.working:
             return
+        target = self.folder / relative
+        if target.is_file() and not target.is_symlink() and os.path.samefile(path, target):
+            return
+        new = target.with_name(f".{target.name}.new")
         try:
-            if self.kept is None:
-                with holding_stops():  # a stop between making the folder and noting it would leave it behind
-                    self.kept = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
-                (self.kept / TEMPORARY_MARK).write_bytes(b"")
-            old, new = self.kept / "old" / relative, self.kept / "new" / relative
-            old.parent.mkdir(parents=True, exist_ok=True)
-            new.parent.mkdir(parents=True, exist_ok=True)
-            os.link(target, old)
-            self.shown.append(relative)  # before the rename: putting back a face not replaced changes nothing
-            os.link(self.staging / relative, new)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with suppress(FileNotFoundError):
+                new.unlink()
+            try:
+                os.link(path, new)
+            except OSError:
+                shutil.copyfile(path, new)
             os.replace(new, target)
         except OSError:
             self.working = False
 
-    def restore(self) -> None:
-        """Put the previous build's faces back in place of those shown (the build failed or stopped before its
-        own was put in place)."""
-        for relative in reversed(self.shown):
+    def in_step(self, build: Path | None, faces) -> None:
+        """Make the folder hold the faces `faces` (their paths) of the build folder `build`, and no other."""
+        if not self.working:
+            return
+        wanted = set(faces) if build is not None else set()
+        for relative in sorted(wanted):
+            self.show(build / relative, relative)
+        for path in sorted(self.folder.rglob("*"), reverse=True):  # a folder after the files in it
+            relative = path.relative_to(self.folder).as_posix()
             with suppress(OSError):
-                os.replace(self.kept / "old" / relative, self.final / relative)
-        self.shown = []
-
-    def close(self) -> None:
-        """Remove the folder of the old faces."""
-        if self.kept is not None:
-            shutil.rmtree(self.kept, ignore_errors=True)
-            self.kept = None
+                if path.is_dir() and not path.is_symlink():
+                    if not any(path.iterdir()):
+                        path.rmdir()
+                elif relative not in wanted and relative != DRAWN_MARK:
+                    path.unlink()
 
 
 @contextmanager
@@ -416,20 +438,42 @@ def _umask() -> int:
     return mask
 
 
+def _exchanged(a: Path, b: Path) -> bool:
+    """Whether the folders `a` and `b` were swapped in one step of the file system, which leaves no moment
+    with neither in place (Linux's renameat2 with RENAME_EXCHANGE, since 3.15; False where there is none)."""
+    import ctypes
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):
+        return False
+    at_cwd, exchange = -100, 2  # AT_FDCWD, RENAME_EXCHANGE
+    if renameat2(at_cwd, os.fsencode(a), at_cwd, os.fsencode(b), exchange) == 0:
+        return True
+    if ctypes.get_errno() in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):  # a kernel or file system without it
+        return False
+    raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()), str(b))
+
+
 def _swap(staging: Path, final: Path) -> Path | None:
     """Put `staging` in the place of `final` (a folder check_output found to be deckpress's, or none); returns
-    the previous build's folder, moved aside and marked, for the caller to remove (None when there was none)."""
+    the previous build's folder, moved aside and marked, for the caller to remove (None when there was none).
+    The two are exchanged in one step where the system can; elsewhere the previous build is renamed aside
+    first, and a build killed before the new one took its place has it put back by the next (_put_back)."""
     if not final.exists():
         staging.rename(final)
         return None
-    old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
-    old.rmdir()
-    final.rename(old)
-    try:
-        staging.rename(final)
-    except BaseException:
-        old.rename(final)
-        raise
+    if _exchanged(staging, final):
+        old = staging
+    else:
+        old = Path(tempfile.mkdtemp(prefix=f".{final.name}.old-", dir=final.parent))
+        old.rmdir()
+        final.rename(old)
+        try:
+            staging.rename(final)
+        except BaseException:
+            old.rename(final)
+            raise
     with suppress(OSError):  # the build is in place: a full disk does not undo it
         (old / TEMPORARY_MARK).write_bytes(b"")  # known for deckpress's however far its removal gets
     return old

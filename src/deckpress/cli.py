@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import json
 import os
 import signal
@@ -369,7 +370,7 @@ def watch(decks: tuple[str, ...], **values) -> None:
     from .watch import watch as watch_files
 
     tts, tts_port, editor_port = values.pop("tts"), values.pop("tts_port"), values.pop("editor_port")
-    options = _options(**values)
+    options = dataclasses.replace(_options(**values), drawn=True)
     paths = resolve_decks(decks)  # a usage error now; once watching, the same problem is said and watching goes on
     if tts and len(paths) != 1:
         raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")

@@ -21,6 +21,7 @@ class BuildOptions:
     lang: str | None = None
     asset_url: str | None = None
     quiet: bool = False
+    drawn: bool = False  # each face in OUT/.drawn/<deck>/ as soon as it is drawn (deckpress watch: build.DrawnFaces)
     builders: dict[str, Any] = field(default_factory=dict)  # each builder's options (a Record), by its name
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import watchfiles
 
-from .build import read_manifest
+from .build import DRAWN, read_manifest
 from .inputs import input_path
 from .paths import LOOKUP_FOLDERS, project_root
 
@@ -117,7 +117,8 @@ def watch(decks: Callable[[], list[Path]], out: Path, build: Callable[[Path], bo
                                     raise_interrupt=True):
         if not watching:
             build_all()
-            echo(f"watching {', '.join(str(r) for r in roots)} (Ctrl-C to stop)")
+            echo(f"watching {', '.join(str(r) for r in roots)} (Ctrl-C to stop); each face shows in "
+                 f"{out / DRAWN}/ as soon as it is drawn, {out}/<deck>/ changes once a build is whole")
             watching = True
             continue
         if not changes:
