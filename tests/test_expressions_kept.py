@@ -16,10 +16,7 @@ SCORE = ROOT / "decks" / "score.yaml"
 
 def fresh() -> None:
     """As in a new process: nothing read from the cache folder nor compiled yet."""
-    expr._code = None
-    expr._used.clear()
-    expr._new.clear()
-    expr._compile.cache_clear()
+    expr.COMPILED.forget()
 
 
 @pytest.fixture

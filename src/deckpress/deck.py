@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .elements import TextOptions
 from .errors import DeckError, Problems, Where
-from .expr import keep_compiled, warm
+from .expr import COMPILED, warm
 from .fonts import BadFont, builtin_fonts, missing_glyphs
 from .inputs import icon_files
 from .markup import MarkupError, icon_typos, parse
@@ -79,7 +79,7 @@ def load_deck(path: Path, lang: str | None = None) -> LoadedDeck:
     _check_icons(deck, problems)
     _check_markup(deck.model, problems)
     problems.raise_if_any()
-    keep_compiled()
+    COMPILED.keep()
     deck.warnings = [str(w) for w in problems.warnings]
     return deck
 

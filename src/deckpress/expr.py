@@ -184,9 +184,6 @@ def is_expression(value: Any) -> bool:
 
 KEPT = "expressions.marshal"  # in the cache folder: {"key": ..., "code": {(native, source): code}}
 MAX_KEPT = 4096
-_code: dict[tuple[bool, str], types.CodeType] | None = None  # kept (read once) and compiled in this process
-_used: set[tuple[bool, str]] = set()  # those this process used
-_new: set[tuple[bool, str]] = set()  # those this process compiled
 
 
 def _key() -> str:
@@ -195,36 +192,66 @@ def _key() -> str:
     return f"{sys.version}|{jinja2.__version__}|{package_digest()}"
 
 
-def _all_code() -> dict[tuple[bool, str], types.CodeType]:
-    global _code
-    if _code is None:
+class Compiled:
+    """The code of the expressions this process has: read once from the cache folder, compiled where it was not
+    there, and the templates made from it. Its content is a pure function of each expression's source (the same
+    code for the same source), so one of it serves the whole process, as Python's re module keeps its compiled
+    patterns; `forget()` makes it as in a new process."""
+
+    def __init__(self) -> None:
+        self.forget()
+
+    def forget(self) -> None:
+        self.code: dict[tuple[bool, str], types.CodeType] | None = None  # read on first use
+        self.used: set[tuple[bool, str]] = set()
+        self.new: set[tuple[bool, str]] = set()  # compiled in this process, not kept yet
+        self.template = lru_cache(maxsize=4096)(self._template)
+
+    def _all(self) -> dict[tuple[bool, str], types.CodeType]:
+        if self.code is None:
+            from . import cache
+
+            try:
+                kept = marshal.loads((cache.folder() / KEPT).read_bytes())
+            except (OSError, ValueError, EOFError, TypeError):
+                kept = None
+            code = kept.get("code") if isinstance(kept, dict) and kept.get("key") == _key() else None
+            self.code = {key: value for key, value in code.items() if isinstance(value, types.CodeType)} \
+                if isinstance(code, dict) else {}
+        return self.code
+
+    def code_of(self, source: str, native: bool) -> types.CodeType:
+        """The code of the expression, kept or compiled now (env.compile: what env.from_string compiles)."""
+        code = self._all()
+        key = (native, source)
+        self.used.add(key)
+        if key not in code:
+            code[key] = (_NATIVE if native else _TEXT).compile(source)
+            self.new.add(key)
+        return code[key]
+
+    def _template(self, source: str, native: bool):
+        env = _NATIVE if native else _TEXT
+        return env.template_class.from_code(env, self.code_of(source, native), env.make_globals(None), None)
+
+    def keep(self) -> None:
+        """Keep the code in the cache folder, when this process compiled any: at most MAX_KEPT (else that of
+        the expressions this process used alone)."""
+        if not self.new:
+            return
         from . import cache
 
+        code = self._all()
+        kept = code if len(code) <= MAX_KEPT else {key: code[key] for key in self.used if key in code}
         try:
-            kept = marshal.loads((cache.folder() / KEPT).read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            kept = None
-        code = kept.get("code") if isinstance(kept, dict) and kept.get("key") == _key() else None
-        _code = {key: value for key, value in code.items() if isinstance(value, types.CodeType)} \
-            if isinstance(code, dict) else {}
-    return _code
+            data = marshal.dumps({"key": _key(), "code": kept})
+        except ValueError:  # a constant marshal cannot write: nothing kept
+            return
+        cache.store_bytes(cache.folder() / KEPT, data)
+        self.new.clear()
 
 
-def _code_of(source: str, native: bool) -> types.CodeType:
-    """The code of the expression, kept or compiled now (env.compile: what env.from_string compiles)."""
-    code = _all_code()
-    key = (native, source)
-    _used.add(key)
-    if key not in code:
-        code[key] = (_NATIVE if native else _TEXT).compile(source)
-        _new.add(key)
-    return code[key]
-
-
-@lru_cache(maxsize=4096)
-def _compile(source: str, native: bool):
-    env = _NATIVE if native else _TEXT
-    return env.template_class.from_code(env, _code_of(source, native), env.make_globals(None), None)
+COMPILED = Compiled()
 
 
 def warm(data: Any) -> None:
@@ -241,33 +268,16 @@ def warm(data: Any) -> None:
         elif is_expression(item):
             for native in (False, True):
                 try:
-                    _code_of(item, native)
+                    COMPILED.code_of(item, native)
                 except Exception:  # noqa: BLE001 (rendering it raises the same, and reports it)
                     pass
-
-
-def keep_compiled() -> None:
-    """Keep the code of the expressions in the cache folder, when this process compiled any: at most MAX_KEPT
-    (else those this process used alone)."""
-    if not _new:
-        return
-    from . import cache
-
-    code = _all_code()
-    kept = code if len(code) <= MAX_KEPT else {key: code[key] for key in _used if key in code}
-    try:
-        data = marshal.dumps({"key": _key(), "code": kept})
-    except ValueError:  # a constant marshal cannot write: nothing kept
-        return
-    cache.store_bytes(cache.folder() / KEPT, data)
-    _new.clear()
 
 
 def _render(source: str, context: dict, native: bool) -> Any:
     _BoundedSandbox.steps = 0
     shown = source if len(source) <= 80 else source[:77] + "..."
     try:
-        template = _compile(source, native)
+        template = COMPILED.template(source, native)
         return _sized(template.render(context))
     except _TooMuch as err:
         raise Invalid(f"expression {shown!r} goes past a limit: {err}; simplify it "
