@@ -252,6 +252,34 @@ def test_the_manifest_of_an_incremental_build_gives_each_files_digest(game):
         {name: digest for name, digest in tree(out).items() if name != "manifest.json"}
 
 
+def test_a_field_no_element_of_a_face_reads_does_not_redraw_it(game, tmp_path):
+    """A face's record names the card fields its drawing read: an edit of another (a field only TTS shows, a
+    card's count) draws no face again; an edit of one it reads, or a template that starts reading the other,
+    draws it again; each build equals a clean one."""
+    deck_file = game / "decks" / "game.yaml"
+    edit(deck_file, '      text: {doc: What the card does., default: ""}',
+         '      text: {doc: What the card does., default: ""}\n      notes: {doc: For the designer., default: ""}')
+    edit(deck_file, "        count: 2\n", "        count: 2\n        notes: first draft\n")
+    build(game)
+    wild = json.loads((game / "build" / "game" / "manifest.json").read_text(encoding="utf-8"))["faces"][
+        "faces/deck/wild.png"]
+    assert "notes" not in wild["reads"] and {"name", "text", "colour"} <= set(wild["reads"])
+    edit(deck_file, "notes: first draft", "notes: second draft")
+    assert "(0 faces rendered" in build(game)
+    edit(deck_file, "        count: 2\n", "        count: 3\n")
+    assert "(0 faces rendered" in build(game)
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path)
+    edit(deck_file, "then play again", "then play twice")
+    assert "(1 faces rendered" in build(game)
+    card = game / "templates" / "card.yaml"
+    edit(card, "{{ card.text }}", "{{ card.text }} {{ card.notes }}")
+    summary = build(game)
+    assert "0 faces rendered" not in summary
+    assert tree(game / "build" / "game") == clean_build(game, tmp_path)
+    edit(deck_file, "notes: second draft", "notes: third draft")
+    assert "(1 faces rendered" in build(game)  # the Wild card's face now reads its notes
+
+
 def test_a_style_edit_redraws_only_the_faces_that_draw_with_that_style(tmp_path):
     """SCORE!'s play cards draw with the style of their kind: a colour of one style changed redraws the one card
     of that kind, not the other 16 of the template, and the build equals a clean one; a line added to the

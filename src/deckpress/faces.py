@@ -310,12 +310,88 @@ def _without_styles(template: Template, text: str) -> tuple[str, int]:
     return "".join(lines[:where.line - 1] + lines[end - 1:]), end - where.line
 
 
+class ReadFields(dict):
+    """A card's fields as a template sees them (`card`), noting the names read, looked up or asked for: the
+    face's pixels depend on those alone (drawing is deterministic: the same values read take the same path
+    through the template, which reads the same names). Looking at them all at once (iterating, counting,
+    copying, printing, comparing the whole) reads every one: `read` is then None."""
+
+    def __init__(self, fields: dict):
+        super().__init__(fields)
+        self.read: set[str] | None = {"id", "name"}  # the face's label in its warnings names the card
+
+    def _note(self, name) -> None:
+        if self.read is not None:
+            self.read.add(str(name))
+
+    def _all(self) -> None:
+        self.read = None
+
+    def __getitem__(self, name):
+        self._note(name)
+        return super().__getitem__(name)
+
+    def get(self, name, default=None):
+        self._note(name)
+        return super().get(name, default)
+
+    def __contains__(self, name) -> bool:
+        self._note(name)
+        return super().__contains__(name)
+
+    def __iter__(self):
+        self._all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._all()
+        return super().__len__()
+
+    def __eq__(self, other) -> bool:
+        self._all()
+        return super().__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self._all()
+        return super().__repr__()
+
+    def __or__(self, other):
+        self._all()
+        return super().__or__(other)
+
+    def __ror__(self, other):
+        self._all()
+        return super().__ror__(other)
+
+    def keys(self):
+        self._all()
+        return super().keys()
+
+    def values(self):
+        self._all()
+        return super().values()
+
+    def items(self):
+        self._all()
+        return super().items()
+
+    def copy(self):
+        self._all()
+        return dict(super().items())
+
+    def __reduce__(self):
+        self._all()
+        return dict, (dict(super().items()),)
+
+
 def face_images(stage: "FaceStage", faces: list[Face]) -> dict[str, object]:
     """The faces as RGB images: read from the stage's previous build where still up to date, else drawn;
     DeckError for text drawn outside the safe zone, as a build gives."""
     images, todo = {}, []
     for face in faces:
-        if stage.reusable(face, stage.key(face)):
+        if stage.reusable(face, stage.key(face, stage.reads(face))):
             images[face.path] = png.read(stage.previous / face.path)
         else:
             todo.append(_Job(face, output="image"))
@@ -358,16 +434,27 @@ class FaceStage:
         return digest([package_digest(), self.dpi, model.bleed, model.safe, self.deck.lang, fonts, self.renderer.game,
                        icons])
 
-    def key(self, face: Face) -> str:
+    def key(self, face: Face, reads: list[str] | None = None) -> str:
         """Everything that can change the face's pixels, but for the images it draws (recorded apart): of its
         template, the text but for the styles, and the one style the face draws with (the others' edits leave
-        it as it is)."""
-        return digest({
+        it as it is); of its card, the fields `reads` names (those its last drawing read, ReadFields), or all
+        of them (None)."""
+        fields = face.card.fields() if face.card else None
+        key = {
             "base": self._base,
             "template": [*self._templates[face.template], self._style(face)],
-            "card": face.card.fields() if face.card else None,
+            "card": fields,
             "component": [face.component.id, face.component.name, face.component.size],
-        })
+        }
+        if fields is not None and reads is not None:
+            key["card"] = {name: fields[name] for name in reads if name in fields}
+            key["reads"] = reads
+        return digest(key)
+
+    def reads(self, face: Face) -> list[str] | None:
+        """The card fields the previous build's drawing of the face read (None: all, or no such drawing)."""
+        reads = (self.previous_faces.get(face.path) or {}).get("reads")
+        return reads if isinstance(reads, list) and all(isinstance(name, str) for name in reads) else None
 
     def _style(self, face: Face):
         """The style of its template the face draws with (`style` in its expressions), as plain data; its
@@ -407,12 +494,14 @@ class FaceStage:
         """The face as an RGB image, and its record: its key but for the image files it drew (with their
         sha256), and warnings, located."""
         component = {"id": face.component.id, "name": face.component.name}
-        card = face.card.fields() if face.card else {}
+        card = ReadFields(face.card.fields() if face.card else {})
         label = f"card {face.card.name!r}" if face.card else f"back of {face.component.id!r}"
         where = face.card.where if face.card else face.component.source.at("back")
         image = self.renderer.render(face.template, card, component, face.component.size, where, label)
         r = self.renderer
         record = {"images": image_record(r.images_read, r.images_missing, self.deck.path)}
+        if face.card is not None and card.read is not None:
+            record["reads"] = sorted(card.read)
         warnings = [f"{where}: warning: {label}: {text}" for text in r.warnings]
         warnings = [w for w in warnings if w not in self.deck.warnings]  # said once, by the deck's loading
         if warnings:
@@ -446,11 +535,11 @@ class FaceStage:
         them: each face is independent of the others. `drawn_one(face)` is called as each face drawn is in
         its file."""
         tiles = tiles or {}
-        todo, keys = [], {}
+        todo = []
         for face in faces:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            keys[face.path] = key = self.key(face)
+            key = self.key(face, self.reads(face))
             cuts = sorted({Cut.of(wanted) for wanted in tiles.get(face.path, ())}, key=lambda c: c.order)
             cuts = [c for c in cuts if c.crop(self.face_size(face), self.bleed_px, self.inside_px) is None]
             if not self.reusable(face, key):
@@ -474,7 +563,7 @@ class FaceStage:
         with closing(_run(self, todo)) as results:  # on an error or Ctrl-C, once closed: no process writes any more
             for job, done in zip(todo, results):
                 if job.draw:
-                    self.records[job.face.path] = {"key": keys[job.face.path], **done.record}
+                    self.records[job.face.path] = {"key": self.key(job.face, done.record.get("reads")), **done.record}
                     count += 1
                     progress(count, drawn)
                     if drawn_one is not None:
