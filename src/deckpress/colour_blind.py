@@ -16,7 +16,6 @@ vision and less than DELTA_E apart for a condition looks alike by colour alone t
 from __future__ import annotations
 
 import math
-from functools import cache
 from itertools import combinations
 from operator import mul
 
@@ -56,22 +55,18 @@ def _encode(x: float) -> float:
 DECODE = [_decode(v / 255) for v in range(256)]  # an 8-bit sRGB value's linear light
 
 
-@cache
-def _encoding() -> list[int]:
-    """A 16-bit linear value's 8-bit sRGB value."""
-    return [round(255 * _encode(i / 65535)) for i in range(65536)]
-
-
 def simulate(image: Image.Image, condition: str) -> Image.Image:
     """The RGB `image` as a viewer with `condition` (a key of CONDITIONS) sees it."""
     linear = [band.point(DECODE, "F") for band in image.convert("RGB").split()]
     bands = []
     for row in CONDITIONS[condition]:
-        def channel(a, row=row):  # the row's mix of the linear bands, clipped to 0-1, as 16 bits
-            mixed = a["r"] * row[0] + a["g"] * row[1] + a["b"] * row[2]
-            return a["convert"](a["min"](a["max"](mixed, 0.0), 1.0) * 65535 + 0.5, "I")
+        def channel(a, row=row):  # the row's mix of the linear bands, clipped to 0-1, encoded as _encode does
+            x = a["min"](a["max"](a["r"] * row[0] + a["g"] * row[1] + a["b"] * row[2], 0.0), 1.0)
+            curved = x > 0.0031308
+            encoded = curved * (1.055 * x ** (1 / 2.4) - 0.055) + (1 - curved) * (12.92 * x)
+            return a["convert"](encoded * 255 + 0.5, "L")
 
-        bands.append(ImageMath.lambda_eval(channel, r=linear[0], g=linear[1], b=linear[2]).point(_encoding(), "L"))
+        bands.append(ImageMath.lambda_eval(channel, r=linear[0], g=linear[1], b=linear[2]))
     return Image.merge("RGB", bands)
 
 
@@ -164,7 +159,8 @@ def check(deck: LoadedDeck, faces: FaceCheck) -> None:
                               "{distinct_by: suit}` to a component")
         return
     bleed = round(mm_to_px(deck.model.bleed))
-    fronts = {f.path: f for f in faces.planned if f.component in components and f.card is not None and f.card.count}
+    fronts = {f.path: f for f in faces.planned
+              if f.component in components and f.card is not None and f.card.count}
     seen: dict[str, _Seen] = {}
 
     def look(face: Face, image) -> None:
@@ -188,9 +184,10 @@ def check(deck: LoadedDeck, faces: FaceCheck) -> None:
                             (found[condition], found["normal vision"], card.id, other.id))
             for condition, pairs in alike.items():
                 closest, normal, one_id, two_id = min(pairs)
-                count = f"{len(pairs)} pair{'s' if len(pairs) > 1 else ''}"
-                out.append(f"{component.colour_blind.source.at('distinct_by')}: warning: under {condition} {count} "
-                           f"of cards of {component.id} with a different {field} look alike, most {one_id!r} and "
+                many = len(pairs) > 1
+                out.append(f"{component.colour_blind.source.at('distinct_by')}: warning: under {condition} "
+                           f"{len(pairs)} pair{'s' if many else ''} of cards of {component.id} with a different "
+                           f"{field} look{'' if many else 's'} alike, {'most ' if many else ''}{one_id!r} and "
                            f"{two_id!r} (\u0394E {closest:.1f} < {DELTA_E}, {normal:.0f} for normal vision); "
                            f"`deckpress preview {deck.name} --simulate {condition}` shows them")
         return out
