@@ -440,7 +440,10 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @click.option("--lang", default=None, help="Language to check the texts in (default: each deck's own).")
 @click.option("--strict", is_flag=True, help="Take warnings for errors: exit status 1 when any is said (for CI).")
-def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
+@click.option("--colour-blind", is_flag=True,
+              help="Also warn of cards that differ in a component's `colour_blind.distinct_by` field but look alike "
+                   "to a protanope, deuteranope or tritanope (docs/print.md).")
+def check(decks: tuple[str, ...], lang: str | None, strict: bool, colour_blind: bool) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
     is reported too)."""
     from .deck import load_deck
@@ -460,6 +463,10 @@ def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
             faces = FaceCheck(deck)  # every face drawn once, for the deck's checks and the builders'
             for builder in builders:
                 builder().check(deck, faces)
+            if colour_blind:
+                from . import colour_blind as simulation
+
+                simulation.check(deck, faces)
             drawn = faces.run()
         except DeckError as err:
             _report(err)
@@ -477,6 +484,20 @@ def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
     sys.exit(1 if failed else 0)
 
 
+def _condition(ctx, param, value: str | None) -> str | None:
+    """`preview --simulate`'s colour blindness, one colour_blind.py simulates."""
+    if value is None:
+        return None
+    from .colour_blind import CONDITIONS
+    from .options import close_matches
+
+    if value not in CONDITIONS:
+        close = close_matches(value, list(CONDITIONS))
+        raise click.BadParameter(f"{value!r} is no colour blindness deckpress simulates; write " +
+                                 (close[0] if close else " or ".join(CONDITIONS)))
+    return value
+
+
 @main.command()
 @click.argument("deck", metavar="DECK")
 @click.option("--card", "card_id", default=None, metavar="ID", help="Only this card, at full size.")
@@ -488,8 +509,11 @@ def check(decks: tuple[str, ...], lang: str | None, strict: bool) -> None:
 @click.option("--profile", "profile_name", default=None, metavar="NAME",
               help="Show the faces as this print profile prints them in CMYK (one with pdfx: true, e.g. "
                    "drivethrucards): a soft proof.")
+@click.option("--simulate", "condition", default=None, metavar="CONDITION", callback=_condition,
+              help="Show the faces as a player with protanopia, deuteranopia or tritanopia sees them (Machado et "
+                   "al. 2009); the default file names end in -CONDITION.")
 def preview(deck: str, card_id: str | None, target: Path | None, lang: str | None, build_dir: Path,
-            profile_name: str | None) -> None:
+            profile_name: str | None, condition: str | None) -> None:
     """A contact sheet of every face of DECK and a hand fan (or one card), as PNG, without building."""
     from .deck import load_deck
     from .preview import PreviewError, preview as write_preview, soft_proof
@@ -499,7 +523,7 @@ def preview(deck: str, card_id: str | None, target: Path | None, lang: str | Non
                                  f"{target.with_suffix('.png')}", param_hint="--out")
     try:
         loaded = load_deck(resolve_decks((deck,))[0], lang)
-        paths = write_preview(loaded, build_dir, card_id, target, soft_proof(loaded, profile_name))
+        paths = write_preview(loaded, build_dir, card_id, target, soft_proof(loaded, profile_name), condition)
     except DeckError as err:
         _report(err)
         sys.exit(1)

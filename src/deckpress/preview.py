@@ -146,14 +146,23 @@ def hand_fan(first: list[Face], images: dict[str, Image.Image]) -> Image.Image:
 
 
 def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path | None,
-            proof: Cmyk | None = None) -> list[Path]:
+            proof: Cmyk | None = None, condition: str | None = None) -> list[Path]:
     """Write the preview PNGs; returns their paths. With `proof`, every face is shown as it will print
-    in that CMYK (a soft proof)."""
+    in that CMYK (a soft proof); with `condition`, each picture as a player with that colour blindness sees
+    it (colour_blind.py), in files whose default names end in -CONDITION."""
     faces = plan_faces(deck).all()
+    suffix = f"-{condition}" if condition else ""
 
     def images_of(faces: list[Face]) -> dict[str, Image.Image]:
         images = face_images(deck, out_root, faces)
         return images if proof is None else {path: proof.proof(image) for path, image in images.items()}
+
+    def save(image: Image.Image, target: Path) -> Path:
+        if condition is not None:  # the picture once made: a sheet holds a tenth of the pixels of its faces
+            from .colour_blind import simulate
+
+            image = simulate(image, condition)
+        return _save(image, target)
 
     if card_id is not None:
         chosen = [f for f in faces if f.card is not None and f.card.id == card_id]
@@ -161,7 +170,7 @@ def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path 
             known = ", ".join(sorted({f.card.id for f in faces if f.card is not None}))
             raise PreviewError(f"{deck.name} has no card {card_id!r}; use one of: {known}")
         images = images_of(chosen[:1])
-        return [_save(images[chosen[0].path], target or out_root / f"{deck.name}-{card_id}.png")]
+        return [save(images[chosen[0].path], target or out_root / f"{deck.name}-{card_id}{suffix}.png")]
     shown = faces[:MAX_SHEET]
     fronts = [f for f in faces if f.card is not None]
     hand = [f for f in fronts if f.component.id == fronts[0].component.id][:HAND]
@@ -170,7 +179,7 @@ def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path 
     for start in range(0, len(shown), CHUNK):
         chunk = [face for face in shown[start:start + CHUNK] if face.path not in thumbs]
         thumbs.update((path, thumbnail(image)) for path, image in images_of(chunk).items())
-    sheet_path = target or out_root / f"{deck.name}-preview.png"
+    sheet_path = target or out_root / f"{deck.name}-preview{suffix}.png"
     hand_path = sheet_path.with_name(f"{sheet_path.stem}-hand.png")
-    return [_save(contact_sheet(shown, thumbs, len(faces) - len(shown)), sheet_path),
-            _save(hand_fan(hand, images), hand_path)]
+    return [save(contact_sheet(shown, thumbs, len(faces) - len(shown)), sheet_path),
+            save(hand_fan(hand, images), hand_path)]

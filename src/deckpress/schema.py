@@ -20,7 +20,7 @@ from .errors import DeckError, Where
 from .expr import is_expression, render_value
 from .markup import ICON_NAME
 from .options import (MAX_ID, REQUIRED, Bool, Choice, Color, Context, Free, Id, Int, Invalid,
-                      ListOf, MapOf, Number, Option, Record, Section, Str, Text, did_you_mean)
+                      ListOf, MapOf, Number, Option, Record, Section, Str, Text, close_matches, did_you_mean)
 from .paths import OutsideProject, confine, project_root
 from .sizes import CARD_SIZES
 from .source import Map, Seq, not_plain
@@ -258,6 +258,13 @@ class TokenOptions(Record):
     thickness = Number("Thickness of the TTS token in TTS units.", default=0.2, min=0.05, max=5)
 
 
+class ColourBlind(Record):
+    """What `deckpress check --colour-blind` holds a component's cards to (docs/print.md, Colour-blind players)."""
+
+    distinct_by = Id("The card field players tell the cards apart by, such as `suit`: two cards that differ in it "
+                     "must not look alike by colour to a protanope, a deuteranope or a tritanope.")
+
+
 class Component(Record):
     """A physical component: a deck of cards, or a set of tokens (chips, markers, stars)."""
 
@@ -284,6 +291,8 @@ class Component(Record):
                      "the keys (`name`, `count` and the declared fields), each other row is a card. Instead "
                      "of `cards`, or beside it.", default=None)
     token = Section(TokenOptions, "Token settings (type: tokens).", default=None)
+    colour_blind = Section(ColourBlind, "Which field of the cards colour-blind players must tell apart, for "
+                           "`deckpress check --colour-blind`; none: the check leaves the component out.", default=None)
 
     def validate(self, ctx):
         self.cards_file = None
@@ -315,10 +324,22 @@ class Component(Record):
                               "component or give cards a `count`")
                 break
         self.cards = cards
+        if self.colour_blind is not None and self.colour_blind.distinct_by is not None:
+            self._check_distinct_by(ctx)
         total = sum(card.count for card in cards if isinstance(card.count, int))
         if total > MAX_COMPONENT_COUNT and len(cards) <= MAX_CARDS:
             ctx.error(at, f"{total} cards in all, more than the {MAX_COMPONENT_COUNT} a component may hold; "
                           "lower the counts or split the component")
+
+    def _check_distinct_by(self, ctx) -> None:
+        """`colour_blind.distinct_by` names a field of the component's cards."""
+        name = self.colour_blind.distinct_by
+        known = ["id", "name", "count", *self.fields]
+        if name not in known:
+            close = close_matches(name, known)
+            ctx.error(self.colour_blind.source.at("distinct_by"),
+                      f"distinct_by: {name!r} is no field of the cards of {self.id!r}; " +
+                      (f"did you mean {close[0]!r}?" if close else f"name one of their fields: {', '.join(known)}"))
 
     def _spreadsheet(self, ctx) -> list[tuple[Any, Where]]:
         """The rows of `cards_from`, located at FILE:ROW:COLUMN; its path is kept as `cards_file`."""
@@ -646,8 +667,8 @@ class Template(Record):
         return super().load(value, where, ctx, extra)
 
 
-RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, Icon, RuleSection,
-                               Block, TableBlock, Mode, Setup,
+RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, ColourBlind, Icon,
+                               RuleSection, Block, TableBlock, Mode, Setup,
                                Template, Element, *elements.RECORDS, elements.Gradient, elements.Shadow]
 
 
