@@ -109,8 +109,9 @@ MUTATIONS = [
     m("face record without the component's name", "faces.py",
       '"component": [face.component.id, face.component.name, face.component.size],',
       '"component": [face.component.id, face.component.size],', RECORDS + "[component name]"),
-    m("face record without the card", "faces.py", '"card": face.card.fields() if face.card else None,',
-      '"card": face.card.id if face.card else None,', RECORDS + "[card field]"),
+    m("face record without the card", "faces.py",
+      'key["card"] = {name: fields[name] for name in reads if name in fields}', 'key["card"] = {}',
+      RECORDS + "[card field]"),
     m("face record without the safe margin", "faces.py", "model.bleed, model.safe, self.deck.lang",
       "model.bleed, self.deck.lang", RECORDS + "[safe]"),
     m("face record without the bleed", "faces.py", "model.bleed, model.safe, self.deck.lang",
@@ -376,7 +377,7 @@ MUTATIONS = [
       "for _, id in ipairs((remove or {})[players] or {}) do out[id] = false end", "tests/test_tts_generic.py",
       "tests/test_games_lua.py"),
     m("a face drawn with the wrong card's fields", "faces.py",
-      '            "card": face.card.fields() if face.card else None,', '            "card": face.card.name if face.card else None,',
+      '        fields = face.card.fields() if face.card else None\n', '        fields = {"name": face.card.name} if face.card else None\n',
       RECORDS),
 ]
 
