@@ -66,6 +66,12 @@ def test_colours_far_apart_give_no_warning(tmp_path):
     assert (status, said) == (0, [])
 
 
+def test_cards_alike_for_every_viewer_are_not_counted(tmp_path):
+    """Two reds a hair apart: nobody tells them by colour, so no condition makes them alike."""
+    root = project(tmp_path, {"Red 5": "#b03a2e", "Redder 5": "#b3382e"})
+    assert warnings(root, "--strict") == (0, [])
+
+
 def test_cards_of_the_same_value_of_the_field_are_not_compared(tmp_path):
     root = project(tmp_path, {"Red 5": "#b03a2e", "Green 5": "#3a8a2e"}, distinct_by="value")
     assert warnings(root, "--strict") == (0, [])
