@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from deckpress.cli import main
+from helpers.tables import boxed, laid
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,12 +40,36 @@ def run_cli(*args: str, cwd: Path = ROOT) -> Result:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory) -> Path:
+def built(shipped) -> Path:
     """`deckpress build score --out OUT` of the shipped SCORE! deck; returns OUT/score."""
-    out = tmp_path_factory.mktemp("build")
-    result = run_cli("build", "score", "--out", str(out), "--quiet")
-    assert result.exit_code == 0, result.stderr
-    return out / "score"
+    return shipped("score")[2].parent
+
+
+@pytest.fixture(scope="session")
+def shipped(tmp_path_factory):
+    """shipped(deck): `deckpress build DECK --out OUT` of a shipped game, once per session: (its full save and
+    its box, saved-objects/DECK-box.json, read from their JSON, and OUT/DECK/tts)."""
+    games: dict[str, tuple[dict, dict, Path]] = {}
+
+    def game(deck: str) -> tuple[dict, dict, Path]:
+        if deck not in games:
+            out = tmp_path_factory.mktemp(deck)
+            result = run_cli("build", deck, "--out", str(out), "--quiet")
+            assert result.exit_code == 0, result.stderr
+            tts = out / deck / "tts"
+            full = json.loads((tts / f"{deck}.json").read_text(encoding="utf-8"))
+            box = json.loads((tts / "saved-objects" / f"{deck}-box.json").read_text(encoding="utf-8"))
+            games[deck] = full, box, tts
+        return games[deck]
+    return game
+
+
+@pytest.fixture(params=["save", "box"])
+def table_of(request, shipped):
+    """table_of(seated, state=None): a table of the test module's game (its DECK), laid out by the full save
+    and then, the test run again, played from the game's box; `state` is the game's saved LuaScriptState."""
+    full, box, _ = shipped(request.module.DECK)
+    return laid(full) if request.param == "save" else boxed(full, box)
 
 
 def heeds_ctrl_c() -> None:

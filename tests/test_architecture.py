@@ -1,8 +1,10 @@
 """docs/architecture.md, the house in one page, stays true: it names every package under src/deckpress, and
-every file it names is there."""
+every file it names is there. The tests share what they share through tests/helpers and conftest.py: no test
+module imports another (which would run the other's tests again, or couple them by its private names)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -25,3 +27,16 @@ def test_every_file_it_names_exists():
     missing = [name for name in sorted(names) if not (ROOT / name).exists()
                and not any(f == name or f.endswith("/" + name) for f in files)]
     assert names and not missing, missing
+
+
+def test_no_test_module_imports_another():
+    tests = ROOT / "tests"
+    modules = {p.stem for p in tests.glob("test_*.py")}
+    assert "test_architecture" in modules
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            found += [f"{path.relative_to(ROOT)}: {name}" for name in names if name.split(".")[0] in modules]
+    assert not found, found

@@ -4,27 +4,24 @@ table does is checked against the engine's state and the objects on the table.""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
-from conftest import run_cli
 from helpers.fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.tables import laid
 
+DECK = "scoop"
 SEATS = ["White", "Red", "Yellow"]
 
 
 @pytest.fixture(scope="module")
-def save(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("scoop")
-    result = run_cli("build", "scoop", "--out", str(out), "--quiet")
-    assert result.exit_code == 0, result.stderr
-    return json.loads((out / "scoop" / "tts" / "scoop.json").read_text(encoding="utf-8"))
+def save(shipped) -> dict:
+    return shipped(DECK)[0]
 
 
-def new_game(save, seated=SEATS) -> FakeTTS:
-    table = FakeTTS(save, seated=seated)
+def new_game(lay, seated=SEATS):
+    table = lay(seated)
     table.click("uiScoopNewGame", "White", None, "scoop_new_game")
     return table
 
@@ -65,8 +62,8 @@ def drop(table, guid, color, pile, k=1):
     holder(table, guid).setPosition(pile_spot(table, color, pile, k))
 
 
-def test_draw_turns_the_top_card_up_in_front_of_the_player_whose_turn_it_is(save):
-    table = new_game(save)
+def test_draw_turns_the_top_card_up_in_front_of_the_player_whose_turn_it_is(table_of):
+    table = new_game(table_of)
     assert table.ui_value("scoop_turn") == "White: Draw (52 left)"
     table.click("uiScoopDraw", "Red", None, "scoop_draw")
     assert "Clause 14 (turns): it is White's turn" in table.broadcasts[-1]
@@ -83,8 +80,8 @@ def test_draw_turns_the_top_card_up_in_front_of_the_player_whose_turn_it_is(save
     assert "Clause 15 (placing): put the card you drew on a pile first" in table.broadcasts[-1]
 
 
-def test_place_puts_the_card_on_your_pile_and_another_players_pile_is_refused(save):
-    table = new_game(save)
+def test_place_puts_the_card_on_your_pile_and_another_players_pile_is_refused(table_of):
+    table = new_game(table_of)
     table.click("uiScoopDraw", "White", None, "scoop_draw")
     drawn = state(table)["drawn"]["id"]
     spot = inner(holder(table, drawn)).position
@@ -145,7 +142,7 @@ def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save,
     """...also with the game saved and loaded again every few turns, between Draw and the move: the table
     goes on where it was."""
     rng = random.Random(seed)
-    table = new_game(save)
+    table = new_game(laid(save))
     engine = table.globals.use("scoop.engine")
     every = sorted(to_py(engine.all_ids(table.globals.GAME.state())))
     assert len(every) == 52
@@ -180,8 +177,8 @@ def test_random_games_through_the_buttons_end_with_the_count_of_the_engine(save,
         SEATS[k]: row["score"] for k, row in enumerate(result["players"])}  # the table's Count, the engine's
 
 
-def test_a_scoop_of_the_wrong_suit_is_refused_and_every_card_goes_back(save):
-    table = new_game(save)
+def test_a_scoop_of_the_wrong_suit_is_refused_and_every_card_goes_back(table_of):
+    table = new_game(table_of)
     for color in ("White", "Red"):  # White and Red place a card each on their Go Pile
         table.click("uiScoopDraw", color, None, "scoop_draw")
         drop(table, state(table)["drawn"]["id"], color, "go")
@@ -199,8 +196,8 @@ def test_a_scoop_of_the_wrong_suit_is_refused_and_every_card_goes_back(save):
     assert lies_on(table, s["drawn"]["id"]) is None
 
 
-def test_draw_pressed_again_while_its_card_moves_is_refused(save, timing):
-    table = new_game(save)
+def test_draw_pressed_again_while_its_card_moves_is_refused(table_of, timing):
+    table = new_game(table_of)
     table.click("uiScoopDraw", "White", None, "scoop_draw", settle=False)
     table.click("uiScoopDraw", "White", None, "scoop_draw", settle=False)
     if timing > 0:  # the card is still on its way out of the deck

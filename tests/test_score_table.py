@@ -10,7 +10,6 @@ import random
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import lupa.lua52 as lua52
 import pytest
@@ -22,12 +21,13 @@ from helpers.lua_modules import modules, runtime
 from helpers.score_lua import ScoreLua
 from helpers.score_table import FACE_DOWN, place, select_mode, take, target
 
+DECK = "score"
 SEATS = ["White", "Red", "Yellow", "Green", "Blue", "Purple"]
 
 
 @pytest.fixture(scope="module")
-def save(built: Path) -> dict:
-    return json.loads((built / "tts" / "score.json").read_text(encoding="utf-8"))
+def save(shipped) -> dict:
+    return shipped(DECK)[0]
 
 
 def pad(table, color) -> int:
@@ -49,7 +49,7 @@ def test_table_lua_fits_the_sandbox():
         assert sandbox_problems((ROOT / "tts" / "score" / name).read_text(encoding="utf-8")) == [], name
 
 
-def test_panel_parses_and_its_handlers_exist(save):
+def test_panel_parses_and_its_handlers_exist(save, table_of):
     root = ET.fromstring(f"<root>{save['XmlUI']}</root>")
     panel = root.find(".//Panel[@id='score_referee']")
     assert panel is not None
@@ -57,13 +57,13 @@ def test_panel_parses_and_its_handlers_exist(save):
     assert handlers == {"scoreModePrev", "scoreModeNext", "scoreReveal", "scoreScore", "scoreTarget", "scoreNewGame",
                         "scoreTeam", "scoreKeep"}
     assert {e.get("id") for e in panel.iter()} >= {f"score_target_{c}" for c in SEATS}
-    table = FakeTTS(save, seated=["White"])
+    table = table_of(["White"])
     for name in handlers:
         assert lua52.lua_type(table.globals[name]) == "function", name
 
 
-def test_slots_are_drawn_in_front_of_each_seated_hand_left_to_right(save):
-    table = FakeTTS(save, seated=["White", "Red", "Green"])
+def test_slots_are_drawn_in_front_of_each_seated_hand_left_to_right(table_of):
+    table = table_of(["White", "Red", "Green"])
     points = to_py(table.globals.Global.getSnapPoints())
     lines = to_py(table.globals.Global.getVectorLines())
     assert len(points) == 3 * 3 + 1 and len(lines) == 9  # three slots per seated player, plus the discard pile
@@ -96,25 +96,25 @@ def modes_offered(table):
     return seen
 
 
-def test_mode_selector_offers_what_the_seated_count_allows(save):
-    two = modes_offered(FakeTTS(save, seated=["White", "Red"]))
+def test_mode_selector_offers_what_the_seated_count_allows(table_of):
+    two = modes_offered(table_of(["White", "Red"]))
     assert two == ["Classic!", "Brutal!", "Duel!", "Teamwork!", "Teamscore!", "New order!", "Randomness!", "Decking!"]
-    three = modes_offered(FakeTTS(save, seated=["White", "Red", "Blue"]))
+    three = modes_offered(table_of(["White", "Red", "Blue"]))
     assert "Duel!" not in three and len(three) == 7
-    solo = modes_offered(FakeTTS(save, seated=["White"]))
+    solo = modes_offered(table_of(["White"]))
     assert solo == ["Classic!", "Scorlitaire!", "Scorliroad!", "Score Against!"][:1] + solo[1:] and \
         set(solo[1:]) == {"Scorlitaire!", "Scorliroad!", "Score Against!"}
 
 
-def test_classic_get_ready_deals_15_each_to_two(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_classic_get_ready_deals_15_each_to_two(table_of):
+    table = table_of(["White", "Red"])
     table.click("uiGetReady", "White")
     assert len(table.hand("White")) == 15 and len(table.hand("Red")) == 15
     assert any("Classic! Get ready! 15 cards to each of 2 players" in b for b in table.broadcasts)
 
 
-def test_duel_deals_six_each_from_nineteen_cards(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_duel_deals_six_each_from_nineteen_cards(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Duel!")
     table.click("uiGetReady", "Red")
     assert len(table.hand("White")) == 6 and len(table.hand("Red")) == 6
@@ -125,16 +125,16 @@ def test_duel_deals_six_each_from_nineteen_cards(save):
     assert any("23 cards set aside" in b for b in table.broadcasts)
 
 
-def test_randomness_has_six_slots_per_roster(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_randomness_has_six_slots_per_roster(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Randomness!")
     assert len(to_py(table.globals.Global.getSnapPoints())) == 2 * 6 + 1
     table.click("uiGetReady", "White")
     assert len(table.hand("White")) == 15
 
 
-def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_copies(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_decking_gives_each_player_a_full_deck_and_get_ready_again_clears_the_copies(table_of):
+    table = table_of(["White", "Red", "Blue"])
     select_mode(table, "Decking!")
     for _ in range(2):
         table.click("uiGetReady", "White")
@@ -165,8 +165,8 @@ def own_cards(table, color):
     return sum(o.getQuantity() if o.type == "Deck" else 1 for o in table.objects() if o.hasTag(tag))
 
 
-def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Decking!")
     table.click("uiGetReady", "White")
     wrong = hand_objects(table, "Red")[0]
@@ -195,8 +195,8 @@ def test_decking_draw_eight_keep_one_rest_to_the_graveyard_for_each_slot(save):
     assert not any("Bug!" in b for b in table.broadcasts) and state(table)["round"]["turn"] == 1
 
 
-def test_keep_pressed_twice_at_once_keeps_once(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_keep_pressed_twice_at_once_keeps_once(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Decking!")
     table.click("uiGetReady", "White")
     keep(table, "White", 3, settle=False)
@@ -206,16 +206,16 @@ def test_keep_pressed_twice_at_once_keeps_once(save):
     assert len(table.hand("White")) == 8 and to_py(state(table)["kept"]) == {"White": 1}
 
 
-def test_team_modes_alternate_teams_round_the_table(save):
-    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+def test_team_modes_alternate_teams_round_the_table(table_of):
+    table = table_of(["White", "Red", "Yellow", "Green"])
     select_mode(table, "Teamwork!")
     table.click("uiGetReady", "White")
     assert any("Teams: White T1, Red T2, Yellow T1, Green T2" in b for b in table.broadcasts)
     assert table.ui_value("score_team_Red") == "T2"
 
 
-def test_players_choose_the_teams_and_get_ready_keeps_team_mates_apart(save):
-    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+def test_players_choose_the_teams_and_get_ready_keeps_team_mates_apart(table_of):
+    table = table_of(["White", "Red", "Yellow", "Green"])
     select_mode(table, "Teamwork!")
     table.click("scoreTeam", "Red", "Red")
     table.click("scoreTeam", "Yellow", "Yellow")    # White T1, Red T1, Yellow T2, Green T2: side by side
@@ -255,8 +255,8 @@ def test_clause_21_odd_team_splits_allow_the_forced_pair(save, lineup, ok):
     assert (len(table.hand(seated[0])) > 0) == ok, table.broadcasts[-3:]
 
 
-def test_reveal_warns_of_a_target_that_cannot_be_targeted(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_reveal_warns_of_a_target_that_cannot_be_targeted(table_of):
+    table = table_of(["White", "Red", "Blue"])
     place(table, "White", ["Fire! 2", "Score! 3", "Score! 3"])
     place(table, "Red", ["No!", "Score! 4", "Score! 4"])
     place(table, "Blue", ["Double!", "Score! 5", "Score! 5"])
@@ -268,8 +268,8 @@ def test_reveal_warns_of_a_target_that_cannot_be_targeted(save):
                         "effect; choose another target"]
 
 
-def test_mode_cannot_change_during_a_game(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_mode_cannot_change_during_a_game(table_of):
+    table = table_of(["White", "Red"])
     place(table, "White", ["Score! 3", "Score! 3", "Score! 3"])
     place(table, "Red", ["Score! 4", "Score! 4", "Score! 4"])
     table.click("scoreScore", "White")
@@ -283,8 +283,8 @@ def test_mode_cannot_change_during_a_game(save):
 
 # --- SCORE! -------------------------------------------------------------------------------------------------
 
-def test_score_five_against_fire_two_on_him(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_score_five_against_fire_two_on_him(table_of):
+    table = table_of(["White", "Red"])
     table.click("uiGetReady", "White")
     [five] = place(table, "White", ["Score! 5"])
     place(table, "White", ["Score! 1", "Score! 2"], start=2)
@@ -302,8 +302,8 @@ def test_score_five_against_fire_two_on_him(save):
     assert pad(table, "White") == 0  # saved only at the end of the round
 
 
-def test_auto_targets_double_yourself_and_fire_the_leader(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_auto_targets_double_yourself_and_fire_the_leader(table_of):
+    table = table_of(["White", "Red", "Blue"])
     place(table, "White", ["Score! 6", "Double!", "Score! 2"])
     place(table, "Red", ["Score! 3", "Fire! 1", "Score! 2"])
     place(table, "Blue", ["Score! 4", "Score! 4", "Score! 5"])
@@ -313,8 +313,8 @@ def test_auto_targets_double_yourself_and_fire_the_leader(save):
     assert any("White: Double! on White" in b and "Red: Fire! 1 on White" in b for b in table.broadcasts)
 
 
-def test_a_full_round_of_three_action_turns_saves_the_scores(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_a_full_round_of_three_action_turns_saves_the_scores(table_of):
+    table = table_of(["White", "Red"])
     table.click("uiGetReady", "White")
     place(table, "White", ["Score! 5", "Double!", "Score! 2"])
     place(table, "Red", ["Fire! 2", "Score! 3", "Bomb! 1"])
@@ -334,8 +334,8 @@ def test_a_full_round_of_three_action_turns_saves_the_scores(save):
     assert table.ui_value("score_status") == "Round 2: Get ready!"
 
 
-def test_classic_round_score_is_floored_at_zero(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_classic_round_score_is_floored_at_zero(table_of):
+    table = table_of(["White", "Red"])
     place(table, "White", ["Fire! 3", "Fire! 3", "Fire! 3"])
     place(table, "Red", ["Score! 1", "Score! 2", "Score! 2"])
     for _ in range(3):
@@ -365,8 +365,8 @@ def test_get_ready_twice_in_every_mode_keeps_every_card(save, mode):
     assert copies == (42 * (len(seated) - 1) if mode == "Decking!" else 0)   # every player's whole deck
 
 
-def test_a_short_roster_is_a_bug(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_a_short_roster_is_a_bug(table_of):
+    table = table_of(["White", "Red", "Blue"])
     place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
     place(table, "Red", ["Score! 5", "Score! 5"])
     place(table, "Blue", ["Score! 4", "Score! 4", "Score! 4"])
@@ -376,9 +376,9 @@ def test_a_short_roster_is_a_bug(save):
     assert state(table)["rounds"] == 1
 
 
-def test_a_card_dropped_onto_another_in_a_slot_is_two_cards_a_long_roster(save):
+def test_a_card_dropped_onto_another_in_a_slot_is_two_cards_a_long_roster(table_of):
     """In TTS a card dropped onto another forms a Deck: the referee counts both, so Red's roster is long."""
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+    table = table_of(["White", "Red", "Blue"])
     place(table, "White", ["Score! 6", "Score! 6", "Score! 6"])
     [_, second, _] = place(table, "Red", ["Score! 5", "Score! 5", "Score! 5"])
     place(table, "Blue", ["Score! 4", "Score! 4", "Score! 4"])
@@ -394,8 +394,8 @@ def test_a_card_dropped_onto_another_in_a_slot_is_two_cards_a_long_roster(save):
     assert pad(table, "Red") < 0 and pad(table, "White") == pad(table, "Blue") == 0
 
 
-def test_drawing_the_outlines_keeps_the_lines_players_drew(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_drawing_the_outlines_keeps_the_lines_players_drew(table_of):
+    table = table_of(["White", "Red"])
     drawn = {"points": [[1, 1, 1], [4, 1, 2], [6, 1, -3]], "color": [0.2, 0.6, 1], "thickness": 0.1}
     lines = to_py(table.globals.Global.getVectorLines())
     assert len(lines) == 6
@@ -409,8 +409,8 @@ def test_drawing_the_outlines_keeps_the_lines_players_drew(save):
     assert len(after) == 3 * 6 + 1 and after.count(drawn) == 1
 
 
-def test_leaving_score_against_takes_its_virtual_roster_outlines_away(save):
-    table = against_table(save)
+def test_leaving_score_against_takes_its_virtual_roster_outlines_away(table_of):
+    table = against_table(table_of)
     drawn = {"points": [[1, 1, 1], [4, 1, 2]], "color": [0.2, 0.6, 1], "thickness": 0.1}
     lines = to_py(table.globals.Global.getVectorLines())
     assert len(lines) == 3 + 9
@@ -421,8 +421,8 @@ def test_leaving_score_against_takes_its_virtual_roster_outlines_away(save):
     assert all(line["color"] == [1, 1, 1] for line in after if line != drawn)  # the red virtual outlines are gone
 
 
-def test_score_pressed_again_while_the_cards_move_is_refused(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_score_pressed_again_while_the_cards_move_is_refused(table_of):
+    table = table_of(["White", "Red"])
     place(table, "White", ["Score! 3", "Score! 2", "Score! 4"])
     place(table, "Red", ["Score! 4", "Score! 3", "Score! 2"])
     table.settle()
@@ -434,8 +434,8 @@ def test_score_pressed_again_while_the_cards_move_is_refused(save):
     assert state(table)["round"]["turn"] == 1  # one action turn, not two
 
 
-def test_brutal_keeps_running_totals_above_zero(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_brutal_keeps_running_totals_above_zero(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Brutal!")
     place(table, "White", ["Score! 4", "Score! 2", "Score! 3"])
     place(table, "Red", ["Fire! 3", "Fire! 3", "Score! 2"])
@@ -446,8 +446,8 @@ def test_brutal_keeps_running_totals_above_zero(save):
     assert (pad(table, "White"), pad(table, "Red")) == (5, 2)
 
 
-def test_first_to_fifty_wins(save):
-    table = FakeTTS(dict(save, LuaScriptState="White=45;Red=10"), seated=["White", "Red"])
+def test_first_to_fifty_wins(table_of):
+    table = table_of(["White", "Red"], state="White=45;Red=10")
     place(table, "White", ["Score! 6", "Score! 2", "Score! 3"])
     place(table, "Red", ["Score! 3", "Score! 4", "Score! 5"])
     for _ in range(3):
@@ -459,8 +459,8 @@ def test_first_to_fifty_wins(save):
     assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
-def test_a_tie_plays_one_more_round_between_the_tied(save):
-    table = FakeTTS(dict(save, LuaScriptState="White=47;Red=47;Blue=10"), seated=["White", "Red", "Blue"])
+def test_a_tie_plays_one_more_round_between_the_tied(table_of):
+    table = table_of(["White", "Red", "Blue"], state="White=47;Red=47;Blue=10")
     place(table, "White", ["Score! 3", "Score! 4", "Score! 5"])
     place(table, "Red", ["Score! 5", "Score! 4", "Score! 3"])
     place(table, "Blue", ["Score! 6", "Score! 6", "Score! 6"])
@@ -478,8 +478,8 @@ def test_a_tie_plays_one_more_round_between_the_tied(save):
     assert any("White wins with 74 points" in b for b in table.broadcasts)
 
 
-def test_teamscore_pools_the_team_scores(save):
-    table = FakeTTS(save, seated=["White", "Red", "Yellow", "Green"])
+def test_teamscore_pools_the_team_scores(table_of):
+    table = table_of(["White", "Red", "Yellow", "Green"])
     select_mode(table, "Teamscore!")
     table.click("uiGetReady", "White")
     place(table, "White", ["Score! 5", "Score! 6", "Score! 6"])
@@ -502,8 +502,8 @@ def dice_of(table):
     return [int(d) for d in re.findall(r"\w+ (\d+)", line.split(":", 1)[1])]
 
 
-def test_new_order_rolls_dice_and_resolves_by_them(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_new_order_rolls_dice_and_resolves_by_them(table_of):
+    table = table_of(["White", "Red", "Blue"])
     select_mode(table, "New order!")
     rosters = {"White": ["Score! 2", "Double!", "Score! 1"], "Red": ["Fire! 1", "Score! 3", "Score! 3"],
                "Blue": ["Score! 4", "Bomb! 1", "Score! 2"]}
@@ -521,8 +521,8 @@ def test_new_order_rolls_dice_and_resolves_by_them(save):
     assert [int(table.ui_value(f"score_run_{c}")) for c in rosters] == expected["scores"]
 
 
-def test_randomness_dice_pick_the_cards_which_stay(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_randomness_dice_pick_the_cards_which_stay(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Randomness!")
     rosters = {"White": ["Score! 1", "Score! 2", "Score! 3", "Score! 4", "Score! 5", "Score! 6"],
                "Red": ["Score! 6", "Score! 5", "Score! 4", "Score! 3", "Score! 2", "Score! 6"]}
@@ -542,8 +542,8 @@ def test_randomness_dice_pick_the_cards_which_stay(save):
         table.globals.GAME.slot_position("White", 1))[::2])
 
 
-def test_deny_on_a_chosen_target(save):
-    table = FakeTTS(save, seated=["White", "Red", "Blue"])
+def test_deny_on_a_chosen_target(table_of):
+    table = table_of(["White", "Red", "Blue"])
     place(table, "White", ["Deny!", "Score! 2", "Score! 2"])
     place(table, "Red", ["Score! 6", "Score! 3", "Score! 3"])
     place(table, "Blue", ["Score! 5", "Score! 4", "Score! 4"])
@@ -553,8 +553,8 @@ def test_deny_on_a_chosen_target(save):
     assert any("Blue: Score! 5 (denied)" in b for b in table.broadcasts)
 
 
-def test_state_survives_save_and_load(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_state_survives_save_and_load(table_of):
+    table = table_of(["White", "Red"])
     select_mode(table, "Brutal!")
     place(table, "White", ["Score! 6", "Score! 3", "Score! 3"])
     place(table, "Red", ["Score! 2", "Score! 4", "Score! 4"])
@@ -562,7 +562,7 @@ def test_state_survives_save_and_load(save):
     table.click("scoreScore", "White")
     saved = table.call("onSave")
     before = state(table)
-    again = FakeTTS(dict(save, LuaScriptState=saved), seated=["White", "Red"])
+    again = table_of(["White", "Red"], state=saved)
     assert state(again) == before
     assert again.ui_value("score_mode") == "Brutal!" and again.ui_value("score_target_Red") == "White"
     assert again.ui_value("score_status") == "Round 1, action turn 2"
@@ -573,8 +573,8 @@ def test_state_survives_save_and_load(save):
     assert (pad(again, "White"), pad(again, "Red")) == (12, 10)
 
 
-def test_a_press_is_played_on_a_copy_and_a_refused_one_changes_nothing(save):
-    table = FakeTTS(save, seated=["White", "Red"])
+def test_a_press_is_played_on_a_copy_and_a_refused_one_changes_nothing(table_of):
+    table = table_of(["White", "Red"])
     place(table, "White", ["Score! 6", "Score! 3", "Score! 3"])
     place(table, "Red", ["Score! 2", "Score! 4", "Score! 4"])
     game, before = table.globals.GAME.state(), state(table)
@@ -589,13 +589,13 @@ def test_a_press_is_played_on_a_copy_and_a_refused_one_changes_nothing(save):
     assert state(table) == after and table.broadcasts[-1].startswith("Red: no card lies in a roster slot")
 
 
-def test_damaged_state_starts_a_fresh_game(save):
-    table = FakeTTS(dict(save, LuaScriptState="White=3\n--game state--\n{S4:mode"), seated=["White", "Red"])
+def test_damaged_state_starts_a_fresh_game(table_of):
+    table = table_of(["White", "Red"], state="White=3\n--game state--\n{S4:mode")
     assert table.ui_value("score_mode") == "Classic!" and pad(table, "White") == 3
 
 
-def test_state_codec_round_trips(save):
-    table = FakeTTS(save, seated=["White"])
+def test_state_codec_round_trips(table_of):
+    table = table_of(["White"])
     saved = table.globals.use("lib.saved")
     value = table.lua.execute('return {a = 1, b = "x:y}{S3", c = {1, 2.5, -3, true, false}, [4] = {}, [7] = 0}')
     back = saved.decode(saved.encode(value))
@@ -607,10 +607,10 @@ def test_state_codec_round_trips(save):
 
 # --- the referee against the engine's whole round ------------------------------------------------------------
 
-def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(save):
+def test_turn_by_turn_refereeing_matches_the_engines_resolve_round(table_of):
     """Random rosters (sometimes a short one: Bug!) and fixed targets, resolved turn by turn by the referee
     from synthetic slot contents, give the totals of the Python engine's resolve_round."""
-    table = FakeTTS(save, seated=SEATS)
+    table = table_of(SEATS)
     referee = table.globals.use("score.referee")
     data = table.globals.DATA
     names = sorted(CARDS)
@@ -769,8 +769,8 @@ def test_the_extra_cards_are_printed_like_the_others(changed_save):
 
 # --- solo -------------------------------------------------------------------------------------------------------
 
-def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
-    table = FakeTTS(save, seated=["White"])
+def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(table_of):
+    table = table_of(["White"])
     select_mode(table, "Scorlitaire!")
     table.click("uiGetReady", "White")
     cards = [o for o in table.objects() if o.type == "Card" and o.hasTag("deck")]
@@ -796,8 +796,8 @@ def test_scorlitaire_lays_out_the_deck_and_applies_each_flipped_card(save):
     assert any("No! was flipped" in b for b in table.broadcasts) and state(table)["over"] is True
 
 
-def solo_table(save, mode):
-    table = FakeTTS(save, seated=["White"])
+def solo_table(lay, mode):
+    table = lay(["White"])
     select_mode(table, mode)
     table.click("uiGetReady", "White")
     referee = table.globals.use("score.referee")
@@ -834,8 +834,8 @@ def harmless(table, spots, indices):
         other.setPosition(table.lua.table_from([p.x, p.y, p.z]))
 
 
-def test_scorliroad_refuses_a_flip_not_next_to_the_previous_one(save):
-    table, spots = solo_table(save, "Scorliroad!")
+def test_scorliroad_refuses_a_flip_not_next_to_the_previous_one(table_of):
+    table, spots = solo_table(table_of, "Scorliroad!")
     harmless(table, spots, [8, 9, 20, 16])
     first = flip_at(table, spots[8])                # row 2, column 2
     score = pad(table, "White")
@@ -847,8 +847,8 @@ def test_scorliroad_refuses_a_flip_not_next_to_the_previous_one(save):
     assert pad(table, "White") > score and first.getRotation().z == 0
 
 
-def test_scorlitaire_deny_covers_a_card_and_no_legal_flip_loses(save):
-    table, spots = solo_table(save, "Scorlitaire!")
+def test_scorlitaire_deny_covers_a_card_and_no_legal_flip_loses(table_of):
+    table, spots = solo_table(table_of, "Scorlitaire!")
     deny = next(o for o in table.objects() if o.type == "Card" and o.getName() == "Deny!")
     deny.setRotation(table.lua.table_from([0, 0, 0]))
     table.click("scoreScore", "White")
@@ -890,8 +890,8 @@ def place_virtual(table, color, columns):
     return placed
 
 
-def against_table(save, state_text=None):
-    table = FakeTTS(dict(save, LuaScriptState=state_text) if state_text else save, seated=["White"])
+def against_table(lay, state_text=None):
+    table = lay(["White"], state=state_text)
     select_mode(table, "Score Against!")
     return table
 
@@ -901,8 +901,8 @@ def near(obj, spot, radius=0.01):
     return (p.x - spot[0]) ** 2 + (p.z - spot[2]) ** 2 <= radius ** 2
 
 
-def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save):
-    table = against_table(save)
+def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(table_of):
+    table = against_table(table_of)
     points = to_py(table.globals.Global.getSnapPoints())
     lines = to_py(table.globals.Global.getVectorLines())
     assert len(points) == 3 + 9 + 1 and len(lines) == 3 + 9  # roster, virtual roster, discard pile
@@ -933,8 +933,8 @@ def test_score_against_get_ready_deals_the_virtual_roster_above_the_roster(save)
     assert any("virtual roster" in b for b in table.broadcasts)
 
 
-def test_score_against_score_resolves_with_the_engine(save):
-    table = against_table(save)
+def test_score_against_score_resolves_with_the_engine(table_of):
+    table = against_table(table_of)
     roster = ["Fire! 3", "Score! 2", "Double!"]
     columns = {3: ["Score! 4", "Bomb! 2", "Score! 1"], 2: ["Fire! 2", "Score! 6", "Score! 5"],
                1: ["Score! 3", "No!", "Score! 5"]}
@@ -966,8 +966,8 @@ def test_score_against_score_resolves_with_the_engine(save):
     assert any("Round 1 is over: White scores 1" in b for b in table.broadcasts)
 
 
-def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
-    table = against_table(save, "White=44")
+def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(table_of):
+    table = against_table(table_of, "White=44")
     place(table, "White", ["Score! 1", "Score! 2"], start=2)   # the leftmost slot may be empty
     place_virtual(table, "White", {3: ["Bomb! 3"], 2: ["Fire! 3", "Score! 4"]})
     table.click("scoreScore", "White")
@@ -982,8 +982,8 @@ def test_score_against_round_is_floored_at_zero_and_a_win_is_announced(save):
     assert table.broadcasts[-1].startswith("White: the game is over")   # a refusal names its seat
 
 
-def test_score_against_is_lost_after_eight_rounds(save):
-    table = against_table(save, "White=30")
+def test_score_against_is_lost_after_eight_rounds(table_of):
+    table = against_table(table_of, "White=30")
     table.globals.GAME.state().rounds = 7
     place(table, "White", ["Score! 5"])
     place_virtual(table, "White", {3: ["Score! 4"]})
@@ -992,8 +992,8 @@ def test_score_against_is_lost_after_eight_rounds(save):
     assert any("35 points after 8 rounds; Score Against! is lost" in b for b in table.broadcasts)
 
 
-def test_score_against_three_draws_of_eight_and_the_graveyard(save):
-    table = against_table(save)
+def test_score_against_three_draws_of_eight_and_the_graveyard(table_of):
+    table = against_table(table_of)
     table.click("uiGetReady", "White")
     for slot in (3, 2, 1):
         assert len(table.hand("White")) == 8
@@ -1011,14 +1011,14 @@ def test_score_against_three_draws_of_eight_and_the_graveyard(save):
     assert main_cards(table) == 42 and len(table.hand("White")) == 8
 
 
-def test_score_against_state_survives_save_and_load(save):
-    table = against_table(save)
+def test_score_against_state_survives_save_and_load(table_of):
+    table = against_table(table_of)
     place(table, "White", ["Score! 4", "Score! 5", "Double!"])
     place_virtual(table, "White", {3: ["Score! 2"], 2: ["Score! 1"], 1: ["Fire! 1"]})
     table.click("scoreScore", "White")
     saved = table.call("onSave")
     before = state(table)
-    again = FakeTTS(dict(save, LuaScriptState=saved), seated=["White"])
+    again = table_of(["White"], state=saved)
     assert state(again) == before and again.ui_value("score_mode") == "Score Against!"
     assert again.ui_value("score_status") == "Round 1, action turn 2" and again.ui_value("score_run_White") == "4"
     place(again, "White", ["Score! 5", "Double!"], start=2)

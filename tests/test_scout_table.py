@@ -5,29 +5,26 @@ orientation, the active set, the cards won, the Scout tokens, the chips, the mar
 
 from __future__ import annotations
 
-import json
 import math
 import random
 
 import pytest
 
-from conftest import run_cli
 from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.tables import laid
 
+DECK = "scout"
 SEATS = ["White", "Red", "Yellow"]
 ALL = ["White", "Red", "Yellow", "Green", "Blue"]
 
 
 @pytest.fixture(scope="module")
-def save(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("scout")
-    result = run_cli("build", "scout", "--out", str(out), "--quiet")
-    assert result.exit_code == 0, result.stderr
-    return json.loads((out / "scout" / "tts" / "scout.json").read_text(encoding="utf-8"))
+def save(shipped) -> dict:
+    return shipped(DECK)[0]
 
 
-def set_up(save, seed=5, seated=SEATS) -> FakeTTS:
-    table = FakeTTS(save, seated=seated)
+def set_up(lay, seed=5, seated=SEATS):
+    table = lay(seated)
     table.lua.execute(f"math.randomseed({seed})")
     table.click("uiScoutSetup", seated[0], None, "scout_setup")
     return table
@@ -113,8 +110,8 @@ def check_table(table, s):
         assert abs(p.x - x) <= 9 and abs(p.z - z) <= 2.5 and inner(obj(table, card["id"])).hand is None
 
 
-def test_a_show_goes_to_the_play_area_and_a_show_that_does_not_beat_it_is_refused(save):
-    table = set_up(save)
+def test_a_show_goes_to_the_play_area_and_a_show_that_does_not_beat_it_is_refused(table_of):
+    table = set_up(table_of)
     s = state(table)
     k = s["turn"]
     color = SEATS[k - 1]
@@ -139,8 +136,8 @@ def test_a_show_goes_to_the_play_area_and_a_show_that_does_not_beat_it_is_refuse
         check_table(table, after)
 
 
-def test_cards_shown_must_be_adjacent(save):
-    table = set_up(save)
+def test_cards_shown_must_be_adjacent(table_of):
+    table = set_up(table_of)
     s = state(table)
     k = s["turn"]
     color = SEATS[k - 1]
@@ -153,8 +150,8 @@ def test_cards_shown_must_be_adjacent(save):
     assert state(table) == s
 
 
-def test_a_scout_goes_into_the_hand_turned_and_the_owner_gets_a_token(save):
-    table = set_up(save)
+def test_a_scout_goes_into_the_hand_turned_and_the_owner_gets_a_token(table_of):
+    table = set_up(table_of)
     s = state(table)
     k = s["turn"]
     show(table, SEATS[k - 1], k, 1, 1)
@@ -181,9 +178,9 @@ def test_a_scout_goes_into_the_hand_turned_and_the_owner_gets_a_token(save):
     assert any(f"{color} scouts" in b and f"{SEATS[k - 1]} gets a Scout token" in b for b in table.broadcasts)
 
 
-def test_scouting_a_middle_card_is_refused_and_it_goes_back(save):
+def test_scouting_a_middle_card_is_refused_and_it_goes_back(table_of):
     for seed in range(1, 60):  # a deal whose first player can show three cards or more
-        table = set_up(save, seed)
+        table = set_up(table_of, seed)
         s = state(table)
         k = s["turn"]
         moves = to_py(table.globals.use("scout.engine").legal_moves(table.globals.GAME.state(), SEATS[k - 1]))
@@ -242,7 +239,7 @@ def pick(moves, rng):
 def test_random_games_through_the_buttons_follow_the_engine_to_the_winner(save, seed, reload_every):
     """...also with the game saved and loaded again every few turns: the table goes on where it was."""
     rng = random.Random(seed)
-    table = set_up(save, seed)
+    table = set_up(laid(save), seed)
     engine = table.globals.use("scout.engine")
     kinds = set()
     for turn in range(400):
@@ -278,9 +275,9 @@ def test_random_games_through_the_buttons_follow_the_engine_to_the_winner(save, 
     assert table.ui_value("scout_turn") == "Game over"
 
 
-def test_the_first_player_marker_passes_on_each_round(save):
+def test_the_first_player_marker_passes_on_each_round(table_of):
     rng = random.Random(3)
-    table = set_up(save, 3)
+    table = set_up(table_of, 3)
     first = state(table)["first_player"]
     for round_number in (2, 3):
         s = state(table)
@@ -312,8 +309,8 @@ def seat_point(color, x, d):
     return -24.8 * tx + tz * x + tx * d, -24.8 * tz - tx * x + tz * d
 
 
-def test_scout_and_show_spends_the_chip(save):
-    table = set_up(save, 2)
+def test_scout_and_show_spends_the_chip(table_of):
+    table = set_up(table_of, 2)
     s = state(table)
     k = s["turn"]
     show(table, SEATS[k - 1], k, 1, 1)

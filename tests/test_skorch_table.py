@@ -5,29 +5,26 @@ turn, the messages."""
 
 from __future__ import annotations
 
-import json
 import random
 import re
 
 import pytest
 
-from conftest import run_cli
 from helpers.fake_tts import FakeTTS, inner, timing, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
+from helpers.tables import laid
 
+DECK = "skorch"
 SEATS = ["White", "Red", "Blue"]
 RADIUS = 1.5
 
 
 @pytest.fixture(scope="module")
-def save(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("skorch")
-    result = run_cli("build", "skorch", "--out", str(out), "--quiet")
-    assert result.exit_code == 0, result.stderr
-    return json.loads((out / "skorch" / "tts" / "skorch.json").read_text(encoding="utf-8"))
+def save(shipped) -> dict:
+    return shipped(DECK)[0]
 
 
-def dealt(save, seed=7, seated=SEATS) -> FakeTTS:
-    table = FakeTTS(save, seated=seated)
+def dealt(lay, seed=7, seated=SEATS):
+    table = lay(seated)
     table.lua.execute(f"math.randomseed({seed})")
     table.click("uiSkorchDeal", "White", None, "skorch_deal")
     return table
@@ -70,8 +67,8 @@ def hand_guids(table, color) -> set[str]:
     return {o.getGUID() for o in table.hand_objects(color)}
 
 
-def test_a_legal_play_goes_on_the_pile_the_player_draws_and_the_turn_passes(save):
-    table = dealt(save)
+def test_a_legal_play_goes_on_the_pile_the_player_draws_and_the_turn_passes(table_of):
+    table = dealt(table_of)
     s = state(table)
     turn = s["turn"]
     moves = to_py(table.globals.use("skorch.engine").legal_moves(table.globals.GAME.state(), turn))
@@ -92,8 +89,8 @@ def test_a_legal_play_goes_on_the_pile_the_player_draws_and_the_turn_passes(save
     assert any(b.startswith(f"{turn} plays") for b in table.broadcasts)
 
 
-def test_a_play_out_of_turn_is_refused_and_the_card_goes_back_to_the_hand(save):
-    table = dealt(save)
+def test_a_play_out_of_turn_is_refused_and_the_card_goes_back_to_the_hand(table_of):
+    table = dealt(table_of)
     s = state(table)
     other = next(c for c in SEATS if c != s["turn"])
     card = s["players"][other]["hand"][0]["id"]
@@ -104,8 +101,8 @@ def test_a_play_out_of_turn_is_refused_and_the_card_goes_back_to_the_hand(save):
     assert state(table) == s
 
 
-def test_a_prison_card_played_with_cards_in_hand_is_refused_and_goes_back_to_its_slot(save):
-    table = dealt(save)
+def test_a_prison_card_played_with_cards_in_hand_is_refused_and_goes_back_to_its_slot(table_of):
+    table = dealt(table_of)
     s = state(table)
     turn = s["turn"]
     card = s["players"][turn]["front"][0]["id"]  # slot 1 of the front row: face up
@@ -120,8 +117,8 @@ def test_a_prison_card_played_with_cards_in_hand_is_refused_and_goes_back_to_its
     assert state(table) == s
 
 
-def test_play_with_nothing_on_the_pile_says_what_to_do(save):
-    table = dealt(save)
+def test_play_with_nothing_on_the_pile_says_what_to_do(table_of):
+    table = dealt(table_of)
     table.click("uiSkorchPlay", state(table)["turn"], None, "skorch_play")
     assert "put the cards you play on the discard pile first" in table.broadcasts[-1]
 
@@ -131,7 +128,7 @@ def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_no
     """...also when the cards on the pile have formed a deck, as cards dropped on each other do in TTS:
     the deck is taken apart card by card in one frame, its last card as the remainder."""
     for seed in range(1, 80):
-        table = dealt(save, seed)
+        table = dealt(laid(save), seed)
         s = state(table)
         engine = table.globals.use("skorch.engine")
         if not engine.can_play(table.globals.GAME.state(), s["turn"]):
@@ -174,9 +171,9 @@ def test_pick_up_is_refused_while_the_player_can_play_and_takes_the_pile_when_no
     check_table_matches_the_engine(table, after)
 
 
-def test_a_skorch_burns_the_pile_out_of_the_game(save):
+def test_a_skorch_burns_the_pile_out_of_the_game(table_of):
     for seed in range(1, 200):
-        table = dealt(save, seed)
+        table = dealt(table_of, seed)
         s = state(table)
         skorch = [c["id"] for c in s["players"][s["turn"]]["hand"] if c["kind"] == "skorch"]
         if skorch:
@@ -200,8 +197,8 @@ def test_a_skorch_burns_the_pile_out_of_the_game(save):
     assert table.ui_value("skorch_turn") == f"{after['turn']}'s turn: any card"
 
 
-def test_play_pressed_again_while_its_cards_move_is_refused(save, timing):
-    table = dealt(save)
+def test_play_pressed_again_while_its_cards_move_is_refused(table_of, timing):
+    table = dealt(table_of)
     s = state(table)
     turn = s["turn"]
     moves = to_py(table.globals.use("skorch.engine").legal_moves(table.globals.GAME.state(), turn))

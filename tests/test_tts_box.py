@@ -1,7 +1,8 @@
 """The game in a box (issue 26): tts/saved-objects/<deck>-box.json, a bag of the game's components whose own
 LuaScript and XmlUI are the full save's runtime and table. Built from the real decks, loaded into the strict
 fake of TTS as a player loads a saved object (into an empty table, beside another box and beside the full
-save's own game), played through its own controls at delays 0, 1 and 20 frames, saved and loaded again."""
+save's own game), played through its own controls at delays 0, 1 and 20 frames, saved and loaded again. Every
+table test of the four games (test_*_table.py) also runs in the box, through conftest's `table_of`."""
 
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ from deckpress.builders.tts import save as tts_save
 from deckpress.builders.tts.lua import BOX_ENTRY
 from helpers.fake_tts import FakeTTS, inner, timing, to_lua, to_py  # noqa: F401 (timing: every test at 0, 1, 20 frames)
 from helpers.score_table import place, select_mode, target
+from helpers.tables import BOX_END, InBox, empty_table
 
 SEATS = ["White", "Red", "Blue"]
-BOX_END = "\n--box--\n"  # ends the box's own part of its saved state (lib/box.lua)
 # The fields TTS writes for every object (docs/tts.md, "As TTS writes them", names the saves), and the ones
 # it adds for a Bag: MaterialIndex and MeshIndex -1, Bag {Order: 0}, ContainedObjects (docs/tts.md).
 OBJECT_KEYS = {"GUID", "Name", "Transform", "Nickname", "Description", "GMNotes", "AltLookAngle", "ColorDiffuse",
@@ -33,42 +34,14 @@ ENVELOPE_KEYS = {"SaveName", "Date", "VersionNumber", "GameMode", "GameType", "G
                  "ObjectStates"}
 
 
-def built_game(tmp_path_factory, deck: str) -> tuple[dict, dict, object]:
-    out = tmp_path_factory.mktemp(deck)
-    result = run_cli("build", deck, "--out", str(out), "--quiet")
-    assert result.exit_code == 0, result.stderr
-    tts = out / deck / "tts"
-    full = json.loads((tts / f"{deck}.json").read_text(encoding="utf-8"))
-    box = json.loads((tts / "saved-objects" / f"{deck}-box.json").read_text(encoding="utf-8"))
-    return full, box, tts
+@pytest.fixture(scope="module")
+def skorch(shipped):
+    return shipped("skorch")
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory):
-    """built(deck): the deck built once for this module (full save, box, tts folder)."""
-    cache: dict[str, tuple] = {}
-
-    def built(deck: str) -> tuple:
-        if deck not in cache:
-            cache[deck] = built_game(tmp_path_factory, deck)
-        return cache[deck]
-    return built
-
-
-@pytest.fixture(scope="module")
-def skorch(games):
-    return games("skorch")
-
-
-@pytest.fixture(scope="module")
-def scoop(games):
-    return games("scoop")
-
-
-def empty_table(full: dict, seated=SEATS) -> FakeTTS:
-    """A table with nothing on it but TTS's hand zones, and no Global script."""
-    hands = [o for o in full["ObjectStates"] if o["Name"] == "HandTrigger"]
-    return FakeTTS({"ObjectStates": hands, "LuaScript": ""}, seated=seated)
+def scoop(shipped):
+    return shipped("scoop")
 
 
 def scope_of(box) -> str:
@@ -130,7 +103,7 @@ def test_every_deck_with_a_table_script_has_its_box(built, skorch):
 
 def test_a_box_loaded_into_an_empty_table_lays_the_game_out_around_itself(skorch):
     full, box_file, _ = skorch
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     box = table.load_box(box_file, (30.0, 1.5, 10.0))
     assert box.obj.getQuantity() == 0  # everything came out of the box
     ox, oz = origin_of(box)
@@ -151,7 +124,7 @@ def test_a_box_deals_and_referees_exactly_as_the_full_save_does(skorch):
     whole = FakeTTS(full, seated=SEATS)
     whole.lua.execute("math.randomseed(7)")
     whole.click("uiSkorchDeal", "White", None, "skorch_deal")
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     box = table.load_box(box_file, (-20.0, 1.5, 30.0))
     box.globals.math.randomseed(7)
     box.click("uiSkorchDeal", "White", None, "skorch_deal")
@@ -242,7 +215,7 @@ def test_two_boxes_and_the_saves_own_game_at_one_table_never_touch_each_others_c
 def test_a_box_gathers_only_its_own_deck(skorch):
     """Dealing again gathers the box's cards from the hands and the table, and never the other box's."""
     full, box_file, _ = skorch
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     one = table.load_box(box_file, (80.0, 1.5, 0.0))
     two = table.load_box(box_file, (-80.0, 1.5, 0.0))
     one.click("uiSkorchDeal", "White", None, "skorch_deal")
@@ -256,7 +229,7 @@ def test_a_box_gathers_only_its_own_deck(skorch):
 
 def test_a_saved_and_loaded_game_goes_on_in_its_box(skorch):
     full, box_file, _ = skorch
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     box = table.load_box(box_file, (25.0, 1.5, -5.0))
     box.click("uiSkorchFaceoff", "White", None, "skorch_faceoff")
     deal(box, "White")
@@ -284,7 +257,7 @@ def test_a_new_box_unpacks_and_gives_the_game_its_saved_state(skorch, state):
     """A box whose saved state has no part of its own (none, as built), or a damaged one, is new: it unpacks,
     and the game gets the rest of the text."""
     full, box_file, _ = skorch
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     box = table.load_box(dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=state)]),
                          (30.0, 1.5, 0.0))
     assert box.obj.getQuantity() == 0 and len(mine(table, box)) == len(box_file["ObjectStates"][0]["ContainedObjects"])
@@ -293,7 +266,7 @@ def test_a_new_box_unpacks_and_gives_the_game_its_saved_state(skorch, state):
 
 def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
     full, box_file, _ = scoop
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     other = table.load_box(box_file, (-80.0, 1.5, 0.0))
     box = table.load_box(box_file, (80.0, 1.5, 0.0))
     other.click("uiScoopNewGame", "White", None, "scoop_new_game")
@@ -318,12 +291,12 @@ def test_scoop_in_its_box_draws_and_places_around_the_box(scoop):
 @pytest.mark.parametrize("deck, button, element", [("scout", "uiScoutSetup", "scout_setup"),
                                                    ("score", "uiGetReady", "get_ready")])
 def test_each_games_deal_in_its_box_deals_what_the_full_save_deals_and_leaves_the_other_box_alone(
-        games, deck, button, element):
-    full, box_file, _ = games(deck)
+        shipped, deck, button, element):
+    full, box_file, _ = shipped(deck)
     whole = FakeTTS(full, seated=SEATS)
     whole.lua.execute("math.randomseed(5)")
     whole.click(button, "White", None, element)
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     one = table.load_box(box_file, (80.0, 1.5, 0.0))
     two = table.load_box(box_file, (-80.0, 1.5, 0.0))
     theirs = snapshot(mine(table, two))
@@ -375,12 +348,12 @@ def around(places: list, ox: float, oz: float) -> list:
     return sorted(rel(p) for p in places)
 
 
-def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of_the_others(games):
+def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of_the_others(shipped):
     """SCORE!'s table draws its roster slots as Global's snap points and vector lines, which TTS keeps one list
     of for the whole table. Two SCORE! boxes and the full save's own game at one table (and a line a player
     drew) each draw, redraw for another mode or seating, and are saved and loaded: each one's slots are its
     own layout's, and nothing of the others' is lost or doubled."""
-    full, box_file, _ = games("score")
+    full, box_file, _ = shipped("score")
     table = FakeTTS(full, seated=SEATS)
     drawn = {"points": [[1, 1, 1], [4, 1, 2], [6, 1, -3]], "color": [0.2, 0.6, 1], "thickness": 0.1}
     lines = to_py(table.globals.Global.getVectorLines())
@@ -428,9 +401,9 @@ def test_score_boxes_and_the_full_save_each_draw_their_slots_and_lose_nothing_of
     redraws("save", lambda: select_mode(table, "Randomness!"), 4 * 6)
 
 
-def test_score_in_its_box_has_its_discard_pile_by_the_box(games):
-    full, box_file, _ = games("score")
-    table = empty_table(full)
+def test_score_in_its_box_has_its_discard_pile_by_the_box(shipped):
+    full, box_file, _ = shipped("score")
+    table = empty_table(full, SEATS)
     box = table.load_box(box_file, (100.0, 1.5, 0.0))
     ox, oz = origin_of(box)
     dx, dz = xz(to_py(box.globals.use("score.referee").DISCARD))
@@ -443,7 +416,7 @@ def test_a_box_knows_its_lines_as_tts_keeps_them(skorch):
     not its own (1.00050001 reads back as 1.00049996, on the other side of a rounding); it sees and replaces
     only its own lines and snap points, and leaves the table's."""
     full, box_file, _ = skorch
-    table = empty_table(full)
+    table = empty_table(full, SEATS)
     theirs = {"points": [[1, 1, 1], [4, 1, 2]], "color": [0.2, 0.6, 1], "thickness": 0.1}
     table.globals.Global.setVectorLines(to_lua(table.lua, [theirs]))  # the host table's: a player drew it
     table.globals.Global.setSnapPoints(to_lua(table.lua, [{"position": [5, 1, 5]}]))
@@ -489,70 +462,10 @@ def test_a_project_with_its_own_runtime_from_before_the_box_still_plays_and_gets
     assert table.broadcasts[-1].startswith("Get ready! 1 cards to each of 2 players")
 
 
-# --- Every table test of the full save, played in the box ------------------------------------------
-
-class InBox:
-    """The FakeTTS of a game played in its box: a table with TTS's hand zones and no Global script, the box
-    put where the full save's layout lies (some table tests compute places from the table's centre; the
-    layout moved with the box is tested above). The table tests of the full save run on it unchanged: their
-    clicks reach the box's own script and UI, and the box's objects carry their scope tag and new GUIDs. A
-    test's saved state (LuaScriptState) goes to a box as it comes out of the file, its components inside: the
-    game's part of it (the box's own part, where the game lay, is tested with the box's own reload above)."""
-
-    def __init__(self, full: dict, box_file: dict, seated: list[str], state: str = "", shift: float = 0.0):
-        self.table = empty_table(full, seated)
-        game = state.split(BOX_END, 1)[-1]
-        box_file = dict(box_file, ObjectStates=[dict(box_file["ObjectStates"][0], LuaScriptState=game)])
-        self.box = self.table.load_box(box_file, (tts_save.BOX_SPOT[0] + shift, 1.5, tts_save.BOX_SPOT[1]))
-        self.lua, self.globals = self.table.lua, self.box.globals
-
-    def click(self, *args, **kwargs):
-        return self.box.click(*args, **kwargs)
-
-    def call(self, *args, **kwargs):
-        return self.box.call(*args, **kwargs)
-
-    def ui_value(self, element: str):
-        return self.box.ui_value(element)
-
-    def ui_attribute(self, element: str, name: str):
-        return self.box.ui_attribute(element, name)
-
-    def __getattr__(self, name: str):  # the table's own: objects, hands, broadcasts, frames, reload
-        return getattr(self.table, name)
-
-
-def table_tests():
-    """(module, test) of every table test of Skorch, Scoop, Scout and SCORE! that takes only the save."""
-    import inspect
-
-    import test_scoop_table
-    import test_score_table
-    import test_scout_table
-    import test_skorch_table
-
-    out = []
-    for module in (test_skorch_table, test_scoop_table, test_scout_table, test_score_table):
-        for name, test in vars(module).items():
-            if name.startswith("test_") and set(inspect.signature(test).parameters) <= {"save", "timing"}:
-                out.append(pytest.param(module, test, id=f"{module.__name__[5:]}.{name[5:]}"))
-    return out
-
-
-@pytest.mark.parametrize("module, test", table_tests())
-def test_the_full_saves_table_tests_pass_in_the_box(games, monkeypatch, module, test, timing):
-    deck = module.__name__.split("_")[1]
-    full, box_file, _ = games(deck)
-    monkeypatch.setattr(module, "FakeTTS",
-                        lambda save, seated, **_: InBox(full, box_file, seated, save.get("LuaScriptState", "")))
-    kwargs = {"save": full, "timing": timing}
-    test(**{k: v for k, v in kwargs.items() if k in test.__code__.co_varnames[:test.__code__.co_argcount]})
-
-
-def test_score_in_a_box_away_from_the_centre_discards_by_its_box(games):
+def test_score_in_a_box_away_from_the_centre_discards_by_its_box(shipped):
     """A round of SCORE! played in a box 60 units right of the table's centre: the cards it resolves go face up
     to the box's own discard pile, not to the table's centre (where another game's pile may lie)."""
-    full, box_file, _ = games("score")
+    full, box_file, _ = shipped("score")
     table = InBox(full, box_file, ["White", "Red"], shift=60.0)
     table.click("uiGetReady", "White")
     [five] = place(table, "White", ["Score! 5"])
