@@ -27,19 +27,8 @@ CLOSE = 0.01
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory) -> Path:
-    """The three decks built once: OUT/<deck>/..."""
-    out = tmp_path_factory.mktemp("games")
-    for deck in ("skorch", "scout", "scoop"):
-        result = run_cli("build", deck, "--out", str(out), "--quiet")
-        assert result.exit_code == 0, result.stderr
-    return out
-
-
-@pytest.fixture(scope="module")
-def saves(games) -> dict[str, dict]:
-    return {deck: json.loads((games / deck / "tts" / f"{deck}.json").read_text(encoding="utf-8"))
-            for deck in ("skorch", "scout", "scoop")}
+def saves(shipped) -> dict[str, dict]:
+    return {deck: shipped(deck)[0] for deck in ("skorch", "scout", "scoop")}
 
 
 def image_urls(save: dict) -> list[str]:
@@ -54,8 +43,8 @@ def image_urls(save: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("deck", ["skorch", "scout", "scoop"])
-def test_an_image_several_components_use_is_uploaded_once(games, saves, deck):
-    assets = sorted((games / deck / "tts" / "assets").iterdir())
+def test_an_image_several_components_use_is_uploaded_once(shipped, saves, deck):
+    assets = sorted((shipped(deck)[2] / "assets").iterdir())
     digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in assets]
     assert len(set(digests)) == len(digests), [p.name for p in assets]
     used = {Path(urlparse(u).path).name for u in image_urls(saves[deck])}
