@@ -30,7 +30,7 @@ from .errors import DeckError, Where
 from .inputs import (Hashed, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
                      plain, sha256_file)
 from .paths import project_root
-from .processes import Prepared, TaskFailed, available, check_stop
+from .processes import Prepared, TaskFailed, check_stop
 
 if TYPE_CHECKING:
     from .deck import LoadedDeck
@@ -388,15 +388,8 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
     (in threads they would take turns: reportlab is Python, and Pillow's JPEG encoder keeps the GIL). Each
     writes its own files into the staging folder; the records it made come back and join the build's. The
     first error is raised once every builder has finished, so none writes into the staging folder as it
-    is removed. Without fork, they run one after another when the function is called."""
-    if len(builders) < 2 or not available():
-        def one_by_one() -> None:
-            for builder in builders:
-                builder.prepare(ctx)
-                builder.build(ctx)
-        yield one_by_one
-        return
-
+    is removed. Without fork, or with one builder (not worth a process), they run one after another when the
+    function is called (Prepared's serial twin), their records already the build's."""
     def task(builder):
         failed: list[BaseException] = []
 
@@ -412,7 +405,7 @@ def _builders_started(ctx: BuildContext, builders) -> Iterator[Callable[[], None
             return failed[0] if failed else (ctx.records.new, ctx.records.hashed)
         return partial(attempt, builder.prepare), run
 
-    with Prepared([task(builder) for builder in builders]) as started:
+    with Prepared([task(builder) for builder in builders], forked=len(builders) > 1) as started:
         def all_at_once() -> None:
             failed = None
             try:

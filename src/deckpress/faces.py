@@ -25,7 +25,7 @@ from . import png
 from .deck import LoadedDeck
 from .inputs import (Vouched, built_digest, copy_file, digest, image_record, images_unchanged, package_digest,
                      plain, sha256_file)
-from .processes import available, shared_out
+from .processes import shared_out
 from .options import Invalid
 from .schema import Card, Component, Template
 
@@ -608,7 +608,4 @@ def _run(stage: FaceStage, jobs: list[_Job]):
     """Do `jobs`, giving their results in order; with several cores and fork available, in worker
     processes (stopped at once when the generator is left early: on an error or Ctrl-C)."""
     workers = min(os.cpu_count() or 1, len(jobs) // PER_WORKER)
-    if workers < 2 or not available():
-        yield from (stage.work(job) for job in jobs)
-        return
     yield from shared_out(lambda index: stage.work(jobs[index]), len(jobs), workers)

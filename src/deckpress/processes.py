@@ -1,6 +1,9 @@
-"""Tasks run side by side in forked processes: the decks of a build on several cores (`side_by_side`), a
-deck's builders, forked before its faces are drawn so that they prepare meanwhile (`Prepared`), and the
-faces shared out among a few processes (`shared_out`).
+"""Tasks run side by side in forked processes, the one way deckpress runs work on several cores: the decks of
+a build (`side_by_side`), a deck's builders, forked before its faces are drawn so that they prepare meanwhile
+(`Prepared`), and a deck's faces and a playtest's games shared out among a few processes (`shared_out`).
+Each has its serial twin behind the same interface: with one core, one task or one worker, or where the
+system cannot fork, the tasks run one after another in this process, their results (and errors) in the
+same order, so that a caller never writes a fallback of its own.
 
 Each task runs in a process of its own and sends back its result; the results come back in the tasks'
 order. The processes ignore Ctrl-C: stopping is the parent's to decide. On Ctrl-C or SIGTERM in the parent,
@@ -32,6 +35,11 @@ def available() -> bool:
     loaded modules and need not be pickled). Asked without importing multiprocessing (a build with nothing
     to do imports none of it): the systems with os.fork are those multiprocessing can fork on."""
     return (os.cpu_count() or 1) > 1 and hasattr(os, "fork")
+
+
+def _serial(processes: int) -> bool:
+    """Whether work for `processes` processes runs in this one instead (the serial twins)."""
+    return processes < 2 or not available()
 
 
 def _forking():
@@ -226,13 +234,17 @@ class Prepared:
     them all run and gives their results in order (TaskFailed for a task that ended without one); the
     processes are reaped as the block is left. Leaving the block with the tasks still running (on an error,
     Ctrl-C) stops them with a SIGTERM each and waits for them; a task's process ends at once on it (see the
-    module docstring)."""
+    module docstring). `forked=False` asks for the serial twin, which a system without fork imposes too:
+    `results()` prepares and runs each task in turn, here."""
 
-    def __init__(self, tasks: list[tuple[Callable[[], Any], Callable[[], Any]]]):
+    def __init__(self, tasks: list[tuple[Callable[[], Any], Callable[[], Any]]], forked: bool = True):
         self.tasks = tasks
+        self.forked = forked and available()
         self.running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its go connection)
 
     def __enter__(self) -> "Prepared":
+        if not self.forked:
+            return self
         context = _forking()[0]
         try:
             for prepare, run in self.tasks:
@@ -249,6 +261,8 @@ class Prepared:
 
     def results(self) -> list[Any]:
         check_stop()  # a process told to stop lets no task run
+        if not self.forked:
+            return [(prepare(), run())[1] for prepare, run in self.tasks]
         for _, _, go in self.running:
             with suppress(BrokenPipeError):  # its process ended while it prepared: _receive says so
                 go.send_bytes(b"go")
@@ -271,8 +285,11 @@ class Prepared:
 def side_by_side(tasks: list[Callable[[], Any]], limit: int | None = None) -> Iterator[Any]:
     """Run `tasks`, at most `limit` (default: the cores) at once; yield their results in order. Raises
     TaskFailed for a task that ended without a result."""
-    context, wait = _forking()
     limit = max(1, min(limit or os.cpu_count() or 1, len(tasks)))
+    if _serial(limit):
+        yield from (task() for task in tasks)
+        return
+    context, wait = _forking()
     running: dict[int, tuple[Any, Any]] = {}  # index -> (process, connection)
     results: dict[int, Any] = {}
     started = 0
@@ -319,6 +336,9 @@ def shared_out(work: Callable[[int], Any], count: int, workers: int, chunk: int 
     build's drawing); yields the results in order (an exception `work` raised is raised in its place;
     TaskFailed for a process that died). Leaving the generator, at the end or early (an error, Ctrl-C, or
     closed), stops its processes at once, as a builder's (see _stop_all)."""
+    if _serial(workers):
+        yield from (work(index) for index in range(count))
+        return
     context, wait = _forking()
     running: list[tuple[Any, Any, Any]] = []  # (process, its result's connection, its jobs' connection)
     handed: dict[Any, deque[list[int]]] = {}  # a process's jobs' connection -> the chunks it holds, oldest first

@@ -2,19 +2,18 @@
 process per core.
 
 The game's modules and deck data are those of the save (builders/tts/lua.py's bundle, builders/tts/data.py's
-DATA), and the bots and the loop of a game are Lua too (data/playtest/bots.lua, module playtest.bots): each
-process of a multiprocessing pool (forked, so that it inherits the Lua loaded once in the parent) runs batches
-of games in its own LuaRuntime, and Python sees each game once, as what it tells (winners, length, the cards
-each seat played, the engine's event flags). Game g of a run is played with the seed `seed * SEED_STRIDE + g`
-whichever process plays it, and the games are kept by number, so one seed gives one report on any number of
-cores; on one core, or where fork is not there, the same batches are played in this process.
+DATA), and the bots and the loop of a game are Lua too (data/playtest/bots.lua, module playtest.bots): the
+batches of games are shared out among processes as a deck's faces are (processes.shared_out: forked, so that
+each inherits the Lua loaded once in the parent, and runs them in its own LuaRuntime), and Python sees each
+game once, as what it tells (winners, length, the cards each seat played, the engine's event flags). Game g of
+a run is played with the seed `seed * SEED_STRIDE + g` whichever process plays it, and the games are kept by
+number, so one seed gives one report on any number of cores; on one core, or where fork is not there, the
+same batches are played in this process.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from ..builders.tts import save
 from ..builders.tts.data import lua_data
 from ..builders.tts.lua import Module, find_modules
 from ..deck import load_deck
+from ..processes import shared_out
 from ..scripting import contract, runtime
 from ..scripting.runtime import LuaFailure
 
@@ -161,11 +161,6 @@ def _load(run: Run) -> None:
                             f"{_refusal(refusal)}")
 
 
-def _start_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's pool.terminate() ends it at once
-
-
 def _plain(value):
     """A Lua table of what games tell as Python data: lists for sequences, dicts otherwise."""
     if hasattr(value, "items"):
@@ -212,14 +207,6 @@ def play_batch(chunk: tuple[int, int]) -> tuple[int, list[dict]]:
     return first, out
 
 
-def _batch_or_error(chunk: tuple[int, int]) -> tuple[int, list[dict], PlaytestError | None]:
-    """play_batch in a process of the pool: its error returned, so that the parent says the earliest game's."""
-    try:
-        return (*play_batch(chunk), None)
-    except PlaytestError as err:
-        return chunk[0], [], err
-
-
 def _refusal(refusal) -> str:
     if refusal is None:
         return "refused"
@@ -259,40 +246,11 @@ def play(run: Run, cores: int | None = None, progress: Callable[[int, int], None
             progress(len(games), run.games)
 
     _load(run)
-    if cores == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        try:
-            for batch in batches:
-                take(*play_batch(batch))
-        except KeyboardInterrupt:
-            return Played(run, games, True, time.monotonic() - started)
-        return Played(run, games, False, time.monotonic() - started)
-    pool = multiprocessing.get_context("fork").Pool(cores, _start_worker)
-    failed: dict[int, PlaytestError] = {}  # batch -> its error: the earliest game's is said, as played in one
-    done: set[int] = set()
     try:
-        results = pool.imap_unordered(_batch_or_error, batches)
-        for _ in batches:
-            while True:
-                try:
-                    first, told, error = results.next(timeout=0.2)
-                    break
-                except multiprocessing.TimeoutError:
-                    continue
-            done.add(first)
-            if error is not None:
-                failed[first] = error
-            else:
-                take(first, told)
-            if failed and all(b[0] in done for b in batches if b[0] < min(failed)):
-                raise failed[min(failed)]
-        pool.close()
+        # in the batches' order: a Lua error raised is the earliest game's, as one process would meet it
+        for first, told in shared_out(lambda index: play_batch(batches[index]), len(batches), cores, chunk=1):
+            take(first, told)
     except KeyboardInterrupt:
-        pool.terminate()
-        pool.join()
         return Played(run, games, True, time.monotonic() - started)
-    except BaseException:
-        pool.terminate()
-        raise
-    pool.join()
     return Played(run, games, False, time.monotonic() - started)
 
