@@ -142,3 +142,21 @@ def test_another_decks_build_is_refused(project: Path, tmp_path: Path):
     (other / "manifest.json").write_text(manifest.replace('"deck": "tiny"', '"deck": "score"'), encoding="utf-8")
     result = run_cli("build", "tiny", "--changed-since", str(other), cwd=project)
     assert result.exit_code == 1 and "is a build of 'score', not of 'tiny'; name a build of tiny" in result.stderr
+
+
+def test_a_changed_back_reprints_the_cards_behind_it_and_a_count_its_added_copies(project: Path, tmp_path: Path):
+    back = project / "templates/tiny-back.yaml"
+    back.write_text(back.read_text(encoding="utf-8").replace("#204080", "#802040"), encoding="utf-8")
+    edit(project, "        value: 1\n        count: 2\n", "        value: 1\n        count: 5\n")
+    result = build(project, "--changed-since", str(tmp_path / "old"))
+    assert result.stdout.splitlines()[2:] == ["  deck: One (one): back, 5 copies", "  deck: Two (two): back, 1 copy"]
+    reader = PdfReader(project / REPRINT)
+    assert [len(placements(reader, page)) for page in reader.pages] == [6, 6, 0]
+    shutil.rmtree(tmp_path / "old")
+    shutil.copytree(project / "build" / "tiny", tmp_path / "old")
+    edit(project, "        value: 1\n        count: 5\n", "        value: 1\n        count: 7\n")
+    edit(project, "      - name: Chip\n        count: 3\n", "      - name: Chip\n        count: 1\n")
+    result = build(project, "--changed-since", str(tmp_path / "old"))
+    assert result.stdout.splitlines()[2:] == ["  deck: One (one): 2 more, 2 copies", "  chips: Chip (chip): 2 fewer"]
+    reader = PdfReader(project / REPRINT)
+    assert [len(placements(reader, page)) for page in reader.pages] == [2, 2, 0]
