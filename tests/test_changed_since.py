@@ -5,8 +5,10 @@ full sheets, the list of them after; nothing when nothing changed; a REF naming 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -105,13 +107,16 @@ def test_a_git_revision_added_and_removed_cards(tmp_path: Path):
     git(tmp_path / "repo", "commit", "-q", "-m", "first")
     build(root, "--quiet")
     edit(root, "      - name: Two\n        value: 2\n", "      - name: Three\n        value: 3\n        count: 2\n")
+    settled = time.time_ns() - 60 * 10**9  # inputs old enough for a stamp to stand for them (stamp.py)
+    for file in FILES:
+        os.utime(root / file, ns=(settled, settled))
     result = build(root, "--changed-since", "HEAD")
     sha = git(root, "rev-parse", "HEAD").strip()[:10]
     assert result.stdout.splitlines()[1:] == [
         f"tiny: 1 card changed since HEAD ({sha}), reprinted in build/tiny/print/tiny-tiny-changed.pdf",
         "  deck: Three (three): new, 2 copies", "  deck: Two (two): removed"]
     check_reprint(root, "faces/deck/three.png", 2, "deck: Two (two): removed")
-    git(tmp_path / "repo", "commit", "-q", "-am", "second")
+    git(tmp_path / "repo", "commit", "-q", "-am", "second")  # the deck as it was built: HEAD now names it
     result = build(root, "--changed-since", "HEAD")
     assert "no card changed since HEAD" in result.stdout and not (root / REPRINT).exists()
 
