@@ -274,6 +274,8 @@ def _reprint_report(deck: LoadedDeck, final: Path, since: Since) -> list[str]:
 def _build_since(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
                  warn: Callable[[str], None], old_manifest: dict, manifest_state, previous: Path | None,
                  since: Since | None) -> str:
+    """The build of `deck` in place of `final` (checked by check_output: `old_manifest`), its reprint PDFs made
+    against `since`; returns its summary."""
     remove_leftovers(final.parent, deck.name)
     from .builders import tiles
     from .faces import FaceStage, plan_faces
