@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from . import __version__, stamp
+from .changed import printed_cards
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
 from .inputs import (Hashed, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
@@ -33,6 +34,7 @@ from .paths import project_root
 from .processes import Prepared, TaskFailed, check_stop
 
 if TYPE_CHECKING:
+    from .changed import Since
     from .deck import LoadedDeck
 
 MANIFEST = "manifest.json"
@@ -135,10 +137,14 @@ def _up_to_date(folder: Path, manifest: dict, inputs: dict) -> dict[str, list[in
     return states
 
 
-def _option_values(options: BuildOptions, builders: list, lang: str | None) -> dict:
-    """The build's options as its record has them (the TTS save's date among them)."""
-    return {"lang": lang, "asset_url": options.asset_url, "builders": {b.name: plain(b.options) for b in builders},
-            "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}
+def _option_values(options: BuildOptions, builders: list, lang: str | None, since: Since | None = None) -> dict:
+    """The build's options as its record has them (the TTS save's date among them; the cards of
+    --changed-since's REF, which its reprint PDFs show)."""
+    values = {"lang": lang, "asset_url": options.asset_url, "builders": {b.name: plain(b.options) for b in builders},
+              "source_date_epoch": os.environ.get("SOURCE_DATE_EPOCH", "")}
+    if since is not None:
+        values["changed_since"] = since.digest()
+    return values
 
 
 def _builders(options: BuildOptions) -> list:
@@ -196,7 +202,10 @@ def _write_problem(err: OSError, out_root: Path) -> DeckError:
 
 def stamped(path: Path, options: BuildOptions, warn: Callable[[str], None]) -> str | None:
     """The summary of the deck at `path` when its stamp holds (stamp.py: the build is up to date, and
-    nothing else need be read), its warnings said again; else None."""
+    nothing else need be read), its warnings said again; else None (always with --changed-since, whose REF, a
+    revision, may name other commits since)."""
+    if options.changed_since is not None:
+        return None
     final = options.out / path.stem
     said = stamp.unchanged(path, final, _stamp_key(options))
     if said is None:
@@ -236,12 +245,43 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     manifest_state = file_state(final / MANIFEST)  # before it is read
     old_manifest = check_output(final, deck)  # holding the lock: no other build changes the folder meanwhile
     previous = final if old_manifest else None
+    from . import changed
+
+    since = None if options.changed_since is None else \
+        changed.since(options.changed_since, deck, final, old_manifest, options.lang)
+    summary = _build_since(deck, options, final, echo, warn, old_manifest, manifest_state, previous, since)
+    return summary if since is None else "\n".join([summary, *_reprint_report(deck, final, since)])
+
+
+def _reprint_report(deck: LoadedDeck, final: Path, since: Since) -> list[str]:
+    """What --changed-since says: the cards the reprint PDFs hold and those gone, or that none changed."""
+    from .builders.pdf.steps import reprints
+    from .changed import changes, words
+
+    manifest = read_manifest(final)
+    artifacts = manifest.get("artifacts", {})
+    listed, gone = changes(since, manifest.get("cards", []), lambda rel: artifacts.get(rel, {}).get("sha256"))
+    files = [rel for rel in reprints(deck) if rel in artifacts]
+    if not listed and not gone:
+        return [f"{deck.name}: no card changed since {since.label}; no reprint written"]
+    text = words("en")
+    head = (f"{deck.name}: {len(listed)} card{'s' if len(listed) != 1 else ''} changed since {since.label}"
+            + (f", reprinted in {', '.join(str(final / rel) for rel in files)}" if files and listed else
+               ", nothing to reprint" if not listed else ""))
+    return [head, *(f"  {change.line(text)}" for change in listed + gone)]
+
+
+def _build_since(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Callable[..., None],
+                 warn: Callable[[str], None], old_manifest: dict, manifest_state, previous: Path | None,
+                 since: Since | None) -> str:
+    """The build of `deck` in place of `final` (checked by check_output: `old_manifest`), its reprint PDFs made
+    against `since`; returns its summary."""
     remove_leftovers(final.parent, deck.name)
     from .builders import tiles
     from .faces import FaceStage, plan_faces
 
     builders = _builders(options)
-    option_values = _option_values(options, builders, deck.lang)
+    option_values = _option_values(options, builders, deck.lang, since)
     hashed: Hashed = {}  # each input file's state as this build hashes it, for the stamp
     files = input_digests(deck, hashed)  # once: the manifest records the inputs as the build read them
     inputs = build_inputs(deck, old_manifest.get("faces", {}), option_values, files, hashed)
@@ -265,7 +305,7 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
         total = len(faces.all())
         ctx = BuildContext(deck=deck, faces=faces, out=staging, final=final, previous=previous,
                            options=options, progress=lambda msg: echo(f"{deck.name}: {msg}"),
-                           records=Records(staging, previous, old_manifest.get("records", {}), vouched))
+                           records=Records(staging, previous, old_manifest.get("records", {}), vouched), since=since)
         wanted = tiles(builders, deck, faces)  # before the builders fork: they share the modules it imports
         with _builders_started(ctx, builders) as run_builders:
             rendered = stage.build(faces.all(), lambda done, todo: echo(f"{deck.name}: drawing faces {done}/{todo}",
@@ -312,7 +352,7 @@ def _put_in_place(ctx: BuildContext, face_records: dict, option_values: dict,
                  for relative, state in states.items()}
     manifest = {"deckpress": __version__, "deck": deck.name, "language": deck.lang,
                 "inputs": build_inputs(deck, face_records, option_values, files, hashed), "artifacts": artifacts,
-                "faces": face_records, "records": ctx.records.new}
+                "faces": face_records, "records": ctx.records.new, "cards": printed_cards(deck, ctx.faces)}
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     states[MANIFEST] = file_state(staging / MANIFEST)
     os.chmod(staging, 0o777 & ~_umask())

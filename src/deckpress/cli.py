@@ -333,12 +333,15 @@ def _build_side_by_side(paths: list[Path], options: BuildOptions) -> list[bool]:
 @main.command()
 @click.argument("decks", nargs=-1, metavar="[DECK]...")
 @build_options
-def build(decks: tuple[str, ...], **values) -> None:
+@click.option("--changed-since", default=None, metavar="REF",
+              help="Also a reprint PDF per print profile of the cards whose faces changed since REF: an earlier "
+                   "build folder (a copy of build/<deck>/), its manifest.json, or a git revision (docs/print.md).")
+def build(decks: tuple[str, ...], changed_since: str | None, **values) -> None:
     """Build DECKs (names like `score`, or paths; default: every decks/*.yaml). Several decks are built
     side by side on several cores."""
     from .processes import available
 
-    options = _options(**values)
+    options = dataclasses.replace(_options(**values), changed_since=changed_since)
     with interruptible(f"the previous builds in {options.out} are as they were"):
         paths = resolve_decks(decks)
         if len(paths) > 1 and available():

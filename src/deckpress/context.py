@@ -10,6 +10,7 @@ from .inputs import Records
 
 if TYPE_CHECKING:  # a command that reads no deck imports none of it
     from .deck import LoadedDeck
+    from .changed import Since
     from .faces import Faces
 
 
@@ -23,6 +24,7 @@ class BuildOptions:
     quiet: bool = False
     drawn: bool = False  # each face in OUT/.drawn/<deck>/ as soon as it is drawn (deckpress watch: build.DrawnFaces)
     builders: dict[str, Any] = field(default_factory=dict)  # each builder's options (a Record), by its name
+    changed_since: str | None = None  # REF of `build --changed-since`: reprint the cards changed since (changed.py)
 
 
 @dataclass
@@ -35,6 +37,7 @@ class BuildContext:
     options: BuildOptions
     progress: Callable[[str], None]
     records: Records | None = None  # what each artifact is made from; None: every artifact is made anew
+    since: Since | None = None  # the cards of --changed-since's REF, for the reprint PDFs
 
     def __post_init__(self) -> None:
         if self.records is None:

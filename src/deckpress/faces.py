@@ -68,6 +68,13 @@ class Faces:
     def all(self) -> list[Face]:
         return [*self.fronts.values(), *self.backs.values()]
 
+    def printed(self, component: Component, card: Card) -> tuple[str, str | None]:
+        """The face paths a printed copy of the card shows: its front and its back (None: it prints nothing
+        there), a token without a back showing its front on both sides."""
+        front = self.front(component, card).path
+        back = self.back(component, card)
+        return front, back.path if back else (front if component.type == "tokens" else None)
+
     def at(self, path: str) -> Face:
         """The face whose file is `path`."""
         return self._by_path[path]

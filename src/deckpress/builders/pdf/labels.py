@@ -20,6 +20,7 @@ LABELS: dict[str, dict[str, str]] = {
         "mm": "mm",
         "long-edge": "flip on the long edge",
         "short-edge": "flip on the short edge",
+        "reprint": "reprint",
     },
     "ru": {
         "actual_size": "Печатайте в масштабе 100% / реальный размер (не \u00abпо размеру страницы\u00bb)",
@@ -38,6 +39,7 @@ LABELS: dict[str, dict[str, str]] = {
         "mm": "мм",
         "long-edge": "переворот по длинному краю",
         "short-edge": "переворот по короткому краю",
+        "reprint": "перепечатка",
     },
 }
 

@@ -289,6 +289,31 @@ def used_extent(slots: list[Slot]) -> tuple[Rect, Rect]:
     return trim, bleed
 
 
+def reprint_list(canvas: Canvas, page: tuple[float, float], margin: float, listing: list[tuple[str, list[str]]]
+                 ) -> None:
+    """A reprint's list on portrait pages after its cards: each heading in bold, then its lines, wrapped to
+    the page within `margin`, as many pages as they take."""
+    from reportlab.lib.utils import simpleSplit
+
+    canvas.setPageSize((page[0] * mm, page[1] * mm))
+    set_boxes(canvas, None, None)
+    width, top = (page[0] - 2 * margin) * mm, (page[1] - margin) * mm
+    y = top
+    for heading, lines in listing:
+        rows = [(BOLD, 11, heading)] + [(SANS, 9, part) for line in lines for part in simpleSplit(line, SANS, 9, width)]
+        for font, size, row in rows:
+            if y - size * 1.3 < margin * mm:
+                canvas.showPage()
+                set_boxes(canvas, None, None)
+                y = top
+            y -= size * 1.3
+            canvas.setFillColor(colors.black)
+            canvas.setFont(font, size)
+            canvas.drawString(margin * mm, y, row)
+        y -= 9
+    canvas.showPage()
+
+
 def calibration(canvas: Canvas, page: tuple[float, float], offset: tuple[float, float], duplex: str,
                 text: dict[str, str]) -> None:
     """Two pages: a cross on the front, scales on the back. Seen against the light, the cross shows

@@ -22,6 +22,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ...context import BuildContext
+from ...changed import changes, printed_cards, words
 from ...deck import LoadedDeck
 from ...errors import DeckError
 from ...faces import FaceCheck
@@ -34,7 +35,7 @@ from .cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from .labels import calibration_text, labels
 from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
 from .pages import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
-                    outlines, set_boxes, used_extent)
+                    outlines, reprint_list, set_boxes, used_extent)
 from .pdffile import Layout
 from .pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
 from .profiles import Profile, deck_profiles, tier_warnings
@@ -90,9 +91,36 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
                 layout = layout or printed_inputs(ctx)
                 printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, images,
                         lambda target: write_pdf(ctx, profile, style, images, target, stories))
+                if ctx.since is not None:
+                    reprint(ctx, profile, style, images, [*made_of, layout])
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
+
+
+def reprints(deck: LoadedDeck) -> list[str]:
+    """The reprint PDFs `build --changed-since` writes, one per profile of print sheets, when a card changed."""
+    return [f"print/{deck.name}-{profile.name}-changed.pdf" for profile in deck_profiles(deck)
+            if profile.output == "sheets" and profile.cutter != "cricut"]
+
+
+def reprint(ctx: BuildContext, profile: Profile, style: Style, images: Images, made_of: list) -> None:
+    """print/<deck>-<profile>-changed.pdf: the pages of the profile's PDF holding only the copies of the cards
+    changed since --changed-since's REF (changed.changes), then the list of them and of the cards gone; none
+    when no card is to be printed."""
+    listed, gone = changes(ctx.since, printed_cards(ctx.deck, ctx.faces), ctx.records.digest)
+    if not listed:
+        return
+    items = {}
+    for change in listed:
+        items.setdefault(change.component, []).extend([Item(*change.faces)] * change.copies)
+    text = words(ctx.deck.lang)
+    listing = [(text["title"].format(ref=ctx.since.label), [change.line(text) for change in listed])]
+    if gone:
+        listing.append((text["removed_title"].format(ref=ctx.since.label), [change.line(text) for change in gone]))
+    faces = sorted({ctx.records.digest(face) for change in listed for face in change.faces if face})
+    recorded(ctx, f"print/{ctx.deck.name}-{profile.name}-changed.pdf", [*made_of, listing, faces],
+             lambda target: write_pdf(ctx, profile, style, images, target, items=items, listing=listing))
 
 
 def recorded(ctx: BuildContext, target: str, made_of: list, write: Callable[[Path], None]) -> None:
@@ -214,13 +242,7 @@ def check(deck: LoadedDeck, faces: FaceCheck | None = None) -> None:
 def component_items(ctx: BuildContext, component: Component) -> list[Item]:
     """Every copy of every card of the component, in deck order; a back of None prints nothing,
     except for tokens, whose front shows on both sides."""
-    out = []
-    for card in component.cards:
-        front = ctx.faces.front(component, card).path
-        back_face = ctx.faces.back(component, card)
-        back = back_face.path if back_face else (front if component.type == "tokens" else None)
-        out.extend([Item(front, back)] * card.count)
-    return out
+    return [Item(*ctx.faces.printed(component, card)) for card in component.cards for _ in range(card.count)]
 
 
 def sheet_for(profile: Profile, component: Component) -> Sheet:
@@ -277,32 +299,38 @@ def _cutter_sheet(profile: Profile, component: Component, gap: float) -> Sheet:
 
 
 def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images, target: Path,
-              stories: dict | None = None) -> dict[str, int]:
-    """The print PDF of `profile` at `target`; returns the object number of each face's image in it."""
+              stories: dict | None = None, items: dict[str, list[Item]] | None = None,
+              listing: list[tuple[str, list[str]]] | None = None) -> dict[str, int]:
+    """The print PDF of `profile` at `target`; returns the object number of each face's image in it. A reprint
+    (`items`: the copies of some cards, by component id) ends with its `listing` (headings and their lines)
+    instead of the rules."""
     deck = ctx.deck
     game = deck.model.game
     text = labels(deck.lang)
-    canvas = new_canvas(profile.page, f"{game.name} \u2014 print and play ({profile.name})",
+    name = game.name if listing is None else f"{game.name} \u00b7 {text['reprint']}"
+    canvas = new_canvas(profile.page, f"{name} \u2014 print and play ({profile.name})",
                         game.author, profile.spec.description, style.duplex if profile.duplex else "simplex")
     page = profile.page
-    shared = shared_tokens(ctx, profile) if profile.cutter == "none" else None
+    if items is None:
+        items = {component.id: component_items(ctx, component) for component in deck.model.components}
+    shared = shared_tokens(ctx, profile, items) if profile.cutter == "none" else None
     for component in deck.model.components:
-        items = component_items(ctx, component)
-        if not items:
+        items_of = items.get(component.id, [])
+        if not items_of:
             continue
         if shared and any(c is component for c, _ in shared[0]):
             if component is shared[0][0][0]:  # the shared token pages go where the first token set is
-                _shared_token_pages(canvas, profile, style, images, text, game.name, *shared)
+                _shared_token_pages(canvas, profile, style, images, text, name, *shared)
             continue
         sheet = sheet_for(profile, component)
         canvas.setPageSize((sheet.page[0] * mm, sheet.page[1] * mm))
         shape = component_shape(component)
-        pages = [items[i:i + sheet.per_page] for i in range(0, len(items), sheet.per_page)]
+        pages = [items_of[i:i + sheet.per_page] for i in range(0, len(items_of), sheet.per_page)]
         key = f"c-{component.id}"
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(component.name, key, level=0)
         for number, chunk in enumerate(pages, 1):
-            footer = [f"{game.name} \u00b7 {component.name} \u00b7 {text['sheet']} {number}/{len(pages)}",
+            footer = [f"{name} \u00b7 {component.name} \u00b7 {text['sheet']} {number}/{len(pages)}",
                       f"{component.name} \u00b7 {number}/{len(pages)}", f"{number}/{len(pages)}"]
             if profile.duplex:
                 marks = profile.marks(sheet.page) if profile.cutter == "silhouette" else None
@@ -310,6 +338,11 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
                 _back_page(canvas, sheet, chunk, shape, style, images, text, footer, marks is not None)
             else:
                 _gutterfold_page(canvas, sheet, chunk, shape, component, style, images, text, footer)
+    if listing is not None:
+        canvas.bookmarkPage("list")
+        canvas.addOutlineEntry(listing[0][0], "list", level=0)
+        reprint_list(canvas, (min(page), max(page)), profile.spec.margin, listing)
+        return save(canvas, target, images)
     from .rules import draw_rules, has_rules  # see load
 
     if profile.spec.rules and has_rules(deck):
@@ -325,14 +358,14 @@ def write_pdf(ctx: BuildContext, profile: Profile, style: Style, images: Images,
     return save(canvas, target, images)
 
 
-def shared_tokens(ctx: BuildContext, profile: Profile) -> tuple[list[tuple[Component, list[Item]]],
-                                                                  list[list[Band]], Rect] | None:
+def shared_tokens(ctx: BuildContext, profile: Profile, items: dict[str, list[Item]]
+                  ) -> tuple[list[tuple[Component, list[Item]]], list[list[Band]], Rect] | None:
     """The deck's token components (those that fit the profile's page as it is turned) and their shared
     pages, when there are two or more such components: each component's tokens in bands of whole rows,
     the components one after the other, so that the pages are as few as the tokens' sizes allow; and the
     area they are laid out in (the margin texts go around it): the page within its margins, or on a
     gutterfold page the part of it above the gutter, the backs going below (Band.sheet)."""
-    sets = [(c, component_items(ctx, c)) for c in ctx.deck.model.components if c.type == "tokens"]
+    sets = [(c, items.get(c.id, [])) for c in ctx.deck.model.components if c.type == "tokens"]
     spec = profile.spec
     (width, height), mx = profile.page, spec.margin
     my = max(spec.margin, profile.border + TEXT_BAND + profile.bleed)  # texts above, below
