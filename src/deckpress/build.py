@@ -3,10 +3,11 @@
 Everything is written to a staging folder of its own beside the output; only a build that succeeds
 replaces OUT/<deck>/, in one step (_swap), so a build that fails, is stopped or is killed outright leaves the
 previous one as it was, every file (under `deckpress watch` the faces it draws show in OUT/.drawn/<deck>/
-meanwhile: DrawnFaces). deckpress replaces only a folder it wrote itself: one whose manifest.json is deckpress's and lists every file in it. A lock
-on OUT keeps two builds into one folder from running at once, so a build finds the staging and old folders
-of its deck that a killed build left (OUT/.<deck>.staging-*, OUT/.<deck>.old-*) and removes them: those it
-knows for its own, by the mark they carry (TEMPORARY_MARK) or by their manifest.
+meanwhile: DrawnFaces). deckpress replaces only a folder it wrote itself: one whose manifest.json is
+deckpress's and lists every file in it. A lock on OUT keeps two builds into one folder from running at once,
+so a build finds the staging and old folders of its deck that a killed build left (OUT/.<deck>.staging-*,
+OUT/.<deck>.old-*) and removes them: those it knows for its own, by the mark they carry (TEMPORARY_MARK) or by
+their manifest.
 """
 
 from __future__ import annotations

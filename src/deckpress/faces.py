@@ -543,10 +543,13 @@ class FaceStage:
         its file."""
         tiles = tiles or {}
         todo = []
+        keys: dict[str, tuple[list[str] | None, str]] = {}  # by face path: the fields its key covers, the key
         for face in faces:
             target = self.out / face.path
             target.parent.mkdir(parents=True, exist_ok=True)
-            key = self.key(face, self.reads(face))
+            reads = self.reads(face)
+            key = self.key(face, reads)
+            keys[face.path] = reads, key
             cuts = sorted({Cut.of(wanted) for wanted in tiles.get(face.path, ())}, key=lambda c: c.order)
             cuts = [c for c in cuts if c.crop(self.face_size(face), self.bleed_px, self.inside_px) is None]
             if not self.reusable(face, key):
@@ -570,7 +573,10 @@ class FaceStage:
         with closing(_run(self, todo)) as results:  # on an error or Ctrl-C, once closed: no process writes any more
             for job, done in zip(todo, results):
                 if job.draw:
-                    self.records[job.face.path] = {"key": self.key(job.face, done.record.get("reads")), **done.record}
+                    reads, key = keys[job.face.path]
+                    if done.record.get("reads") != reads:  # its drawing read other fields than the last one
+                        key = self.key(job.face, done.record.get("reads"))
+                    self.records[job.face.path] = {"key": key, **done.record}
                     count += 1
                     progress(count, drawn)
                     if drawn_one is not None:
