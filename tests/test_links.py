@@ -5,6 +5,7 @@ bounded by --timeout."""
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -160,3 +161,15 @@ def test_no_build_is_told(tmp_path):
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["build/tiny/tts/tiny.json: no build to check the links of; run deckpress "
                                           "build tiny first"]
+
+
+def test_a_file_link_outside_the_build_fails_unread(tmp_path):
+    first = project(tmp_path / "first")
+    moved = tmp_path / "moved"
+    shutil.copytree(first, moved)  # its saves still name the first project's files, which are there
+    result = run_cli("check", "tiny", "--links", cwd=moved)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 6 and all(": a file outside this build; build the deck again: deckpress build tiny" in line
+                                   for line in lines), result.stderr
+    assert all(f"file://{first.resolve()}/build/tiny/tts/assets/" in line for line in lines)
