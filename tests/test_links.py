@@ -1,6 +1,6 @@
 """`deckpress check --links` and `install`'s check, against a server on 127.0.0.1 only: a build of a small deck
 with `--asset-url` of that server, whose paths answer 200, 404, refuse HEAD (405) but answer a ranged GET
-(206), redirect once, answer a web page, or never answer; the exact lines, the exit status, and a hang
+(206), redirect once or on and on, answer a web page, or never answer; the exact lines, the exit status, and a hang
 bounded by --timeout."""
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from conftest import run_cli
 from bad_input.project import DECK, FILES, TOKEN
 
 TOKENS = DECK.replace("      - name: Chip\n        count: 3\n",
-                      "      - name: Red\n      - name: Green\n      - name: Blue\n      - name: White\n")
+                      "      - name: Red\n      - name: Green\n      - name: Blue\n      - name: White\n"
+                      "      - name: Black\n")
 NAMED = TOKEN + '  - {type: text, name: label, text: "{{ card.name }}", x: 4, y: 4, w: 12, h: 12, size: 6}\n'
 
 
@@ -56,6 +57,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(206 if self.headers.get("Range") == "bytes=0-0" else 400)
         if name.startswith("chips-red-") and not self.path.startswith("/moved/"):
             return self.answer(302, Location=f"/moved/{name}")
+        if name.startswith("chips-black-"):  # redirected on and on: /hop/1/, /hop/2/, ...
+            hop = int(self.path.split("/")[2]) if self.path.startswith("/hop/") else 0
+            return self.answer(302, Location=f"/hop/{hop + 1}/{name}")
         if name.startswith("chips-green-"):
             return self.answer(404)
         if name.startswith("chips-blue-"):
@@ -103,7 +107,7 @@ def test_each_link_that_fails_is_one_line_and_a_hang_is_bounded(tmp_path, server
     result = run_cli("check", "tiny", "--links", "--timeout", "0.5", cwd=root)
     took = time.monotonic() - started
     assert result.exit_code == 1
-    green, blue, white = (asset(root, f"chips-{c}") for c in ("green", "blue", "white"))
+    green, blue, white, black = (asset(root, f"chips-{c}") for c in ("green", "blue", "white", "black"))
     fix = "; upload build/tiny/tts/assets/{} to that address"
     save = "build/tiny/tts/tiny.json: "
     assert result.stderr.splitlines() == [
@@ -112,14 +116,18 @@ def test_each_link_that_fails_is_one_line_and_a_hang_is_bounded(tmp_path, server
         save + f'Custom_Tile "Blue" ImageURL and ImageSecondaryURL {base}{blue}: no answer in 0.5 s'
         + fix.format(blue),
         save + f'Custom_Tile "White" ImageURL and ImageSecondaryURL {base}{white}: answers a web page '
-        "(text/html), not the image" + fix.format(white)]
+        "(text/html), not the image" + fix.format(white),
+        save + f'Custom_Tile "Black" ImageURL and ImageSecondaryURL {base}{black}: more than 5 redirects'
+        + fix.format(black)]
     assert took < 5
     back, red, sheet = (asset(root, p) for p in ("deck-back", "chips-red", "deck-sheet"))
     seen = server.seen
     assert ("HEAD", f"/tiny/{back}", None) in seen and ("GET", f"/tiny/{back}", "bytes=0-0") in seen
     assert ("HEAD", f"/moved/{red}", None) in seen
     assert [method for method, path, _ in seen if path == f"/tiny/{sheet}"] == ["HEAD"]  # once, for 5 objects
-    assert len(seen) == 8  # 6 links, the back's GET after its HEAD, the red's redirected HEAD
+    assert [path for _, path, _ in seen if black in path] == [f"/tiny/{black}"] + [f"/hop/{n}/{black}"
+                                                                               for n in range(1, 6)]
+    assert len(seen) == 14  # 7 links, the back's GET after its HEAD, the red's redirected HEAD, the black's 5
 
 
 def test_install_loads_the_links_first(tmp_path, server):
@@ -131,7 +139,7 @@ def test_install_loads_the_links_first(tmp_path, server):
     assert result.stderr.splitlines()[-1] == ("build/tiny/tts: installed nothing, the links above do not load; "
                                               "upload the files, or install with --unchecked to see the game "
                                               "without them")
-    assert len(result.stderr.splitlines()) == 4
+    assert len(result.stderr.splitlines()) == 5
     assert not tts.exists()
     result = run_cli("install", "tiny", "--tts-dir", str(tts), "--unchecked", cwd=root)
     assert result.exit_code == 0, result.stderr
@@ -142,7 +150,7 @@ def test_file_links_are_files_of_the_build(tmp_path):
     root = project(tmp_path)
     result = run_cli("check", "tiny", "--links", cwd=root)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines()[-1] == "build/tiny/tts: 6 links load"
+    assert result.stdout.splitlines()[-1] == "build/tiny/tts: 7 links load"
     sheet = root / "build/tiny/tts/assets" / asset(root, "deck-sheet")
     sheet.unlink()
     result = run_cli("check", "tiny", "--links", cwd=root)
@@ -170,6 +178,6 @@ def test_a_file_link_outside_the_build_fails_unread(tmp_path):
     result = run_cli("check", "tiny", "--links", cwd=moved)
     assert result.exit_code == 1
     lines = result.stderr.splitlines()
-    assert len(lines) == 6 and all(": a file outside this build; build the deck again: deckpress build tiny" in line
+    assert len(lines) == 7 and all(": a file outside this build; build the deck again: deckpress build tiny" in line
                                    for line in lines), result.stderr
     assert all(f"file://{first.resolve()}/build/tiny/tts/assets/" in line for line in lines)
