@@ -132,7 +132,7 @@ def test_bad_input(case: Case, built_project: Path, tmp_path: Path):
     line = check_one_line(case, status, stderr, case.status)
     assert snapshot(root) == before, "the build folder or the project changed"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["project"], "something was written beside the project"
-    if case.status == 1:
+    if case.status == 1 and case.args[0] != "check":  # a mistake `check` itself finds is its own line already
         if not case.bomb:
             result = run_cli("check", "tiny", cwd=root)
             checked = result.exit_code, result.stderr

@@ -309,23 +309,21 @@ def test_a_file_where_the_output_folder_should_be(game):
 
 def test_install_into_a_malformed_or_read_only_tts_folder(game, tmp_path, monkeypatch):
     tts = tmp_path / "TTS"
+    install = ("install", "score", "--unchecked", "--tts-dir")  # the copied build's file:/// links: the first's
     (tts / "Saves").mkdir(parents=True)
     (tts / "Saves" / ".deckpress-installed.json").write_text("[1, 2")
-    assert "is not the record deckpress writes" in one_line(run_cli("install", "score", "--tts-dir", str(tts),
-                                                                    cwd=game))
+    assert "is not the record deckpress writes" in one_line(run_cli(*install, str(tts), cwd=game))
     (tts / "Saves" / ".deckpress-installed.json").write_text("[1, 2]")
-    assert "is not the record deckpress writes" in one_line(run_cli("install", "score", "--tts-dir", str(tts),
-                                                                    cwd=game))
+    assert "is not the record deckpress writes" in one_line(run_cli(*install, str(tts), cwd=game))
     a_file = tmp_path / "not-a-folder"
     a_file.write_text("x")
-    assert f"{a_file} is a file where a folder is needed" in one_line(run_cli("install", "score", "--tts-dir",
-                                                                            str(a_file), cwd=game))
+    assert f"{a_file} is a file where a folder is needed" in one_line(run_cli(*install, str(a_file), cwd=game))
 
     def refuse(source, target):
         raise OSError(errno.EROFS, "Read-only file system", str(target))
 
     monkeypatch.setattr(shutil, "copyfile", refuse)
-    line = one_line(run_cli("install", "score", "--tts-dir", str(tmp_path / "fresh"), cwd=game))
+    line = one_line(run_cli(*install, str(tmp_path / "fresh"), cwd=game))
     assert "cannot install: Read-only file system" in line
 
 

@@ -446,9 +446,17 @@ def push(deck: str, out: Path, listen: float, tts_port: int, editor_port: int) -
 @click.option("--colour-blind", is_flag=True,
               help="Also warn of cards that differ in a component's `colour_blind.distinct_by` field but look alike "
                    "to a protanope, deuteranope or tritanope (docs/print.md).")
-def check(decks: tuple[str, ...], lang: str | None, strict: bool, colour_blind: bool) -> None:
+@click.option("--links", is_flag=True,
+              help="Also load every URL the saves of each deck's last build name (in OUT): one line per link that "
+                   "fails (docs/tts.md).")
+@click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
+              help="Folder the decks were built into, for --links.")
+@click.option("--timeout", type=click.FloatRange(0, 600, min_open=True), default=10.0, show_default=True,
+              metavar="SECONDS", help="With --links: how long each request of a link may take.")
+def check(decks: tuple[str, ...], lang: str | None, strict: bool, colour_blind: bool, links: bool, out: Path,
+          timeout: float) -> None:
     """Validate DECKs without writing anything (every face is drawn in memory, so text that does not fit
-    is reported too)."""
+    is reported too); with --links, load the links of their last builds."""
     from .deck import load_deck
     from .faces import FaceCheck
 
@@ -484,7 +492,25 @@ def check(decks: tuple[str, ...], lang: str | None, strict: bool, colour_blind: 
             continue
         cards = sum(card.count for c in deck.model.components for card in c.cards)
         click.echo(f"{path}: ok ({len(deck.model.components)} components, {cards} cards and tokens)")
+        if links and not _links_load(out, path.stem, timeout):
+            failed = True
     sys.exit(1 if failed else 0)
+
+
+def _links_load(out: Path, name: str, timeout: float) -> bool:
+    """Load the links of the deck's last build in `out`, saying each that fails; whether all load."""
+    from .builders.tts.links import check_build
+
+    try:
+        failures, count = check_build(out / name, name, timeout)
+    except DeckError as err:
+        _report(err)
+        return False
+    for line in failures:
+        click.echo(line, err=True)
+    if not failures:
+        click.echo(f"{out / name / 'tts'}: {count} link{'s' if count != 1 else ''} load")
+    return not failures
 
 
 def _condition(ctx, param, value: str | None) -> str | None:
@@ -605,14 +631,22 @@ def schema(markdown: bool, deck_name: str | None, for_template: bool, for_profil
 @click.option("--out", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Folder the deck was built into.")
 @click.option("--force", is_flag=True, help="Also overwrite files deckpress did not write (or that were changed).")
-def install(deck: str, tts_dir: Path | None, out: Path, force: bool) -> None:
-    """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder."""
+@click.option("--unchecked", is_flag=True,
+              help="Install without loading the save's links first (offline); check them later with check --links.")
+def install(deck: str, tts_dir: Path | None, out: Path, force: bool, unchecked: bool) -> None:
+    """Copy DECK's built TTS save, thumbnail and saved objects into Tabletop Simulator's folder, once every
+    link the save names loads."""
     from .builders.tts.install import InstallError, default_tts_dir, install as install_files
+    from .builders.tts.links import TIMEOUT
 
     name = Path(deck).stem
     built = out / name / "tts"
     if not (built / f"{name}.json").is_file():
         raise click.UsageError(f"{built / (name + '.json')} does not exist; run `deckpress build {name}` first")
+    if not unchecked and not _links_load(out, name, TIMEOUT):
+        click.echo(f"{built}: installed nothing, the links above do not load; upload the files, or install with "
+                   "--unchecked to see the game without them", err=True)
+        sys.exit(1)
     target = tts_dir or default_tts_dir()
     try:
         result = install_files(built, name, target, force=force)

@@ -68,6 +68,8 @@ class Case:
         object.__setattr__(self, "edits", self.change if isinstance(self.change, list) else [self.change])
 
     def where(self) -> tuple[str, int | None]:
+        if not self.edits:  # a command's mistake, in no file of the project: `file` and `line` say where
+            return self.file, self.line
         first = self.edits[0]
         line = first.line() if self.line is UNSET else self.line
         return (self.file or first.file), line
@@ -657,6 +659,10 @@ CASES: list[Case] = [
     Case("cli-asset-url-with-a-space", [], "--asset-url",
          args=("build", "tiny", "--asset-url", "https://ex ample.org/"), status=2),
     Case("cli-preview-out-not-png", [], "--out", args=("preview", "tiny", "--out", "p.jpg"), status=2),
+    Case("cli-check-links-no-build", [], "no build to check the links of; run deckpress build tiny first",
+         file="nowhere/tiny/tts/tiny.json", line=None, args=("check", "tiny", "--links", "--out", "nowhere")),
+    Case("cli-check-links-timeout-zero", [], "--timeout", args=("check", "tiny", "--links", "--timeout", "0"),
+         status=2),
     Case("cli-preview-simulate-unknown", [], "'deutan' is no colour blindness deckpress simulates; write deuteranopia",
          args=("preview", "tiny", "--simulate", "deutan"), status=2),
     Case("colour-blind-distinct-by-no-field",
