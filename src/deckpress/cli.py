@@ -513,6 +513,25 @@ def _links_load(out: Path, name: str, timeout: float) -> bool:
     return not failures
 
 
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+def pull(decks: tuple[str, ...]) -> None:
+    """Fetch every published sheet DECKs read (`cards_from: {sheet: URL}`) anew into its copy in the project,
+    data/<deck>/<component>.csv, and say which cards were added, removed or changed. Only pull uses the
+    network: build and check read the copies."""
+    from .sheets import pull as pull_sheets
+
+    failed = False
+    with interruptible("every copy is whole, the old one or the new"):
+        for path in resolve_decks(decks):
+            try:
+                pull_sheets(path, click.echo)
+            except DeckError as err:
+                _report(err)
+                failed = True
+    sys.exit(1 if failed else 0)
+
+
 def _condition(ctx, param, value: str | None) -> str | None:
     """`preview --simulate`'s colour blindness, one colour_blind.py simulates."""
     if value is None:

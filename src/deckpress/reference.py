@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import json
 
-from . import expr, render, schema, source, svg, tables
+from . import expr, render, schema, sheets, source, svg, tables
 from .builders import BUILDERS
 from .builders.pdf import PrintOptions
 from .builders.pdf.profiles import PAGE_LIMITS, PrintProfile
@@ -84,6 +84,9 @@ def limits() -> list[tuple[str, str]]:
                                                               f"{tables.MAX_COLUMNS} columns; "
                                                               f"{_mb(tables.MAX_BYTES)}, and as much for each "
                                                               "part of an XLSX unpacked"),
+        ("A published sheet's answer to `deckpress pull`", f"{sheets.TIMEOUT:g} s without an answer, twice that in "
+                                                           f"all; {sheets.MAX_REDIRECTS} redirects; the spreadsheet's "
+                                                           "limits above"),
         ("Elements of one template", f"{schema.MAX_ELEMENTS}"),
         ("Side of a card or token", f"{schema.CARD_LIMITS[0]} to {schema.CARD_LIMITS[1]} mm; it must also fit on "
                                     "the pages of the deck's print profiles, which `deckpress check` checks"),

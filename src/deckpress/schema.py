@@ -24,7 +24,7 @@ from .options import (MAX_ID, REQUIRED, Bool, Choice, Color, Context, Free, Id, 
 from .paths import OutsideProject, confine, project_root
 from .sizes import CARD_SIZES
 from .source import Map, Seq, not_plain
-from .tables import load_cards
+from .tables import COPIES, copy_path, load_cards, url_problem
 
 CARD_SIZE_NAMES = ", ".join(CARD_SIZES)
 
@@ -265,6 +265,49 @@ class ColourBlind(Record):
                      "must not look alike by colour to a protanope, a deuteranope or a tritanope.")
 
 
+class Sheet(Record):
+    """A published Google Sheet (or any CSV on the web): `cards_from: {sheet: URL, name: Units}`, or the URL
+    alone. In Google Sheets, File > Share > Publish to web, pick the tab and Comma-separated values (.csv), and
+    copy the link (`https://docs.google.com/spreadsheets/d/e/2PACX-.../pub?gid=0&single=true&output=csv`); each
+    tab of a sheet has its own link, by its `gid`, for a component of its own. No account is needed: anyone
+    with the link can read a published sheet.
+
+    `deckpress pull [DECK]` fetches every such sheet of the deck anew into a copy kept in the project,
+    `data/<deck>/<component>.csv` (commit it with the deck), and says which cards were added, removed or
+    changed; `build` and `check` read the copy alone, never the network, so builds stay offline and
+    reproducible, and an edited copy is rebuilt like any edited spreadsheet. Without a copy, `check` and
+    `build` say to run `deckpress pull`. A pull that cannot reach the sheet, or gets a web page (a sheet not
+    published answers with Google's sign-in page) or more than the spreadsheet limits instead of CSV, says
+    so in one line and keeps the old copy. Mistakes in the sheet's rows are named as the sheet shows them:
+    `sheet Units, row 12, column text`."""
+
+    sheet = Str("The sheet's CSV link: https (plain http only to this machine's loopback address).")
+    name = Str("What messages call the sheet (`sheet NAME, row 12, column text`); default: the component's id.",
+               default=None)
+
+    def validate(self, ctx):
+        problem = url_problem(self.sheet) if isinstance(self.sheet, str) else None
+        if problem:
+            ctx.error(self.source.at("sheet"), f"sheet: {problem}")
+
+
+class CardsFrom(Option):
+    """A spreadsheet file in the project, or a published sheet: its https address, or a Sheet mapping."""
+
+    type_name = "string or Sheet"
+
+    def check(self, value, where, ctx):
+        if isinstance(value, str) and "://" in value:  # a file name has no scheme
+            value = Map(sheet=value)
+            value.where, value.key_where, value.value_where = where, {"sheet": where}, {"sheet": where}
+        if isinstance(value, Map):
+            return Sheet.load(value, where, ctx)
+        return Str(self.doc).check(value, where, ctx)
+
+    def schema(self):
+        return {"anyOf": [{"type": "string"}, Sheet.json_schema()]}
+
+
 class Component(Record):
     """A physical component: a deck of cards, or a set of tokens (chips, markers, stars)."""
 
@@ -287,9 +330,11 @@ class Component(Record):
     fields = MapOf(Id("Field name."), Section(FieldSpec, "The field."),
                    "Card fields this component's cards have, besides name, id and count.", default=dict)
     cards = CardsOption("The cards (or tokens), each with its count.", default=None)
-    cards_from = Str("A spreadsheet of cards, .csv or .xlsx (relative to the deck file): the first row names "
-                     "the keys (`name`, `count` and the declared fields), each other row is a card. Instead "
-                     "of `cards`, or beside it.", default=None)
+    cards_from = CardsFrom("A spreadsheet of cards, .csv or .xlsx (relative to the deck file), or a published "
+                           "sheet ([Sheet](#sheet): its https address, or `{sheet: URL, name: NAME}`): the first "
+                           "row names the keys (`name`, `count` and the declared fields), each other row is a "
+                           "card. Instead of `cards`, or beside it. A sheet is read from its copy, "
+                           f"`{COPIES}/<deck>/<component>.csv`, which `deckpress pull` writes.", default=None)
     token = Section(TokenOptions, "Token settings (type: tokens).", default=None)
     colour_blind = Section(ColourBlind, "Which field of the cards colour-blind players must tell apart, for "
                            "`deckpress check --colour-blind`; none: the check leaves the component out.", default=None)
@@ -299,7 +344,9 @@ class Component(Record):
         if self.fields is None:
             return
         entries = list(zip(self.cards or [], getattr(self.cards, "item_where", [])))
-        if self.cards_from is not None:
+        if isinstance(self.cards_from, Sheet):
+            entries += self._sheet(ctx)
+        elif self.cards_from is not None:
             entries += self._spreadsheet(ctx)
         elif self.cards is None and "cards" not in self.source:  # a bad `cards` has its own line
             ctx.error(self.where, f"component {self.id!r} has no cards; add `cards:` (a list) or `cards_from:` "
@@ -344,14 +391,39 @@ class Component(Record):
     def _spreadsheet(self, ctx) -> list[tuple[Any, Where]]:
         """The rows of `cards_from`, located at FILE:ROW:COLUMN; its path is kept as `cards_file`."""
         where = self.source.at("cards_from")
-        deck_path = Path(where.path)
         self.cards_file = project_file(self.cards_from, where, "spreadsheet", ctx)
         if self.cards_file is None:
             return []
+        return self._rows(str(Path(where.path).parent / self.cards_from), None, ctx)
+
+    def _sheet(self, ctx) -> list[tuple[Any, Where]]:
+        """The rows of the published sheet's copy in the project, located as `sheet NAME, row R, column
+        HEADING`; the copy's path is kept as `cards_file`."""
+        if self.id is None or self.cards_from.sheet is None or url_problem(self.cards_from.sheet):
+            return []
+        where = self.cards_from.source.at("sheet")
+        deck_path = Path(where.path)
+        name = self.cards_from.name or self.id
+        copy = copy_path(deck_path, self.id)
+        shown = copy.relative_to(project_root(deck_path)).as_posix()
+        try:
+            file = confine(copy, deck_path)
+        except OutsideProject:
+            ctx.error(where, f"sheet {name}: its copy {shown} leads outside the project; make {COPIES}/ a folder of "
+                             f"{project_root(deck_path)}")
+            return []
+        if not file.is_file():
+            ctx.error(where, f"sheet {name}: no copy in the project ({shown}); run deckpress pull {deck_path.stem}")
+            return []
+        self.cards_file = file
+        return self._rows(str(file), name, ctx)
+
+    def _rows(self, shown: str, sheet: str | None, ctx) -> list[tuple[Any, Where]]:
+        """The cards of `cards_file`, each with its place (see tables.load_cards)."""
         kinds = {name: spec.type for name, spec in self.fields.items() if spec is not None}
         try:
             known = [k for k in Card.OPTIONS if k not in ("each", "only")] + list(kinds)
-            rows = load_cards(self.cards_file, str(deck_path.parent / self.cards_from), kinds, known)
+            rows = load_cards(self.cards_file, shown, kinds, known, sheet)
         except DeckError as err:
             for problem in err.problems:
                 ctx.error(problem.where, problem.message)
@@ -667,8 +739,8 @@ class Template(Record):
         return super().load(value, where, ctx, extra)
 
 
-RECORDS: list[type[Record]] = [Deck, Game, Players, Component, FieldSpec, Card, TokenOptions, ColourBlind, Icon,
-                               RuleSection, Block, TableBlock, Mode, Setup,
+RECORDS: list[type[Record]] = [Deck, Game, Players, Component, Sheet, FieldSpec, Card, TokenOptions, ColourBlind,
+                               Icon, RuleSection, Block, TableBlock, Mode, Setup,
                                Template, Element, *elements.RECORDS, elements.Gradient, elements.Shadow]
 
 

@@ -1,22 +1,77 @@
 """Cards from spreadsheets: a CSV or XLSX file whose first row names the card keys and whose every other
 row is one card. Rows load as `Map`s located at FILE:ROW:COLUMN, so they are validated, and their
-mistakes reported, exactly like cards written in YAML."""
+mistakes reported, exactly like cards written in YAML.
+
+A published sheet (a Google Sheet's "publish to the web" CSV link) is read from the copy `deckpress pull`
+keeps in the project (`copy_path`), never from the network; its places are named as the sheet's owner sees
+them: `sheet Units, row 12, column text`."""
 
 from __future__ import annotations
 
 import io
+import ipaddress
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from .errors import DeckError, Where
 from .options import did_you_mean
+from .paths import project_root
 from .source import MAX_TEXT_CHARS, Map, Seq, not_plain, parse_yaml
 
 MAX_ROWS = 10_000  # cards of one spreadsheet: far more than any deck, small enough to stay fast
 MAX_COLUMNS = 256  # keys of one card: far more than any component declares (and Excel 2003's limit)
 MAX_BYTES = 50_000_000  # a spreadsheet, and each part of an XLSX unpacked: 10000 rows of cards take far less
 TRUE, FALSE = {"true", "yes", "y", "1", "x"}, {"false", "no", "n", "0", ""}
+COPIES = "data"  # the project's folder of the published sheets' copies: data/<deck>/<component>.csv
+
+
+@dataclass(frozen=True)
+class SheetCell(Where):
+    """A place in a published sheet, located in its copy (`path`) but named as the sheet shows it: `sheet
+    Units, row 12, column text` (the column's heading, or its letter where the heading is the mistake)."""
+
+    sheet: str = ""
+    column: str = ""
+
+    def __str__(self) -> str:
+        return ", ".join([f"sheet {self.sheet}", *([f"row {self.line}"] if self.line else []),
+                          *([f"column {self.column}"] if self.column else [])])
+
+
+def copy_path(deck_path: Path, component: str) -> Path:
+    """Where the copy of a component's published sheet is kept: data/<deck>/<component>.csv in the project."""
+    return project_root(deck_path) / COPIES / deck_path.stem / f"{component}.csv"
+
+
+def url_problem(url: str) -> str | None:
+    """What is wrong with `url` as a published sheet's address, or None: https, or plain http to a loopback
+    address (a server on this machine)."""
+    parts = urlsplit(url)
+    if any(c.isspace() or not c.isprintable() for c in url) or not parts.hostname:
+        return f"{url!r} is not a web address; copy the sheet's CSV link whole"
+    if parts.scheme == "https":
+        return None
+    try:
+        loopback = parts.scheme == "http" and ipaddress.ip_address(parts.hostname).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return None
+    return (f"{url!r} is not an https address; write the sheet's https link (Google Sheets: File > Share > "
+            "Publish to web, Comma-separated values)")
+
+
+def letter(column: int) -> str:
+    """A spreadsheet's name of column `column`: 1 is A, 27 is AA."""
+    out = ""
+    while column:
+        column, rest = divmod(column - 1, 26)
+        out = chr(65 + rest) + out
+    return out
 
 
 def _cell(value: Any, kind: str | None, where: Where) -> Any:
@@ -40,7 +95,10 @@ def _cell(value: Any, kind: str | None, where: Where) -> Any:
     return value
 
 
-def _check_size(path: Path) -> None:
+Place = Callable[..., Where]  # (line, column) -> where a mistake is; both 0 for the whole file
+
+
+def _check_size(path: Path, place: Place) -> None:
     """The file, and each part of an XLSX (a zip archive) once unpacked, is at most MAX_BYTES."""
     sizes = [("the file", path.stat().st_size)]
     import zipfile  # for a deck with cards in a spreadsheet only, as csv below
@@ -50,16 +108,18 @@ def _check_size(path: Path) -> None:
             sizes += [(f"its part {part.filename!r}", part.file_size) for part in book.infolist()]
     for what, size in sizes:
         if size > MAX_BYTES:
-            raise DeckError.at(Where(str(path)), f"{what} is {size} bytes{' unpacked' if what != 'the file' else ''}, "
+            raise DeckError.at(place(0, 0), f"{what} is {size} bytes{' unpacked' if what != 'the file' else ''}, "
                                                  f"more than the {MAX_BYTES} a sheet of cards may have; split the "
                                                  "cards over several files")
 
 
-def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
+def _rows_csv(path: Path, place: Place, records: bool) -> list[tuple[int, list[Any]]]:
+    """The rows of the CSV file, each with its number: the line it starts on, or with `records` its place
+    among the rows (a sheet's row number, whatever line breaks its cells hold)."""
     try:
         text = path.read_text(encoding="utf-8-sig")  # a BOM is what spreadsheet programs write
     except UnicodeDecodeError as err:
-        raise DeckError.at(Where(str(path)), f"not UTF-8 text (byte {err.start}); export the sheet as "
+        raise DeckError.at(place(0, 0), f"not UTF-8 text (byte {err.start}); export the sheet as "
                                              "CSV UTF-8") from None
     import csv
 
@@ -67,14 +127,14 @@ def _rows_csv(path: Path) -> list[tuple[int, list[Any]]]:
     rows, line = [], 1
     try:
         for row in reader:
-            rows.append((line, row))
-            line = reader.line_num + 1
+            rows.append((len(rows) + 1 if records else line, row))
+            line = len(rows) + 1 if records else reader.line_num + 1
             if len(rows) > MAX_ROWS + 1:
                 break
     except csv.Error as err:  # csv's own limit on a cell (131072 characters), far above MAX_TEXT_CHARS
         what = (f"a cell of more than {MAX_TEXT_CHARS} characters; shorten it or split it" if "field larger"
                 in str(err) else f"not CSV deckpress can read ({err}); export the sheet as CSV UTF-8")
-        raise DeckError.at(Where(str(path), line, 1), what) from None
+        raise DeckError.at(place(line, 1), what) from None
     return rows
 
 
@@ -109,45 +169,54 @@ def _rows_xlsx(path: Path) -> list[tuple[int, list[Any]]]:
         book.close()
 
 
-def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str]) -> Seq:
-    """The cards of the spreadsheet at `path` (named `shown` in messages); `kinds` gives the declared type
+def load_cards(path: Path, shown: str, kinds: dict[str, str], known: list[str], sheet: str | None = None) -> Seq:
+    """The cards of the spreadsheet at `path` (named `shown` in messages, or with `sheet`, the copy of the
+    published sheet of that name, as `sheet NAME, row R, column HEADING`); `kinds` gives the declared type
     of each field column (others are read as written), `known` every key a card may have: a column named
     otherwise is one mistake at its heading. An empty cell leaves its key out."""
+    keys: list[str] = []
+
+    def place(line: int, column: int, named: bool = True) -> Where:
+        if sheet is None:
+            return Where(shown, line, column)
+        heading = keys[column - 1] if named and line > 1 and 0 < column <= len(keys) else ""
+        return SheetCell(str(path), line, column, sheet, (heading or letter(column)) if named and column else "")
+
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".xlsx"):
         raise DeckError.at(Where(shown), "cards_from reads .csv or .xlsx files; export the sheet as one of them")
-    _check_size(path)
+    _check_size(path, place)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # openpyxl's about what it does not read (styles, extensions...)
-        rows = _rows_csv(path) if suffix == ".csv" else _rows_xlsx(path)
+        rows = _rows_csv(path, place, sheet is not None) if suffix == ".csv" else _rows_xlsx(path)
     if not rows or not any(str(c).strip() for c in rows[0][1]):
-        raise DeckError.at(Where(shown, 1, 1), "the first row must name the card keys, e.g. name,count,text")
+        raise DeckError.at(place(1, 1, named=False), "the first row must name the card keys, e.g. name,count,text")
     if len(rows) > MAX_ROWS + 1:
-        raise DeckError.at(Where(shown), f"more than {MAX_ROWS} rows, blank ones included; delete the blank "
+        raise DeckError.at(place(0, 0), f"more than {MAX_ROWS} rows, blank ones included; delete the blank "
                                          "rows or split the cards over several files")
     header_line, header = rows[0]
-    keys = [str(k).strip() for k in header]
+    keys += [str(k).strip() for k in header]
     seen: dict[str, int] = {}
     for column, key in enumerate(keys, 1):
         if key in seen:
-            raise DeckError.at(Where(shown, header_line, column), f"column {key!r} appears twice (also column "
+            raise DeckError.at(place(header_line, column), f"column {key!r} appears twice (also column "
                                                                   f"{seen[key]}); keep one")
         if key and key not in known:
-            raise DeckError.at(Where(shown, header_line, column),
+            raise DeckError.at(place(header_line, column),
                                f"unknown column {key!r}; {did_you_mean(key, known)} (declare a new field under "
                                "the component's `fields:`)")
         if key:
             seen[key] = column
     cards = Seq()
-    cards.where, cards.item_where = Where(shown, 1, 1), []
+    cards.where, cards.item_where = place(1, 1, named=False), []
     for line, row in rows[1:]:
         if not any(str(c).strip() for c in row):
             continue
         card = Map()
-        card.where, card.key_where, card.value_where = Where(shown, line, 1), {}, {}
+        card.where, card.key_where, card.value_where = place(line, 1, named=False), {}, {}
         for column, value in enumerate(row, 1):
             key = keys[column - 1] if column <= len(keys) else ""
-            where = Where(shown, line, column)
+            where = place(line, column)
             if value == "" or value is None:
                 continue
             if not key:

@@ -121,6 +121,11 @@ def _sheet(rows: str) -> list[Edit]:
                  "      marks: {type: list, doc: M., default: []}\n    cards_from: chips.csv")]
 
 
+def _published(url: str) -> list[Edit]:
+    """The chips read from the published sheet at `url`, named Chips."""
+    return [edit(DECK, "    cards:\n      - name: Chip\n        count: 3", f"    cards_from: {{sheet: {url}, name: Chips}}")]
+
+
 SHEET = "decks/chips.csv"
 BOOK = "decks/chips.xlsx"
 
@@ -616,6 +621,14 @@ CASES: list[Case] = [
     Case("xlsx-million-rows", _book({1: ["name", "count"], 2: ["Chip", 3], 1_048_576: ["Last", 1]},
                                     "A1:B1048576"), "more than 10000 rows, blank ones included", file=BOOK,
          line=None, bomb=True),
+    # --- Issue 39.1: published sheets, read from their copies in data/<deck>/ ---
+    Case("sheet-not-https", _published("'http://docs.google.com/spreadsheets/d/e/x/pub?output=csv'"),
+         "is not an https address"),
+    Case("sheet-without-a-copy", _published("'https://example.org/chips.csv'"),
+         "sheet Chips: no copy in the project (data/tiny/chips.csv); run deckpress pull tiny"),
+    Case("sheet-row-not-a-number", [*_published("'https://example.org/chips.csv'"),
+                                    write("data/tiny/chips.csv", "name,count\r\nChip,3\r\nStar,many\r\n")],
+         "expected a whole number", file="sheet Chips, row 3, column count", line=None),
     Case("language-a-list", edit(DECK, "  author: Tester", "  author: Tester\n  language: [ru]\n"
                                  "  description: {en: Tiny, ru: Tiny}"), "language: expected text", line=6),
     Case("languages-holding-a-list", edit(DECK, "  author: Tester", "  author: Tester\n  languages: [[en]]\n"
