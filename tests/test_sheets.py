@@ -140,9 +140,30 @@ def test_pull_follows_the_redirects_writes_the_copy_and_reports_the_cards(tmp_pa
     assert result.stdout.strip() == ("sheet Units: 1 added (rook), 1 removed (pawn), 1 changed (knight) "
                                      "(data/sheet/units.csv)")
     assert copy.read_bytes().decode() == UNITS_2
-    assert sorted(p.name for p in copy.parent.iterdir()) == ["units.csv"]  # no temporary file left
+    assert sorted(p.name for p in copy.parent.iterdir()) == [".deckpress-pulled.json", "units.csv"]  # no temporary
     result = run_cli("pull", "sheet", cwd=root)
     assert result.stdout.strip() == "sheet Units: no card changed (data/sheet/units.csv)"
+
+
+@pytest.mark.parametrize("how", ["edited since", "the user's own"])
+def test_pull_replaces_only_a_copy_it_wrote(tmp_path, server, how):
+    """A copy edited by hand since pull wrote it, or a file of the user's where the copy goes, is kept as it
+    is and said in one line; moved away, the sheet is pulled."""
+    root = project(tmp_path, f"{{sheet: '{server}/pub?gid=0', name: Units}}")
+    copy = root / "data" / "sheet" / "units.csv"
+    if how == "edited since":
+        assert run_cli("pull", "sheet", cwd=root).exit_code == 0
+        Sheet.tabs["0"] = UNITS_2
+    else:
+        copy.parent.mkdir(parents=True)
+    copy.write_text(UNITS + "Queen,1,9\n", encoding="utf-8", newline="")
+    mine = copy.read_bytes()
+    line = one_line(run_cli("pull", "sheet", cwd=root))
+    assert LINE.match(line) and "data/sheet/units.csv is not the copy pull wrote" in line, line
+    assert copy.read_bytes() == mine
+    copy.rename(copy.with_name("mine.csv"))
+    assert run_cli("pull", "sheet", cwd=root).exit_code == 0
+    assert copy.read_bytes().decode() == Sheet.tabs["0"] and copy.with_name("mine.csv").read_bytes() == mine
 
 
 def test_tabs_of_one_sheet_by_their_gid(tmp_path, server):

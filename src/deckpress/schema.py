@@ -278,8 +278,10 @@ class Sheet(Record):
     reproducible, and an edited copy is rebuilt like any edited spreadsheet. Without a copy, `check` and
     `build` say to run `deckpress pull`. A pull that cannot reach the sheet, or gets a web page (a sheet not
     published answers with Google's sign-in page) or more than the spreadsheet limits instead of CSV, says
-    so in one line and keeps the old copy. Mistakes in the sheet's rows are named as the sheet shows them:
-    `sheet Units, row 12, column text`."""
+    so in one line and keeps the old copy. pull replaces only a copy it wrote (it keeps their digests in
+    `data/<deck>/.deckpress-pulled.json`): edit the sheet, not the copy; a copy edited by hand, or a file of
+    your own where the copy goes, is kept and said. Mistakes in the sheet's rows are named as the sheet shows
+    them: `sheet Units, row 12, column text`."""
 
     sheet = Str("The sheet's CSV link: https (plain http only to this machine's loopback address).")
     name = Str("What messages call the sheet (`sheet NAME, row 12, column text`); default: the component's id.",

@@ -6,13 +6,17 @@ reproducible. A sheet is fetched with urllib: at most MAX_REDIRECTS redirects (G
 answers 307 to googleusercontent.com), each to https (plain http to a loopback address only), in TIMEOUT
 seconds, of at most the spreadsheet limits (tables.MAX_BYTES, MAX_ROWS); a web page (the sign-in page of a
 sheet not published) is refused. What fails leaves the old copy as it was; a new copy replaces it in one step
-(a temporary file beside it, then os.replace).
+(a temporary file beside it, then os.replace). pull replaces only a copy it wrote itself: the digest of each
+it wrote is kept beside them (RECORD), and a copy edited since, or a file of the user's that stands where a
+copy goes, is left as it is and said.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 import os
 import time
 import urllib.error
@@ -33,6 +37,7 @@ TIMEOUT = 20.0  # seconds a sheet may take to answer, redirects included (a slow
 MAX_REDIRECTS = 5
 CHUNK = 1 << 16
 SHOWN_IDS = 10  # card ids named in a line of pull's report; the rest are counted
+RECORD = ".deckpress-pulled.json"  # in data/<deck>/: the sha256 of each copy pull wrote there, by file name
 
 
 class Failed(Exception):
@@ -211,6 +216,19 @@ def write_copy(copy: Path, data: bytes) -> None:
         raise
 
 
+def _pulled(folder: Path) -> dict[str, str]:
+    """The digests of the copies pull wrote into `folder` (RECORD), by file name; {} when there is none."""
+    try:
+        record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def pull(deck_path: Path, say: Callable[[str], None]) -> None:
     """Fetch every published sheet of the deck into its copy, saying a line for each (`say`); a sheet that
     fails keeps its copy and is a located line of the DeckError raised once the others are pulled."""
@@ -225,7 +243,8 @@ def pull(deck_path: Path, say: Callable[[str], None]) -> None:
         try:
             confine(source.copy, deck_path)
             data = fetch(source.url)
-            line = report(source, source.copy.read_bytes() if source.copy.is_file() else None, data, shown)
+            old = source.copy.read_bytes() if source.copy.is_file() else None
+            line = report(source, old, data, shown)
         except OutsideProject:
             problems.add(source.where, f"sheet {source.name}: its copy {shown} leads outside the project; make "
                                        f"{tables.COPIES}/ a folder of {root}")
@@ -236,9 +255,18 @@ def pull(deck_path: Path, say: Callable[[str], None]) -> None:
                                        "answers its CSV (Google Sheets: File > Share > Publish to web, "
                                        "Comma-separated values)")
             continue
+        record = _pulled(source.copy.parent)
+        if old is not None and old != data and record.get(source.copy.name) != _sha256(old):
+            problems.add(source.where, f"sheet {source.name}: {shown} is not the copy pull wrote (edited since, or "
+                                       "a file of your own), and pull replaces only its own; move it away and "
+                                       "pull again")
+            continue
         try:
-            if not source.copy.is_file() or source.copy.read_bytes() != data:
+            if old != data:
                 write_copy(source.copy, data)
+            if record.get(source.copy.name) != _sha256(data):
+                record[source.copy.name] = _sha256(data)
+                write_copy(source.copy.parent / RECORD, (json.dumps(record, indent=2, sort_keys=True) + "\n").encode())
         except OSError as err:
             problems.add(source.where, f"sheet {source.name}: cannot write {shown} ({err.strerror or err}); "
                                        f"make {Path(shown).parent} writable")
