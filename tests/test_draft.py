@@ -14,7 +14,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import run_cli
-from helpers.builds import edit
+from helpers.builds import clean_build, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SQUARE = round(10 * 300 / 25.4)  # a 10 mm square at 300 DPI, px
@@ -93,6 +93,18 @@ def test_the_same_deck_gives_the_same_draft_and_a4_is_unchanged(drafts, tmp_path
     assert run_cli("build", "score", "--quiet", cwd=again).exit_code == 0
     assert (digest(again / "build/score/print/score-draft-a4.pdf")
             == digest(drafts / "build/score/print/score-draft-a4.pdf"))
+
+
+def test_a_draft_after_a_cards_edit_is_the_clean_builds(drafts, tmp_path):
+    project = tmp_path / "edited"
+    shutil.copytree(drafts, project)
+    edit(project / "decks" / "score.yaml", "The target's score doubles.", "The target's score is doubled.")
+    result = run_cli("build", "score", "--quiet", cwd=project)
+    assert result.exit_code == 0, result.stderr
+    built = tree(project / "build" / "score")
+    assert built["print/score-draft-a4.pdf"] != tree(drafts / "build" / "score")["print/score-draft-a4.pdf"]
+    clean = clean_build(project, tmp_path, deck="score")
+    assert built["print/score-draft-a4.pdf"] == clean["print/score-draft-a4.pdf"]
 
 
 def test_coverage_on_a_shop_profile_is_one_located_line(drafts, tmp_path):
