@@ -14,6 +14,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from conftest import run_cli
+from deckpress.ink import lightened
 from helpers.builds import clean_build, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,6 +94,27 @@ def test_the_same_deck_gives_the_same_draft_and_a4_is_unchanged(drafts, tmp_path
     assert run_cli("build", "score", "--quiet", cwd=again).exit_code == 0
     assert (digest(again / "build/score/print/score-draft-a4.pdf")
             == digest(drafts / "build/score/print/score-draft-a4.pdf"))
+
+
+def stripes(fill: tuple[int, int, int], every: int, wide: int) -> Image.Image:
+    """A face-sized image of `fill` crossed by black vertical lines `wide` px wide, one every `every` px."""
+    pixels = np.empty((1125, 825, 3), np.uint8)
+    pixels[:] = fill
+    for x in range(0, 825, every):
+        pixels[:, x:x + wide] = 0
+    return Image.fromarray(pixels)
+
+
+@pytest.mark.parametrize("fill, every, wide", [((30, 30, 70), 24, 5), ((255, 255, 255), 12, 4)],
+                         ids=["lines-over-navy", "dense-black-lines"])
+def test_lines_over_a_fill_and_dense_lines_are_brought_to_the_coverage(fill, every, wide):
+    face = stripes(fill, every, wide)
+    draft = np.asarray(lightened(face, 0.25))
+    assert worst_square(np.asarray(face)) > 0.3
+    assert worst_square(draft) <= 0.25 + 0.01
+    x = 300 - 300 % every  # a line's first column
+    lines, ground = draft[:, x:x + wide].mean(), draft[:, x + wide + 2:x + every - 2].mean()
+    assert ground - lines > 60  # the lines still stand out
 
 
 def test_a_draft_after_a_cards_edit_is_the_clean_builds(drafts, tmp_path):

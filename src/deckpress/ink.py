@@ -4,9 +4,9 @@ kept as dark as they are over the lighter ground.
 
 A pixel's ink is the mean of its cyan, magenta and yellow, 1 - (R + G + B) / 765: a black pixel is 1, white
 0; an area's coverage the mean of its pixels' inks. The face is split into its ground and the detail over it
-(`_ground`) by a morphological closing where the surroundings are light (each band the least of the greatest
-values around, over a square of DETAIL_MM: every dark stroke thinner than that, text, lines, outlines, filled
-in with the ground around it) and an opening where they are dark (each light stroke so). Each pixel of the
+(`_ground`) by morphological closings and openings (each band the least of the greatest values around, over a
+square of DETAIL_MM, or the other way round): every stroke thinner than that, text, lines, outlines, dark or
+light, filled in with the ground around it. Each pixel of the
 ground is mixed with white, its hue kept: a ground of ink L to the tone coverage * tanh(L / coverage) (pale
 grounds nearly as they are, dark ones to the coverage at most), then the whole face's ground by one more
 factor `k`, the largest that brings every square to the coverage with the detail over it. Dark detail keeps
@@ -70,15 +70,17 @@ def lightened(image: Image.Image, coverage: float) -> Image.Image:
 
 
 def _ground(image: Image.Image) -> Image.Image:
-    """The large areas of the RGB `image`: where its surroundings (CONTEXT_MM) are light, its closing (each dark
-    stroke thinner than DETAIL_MM filled with the ground around it); where they are dark, its opening (each
-    light stroke so)."""
+    """The ground of the RGB `image`: every stroke thinner than DETAIL_MM, dark or light, filled in with the
+    ground around it; where the surroundings (CONTEXT_MM) are light, the dark strokes first (closing, then
+    opening), where dark, the light ones (so the dark gaps between light letters are ground, not detail)."""
     size = round(mm_to_px(DETAIL_MM)) | 1
     closing = _erode(_dilate(image, size), size)
     opening = _dilate(_erode(image, size), size)
+    on_light = _dilate(_erode(closing, size), size)
+    on_dark = _erode(_dilate(opening, size), size)
     step = round(mm_to_px(CONTEXT_MM) / 5)
     light = image.convert("L").reduce(step).filter(ImageFilter.BoxBlur(2)).resize(image.size, Image.Resampling.BILINEAR)
-    return Image.composite(closing, opening, light.point(lambda x: 255 if x >= 128 else 0))
+    return Image.composite(on_light, on_dark, light.point(lambda x: 255 if x >= 128 else 0))
 
 
 def _mean(image: Image.Image) -> Image.Image:
