@@ -101,9 +101,14 @@ def _chunks(data: bytes) -> tuple[bytes, bytes]:
 
 def image_data(path: Path) -> bytes:
     """The zlib data of a PNG file: its IDAT chunks, joined."""
-    idat = _chunks(path.read_bytes())[1]
+    return data_of(path.read_bytes(), path.name)
+
+
+def data_of(data: bytes, name: str) -> bytes:
+    """The zlib data of the PNG bytes `data` (of the file `name`)."""
+    idat = _chunks(data)[1]
     if not idat:
-        raise ValueError(f"{path.name} holds no image data")
+        raise ValueError(f"{name} holds no image data")
     return idat
 
 

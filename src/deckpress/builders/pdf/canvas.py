@@ -83,9 +83,10 @@ class Images:
     drawImage would hash), so the same deck gives the same bytes wherever it is built.
     """
 
-    def __init__(self, root: Path, cmyk: Cmyk | None = None):
+    def __init__(self, root: Path, cmyk: Cmyk | None = None, draft: Drafts | None = None):
         self.root = root
         self.cmyk = cmyk  # PDF/X: every image converted to CMYK
+        self.draft = draft  # a low-ink draft: every image lightened
         self._names: dict[str, str] = {}  # the form's name of each face drawn, by its path
 
     def name(self, rel: str) -> str:
@@ -123,7 +124,31 @@ class Images:
         if self.cmyk is not None:
             cmyk = self.cmyk
             return lambda n: image_object(n, *cmyk_image(path, cmyk), "DeviceCMYK")
+        if self.draft is not None:
+            draft = self.draft
+            return lambda n: image_object(n, *draft.image(path), "DeviceRGB", 3)
         return lambda n: image_object(n, *png_image(path), "DeviceRGB", 3)
+
+
+class Drafts:
+    """The faces of a build lightened to `coverage` (0 to 1, ink.lightened) for a low-ink draft, each once however
+    many of the build's draft profiles print it: kept as the PNG's zlib data (a face's is some 100 KB) in
+    `kept`, which the build's Drafts share."""
+
+    def __init__(self, coverage: float, kept: dict[tuple[Path, float], tuple[int, int, bytes]]):
+        self.coverage = coverage
+        self.kept = kept
+
+    def image(self, path: Path) -> tuple[int, int, bytes]:
+        """The width, height and zlib data of the face at `path`, lightened."""
+        key = (path, self.coverage)
+        if key not in self.kept:
+            from ...ink import lightened
+            from ...render import DPI
+
+            image = lightened(png.read(path), self.coverage)
+            self.kept[key] = (*image.size, png.data_of(png.encode(image, DPI), path.name))
+        return self.kept[key]
 
 
 def png_image(path: Path) -> tuple[int, int, bytes]:

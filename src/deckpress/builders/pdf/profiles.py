@@ -60,6 +60,10 @@ class PrintProfile(Record):
                         min=1, max=4)
     font_size = Number("Size in points of the rules reminder text; default: the rules style's (8.5).",
                        default=None, min=5, max=16)
+    ink_coverage = Number("A low-ink draft for prototype rounds: the most ink, in per cent, any 10 mm square of a face "
+                          "holds (ink: the mean of cyan, magenta and yellow, 1 - (R + G + B) / 765); the faces' large "
+                          "fills are lightened to it, text and thin lines kept dark (docs/print.md, Drafts); "
+                          "`output: sheets` only. Default: the faces as drawn.", default=None, min=5, max=100)
     # for print shops and cutting machines
     output = Choice("`sheets`: print-and-play pages (cards laid out on paper, cut guides, backs); `cards`: "
                     "one PDF per card component, one card per page at its size with bleed, each back "
@@ -193,6 +197,9 @@ def load_profile(deck: LoadedDeck, name: str, where: Where) -> Profile:
         problems.add(raw.at(key) if key in raw else raw.at("cutter"),
                      "cutter: silhouette prints its registration marks on duplex sheets; write `layout: duplex` "
                      "and `output: sheets`, or remove the cutter")
+    if spec.ink_coverage is not None and (spec.output != "sheets" or spec.cutter == "cricut"):
+        problems.add(raw.at("ink_coverage"), "ink_coverage lightens the faces of print-and-play sheets; write "
+                                             "`output: sheets` (and no cricut cutter), or remove ink_coverage")
     cmyk_profile = _cmyk_profile(raw, spec, file, deck, problems) if spec.pdfx else None
     problems.raise_if_any()
     width, height = spec.page

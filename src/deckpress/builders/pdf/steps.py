@@ -30,7 +30,7 @@ from ...inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
 from ...render import DPI
 from ...schema import Component
 from . import PDFOptions
-from .canvas import SANS, Images, new_canvas, plain_streams, register_fonts, save
+from .canvas import SANS, Drafts, Images, new_canvas, plain_streams, register_fonts, save
 from .cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from .labels import calibration_text, labels
 from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
@@ -67,6 +67,7 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
     profiles = deck_profiles(deck)
     duplex, cli_offset = options.duplex, tuple(options.back_offset)
     images = Images(ctx.out)
+    drafted: dict = {}  # the faces lightened for the draft profiles (Drafts), each once
     model = model_inputs(deck)
     digests = {face.path: ctx.records.digest(face.path) for face in ctx.faces.all()}
     faces = list(digests.values())
@@ -89,10 +90,13 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
                 write_images(ctx, profile)
             else:
                 layout = layout or printed_inputs(ctx)
-                printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, images,
-                        lambda target: write_pdf(ctx, profile, style, images, target, stories))
+                shown = images
+                if profile.spec.ink_coverage is not None:
+                    shown = Images(ctx.out, draft=Drafts(profile.spec.ink_coverage / 100, drafted))
+                printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, shown,
+                        lambda target: write_pdf(ctx, profile, style, shown, target, stories))
                 if ctx.since is not None:
-                    reprint(ctx, profile, style, images, [*made_of, layout])
+                    reprint(ctx, profile, style, shown, [*made_of, layout])
                 if profile.duplex:
                     recorded(ctx, f"print/calibration-{profile.name}.pdf", [*made_of, deck.model.game.author],
                              lambda target: write_calibration(ctx, profile, style, target))
