@@ -139,3 +139,19 @@ def test_coverage_on_a_shop_profile_is_one_located_line(drafts, tmp_path):
     assert result.stderr.strip().endswith("shop.yaml:2:15: ink_coverage lightens the faces of print-and-play "
                                           "sheets; write `output: sheets` (and no cricut cutter), or remove "
                                           "ink_coverage")
+
+
+def test_the_fill_between_light_letters_on_a_dark_fill_is_lightened_with_it():
+    """Large white letters on a dark red bar (SCORE!'s titles): the bar showing through the thin gaps between
+    the letters' strokes is the bar, lightened as it is, not dark detail left as dark specks."""
+    pixels = np.empty((1125, 825, 3), np.uint8)
+    pixels[:] = (110, 16, 16)
+    letters = range(120, 700, 110)  # letters of two strokes 24 px (2 mm) wide, 6 px (0.5 mm) apart, 6 mm tall
+    for x in letters:
+        pixels[100:170, x:x + 24] = pixels[100:170, x + 30:x + 54] = 255
+    draft = np.asarray(lightened(Image.fromarray(pixels), 0.25)).astype(int)
+    bar = draft[600:700, 100:700].mean(axis=(0, 1))
+    gaps = np.concatenate([draft[105:165, x + 25:x + 29] for x in letters], axis=1)
+    assert bar.sum() / 3 > 190  # the bar lightened
+    assert np.abs(gaps.mean(axis=(0, 1)) - bar).max() < 25, (gaps.mean(axis=(0, 1)), bar)
+    assert draft[105:165, 124:140].min() > 240  # the strokes still white

@@ -2,16 +2,17 @@
 areas lightened so that no square of AREA_MM mm holds more than the coverage asked, its text and thin lines
 kept as dark as they are over the lighter ground.
 
-A pixel's ink is the mean of its cyan, magenta and yellow, 1 - (R + G + B) / 765: a black pixel is 1, white
-0; an area's coverage the mean of its pixels' inks. The face is split into its ground and the detail over it
+A pixel's ink is the mean of its cyan, magenta and yellow, 1 - (R + G + B) / 765: a black pixel is 1, white 0;
+an area's coverage the mean of its pixels' inks. The face is split into its ground and the detail over it
 (`_ground`) by morphological closings and openings (each band the least of the greatest values around, over a
 square of DETAIL_MM, or the other way round): every stroke thinner than that, text, lines, outlines, dark or
-light, filled in with the ground around it. Each pixel of the
-ground is mixed with white, its hue kept: a ground of ink L to the tone coverage * tanh(L / coverage) (pale
-grounds nearly as they are, dark ones to the coverage at most), then the whole face's ground by one more
-factor `k`, the largest that brings every square to the coverage with the detail over it. Dark detail keeps
-its ratio to its ground (R / ground's R, per band), which multiplies the lightened ground: black text stays
-black. Light detail keeps its ink's ratio to its ground's: light text on a dark fill stays light on the
+light, filled in with the ground around it; but a thin stroke of the colour most of the MAJORITY_MM around has
+(their median) is the fill showing through, between and inside light letters on a dark fill, and is ground. Each
+pixel of the ground is mixed with white, its hue kept: a ground of ink L to the tone coverage * tanh(L /
+coverage) (pale grounds nearly as they are, dark ones to the coverage at most), then the whole face's ground by
+one more factor `k`, the largest that brings every square to the coverage with the detail over it. Dark detail
+keeps its ratio to its ground (R / ground's R, per band), which multiplies the lightened ground: black text
+stays black. Light detail keeps its ink's ratio to its ground's: light text on a dark fill stays light on the
 lightened fill. Where the dark detail alone holds more ink than the coverage (dense black lettering), it is
 lightened to the coverage, and the ground then left white.
 
@@ -31,6 +32,8 @@ from .draw import mm_to_px
 DETAIL_MM = 1.0  # a dark stroke thinner than this is detail, kept dark
 CONTEXT_MM = 3.0  # the surroundings that say whether a pixel's ground is light or dark
 AREA_MM = 10.0  # the large area whose coverage is bounded: every square this wide
+MAJORITY_MM = 12.0  # the surroundings whose commonest colour (their median) a stroke of that colour is ground in
+MAJORITY_CLOSE = 40  # how near that colour (in each of R, G and B, 0-255) a stroke is to be ground
 CELL = 4  # px a side of the cells the squares' coverage is reckoned in
 AREA_CELLS = int(mm_to_px(AREA_MM) // CELL)  # 29 cells, 116 px
 
@@ -72,7 +75,8 @@ def lightened(image: Image.Image, coverage: float) -> Image.Image:
 def _ground(image: Image.Image) -> Image.Image:
     """The ground of the RGB `image`: every stroke thinner than DETAIL_MM, dark or light, filled in with the
     ground around it; where the surroundings (CONTEXT_MM) are light, the dark strokes first (closing, then
-    opening), where dark, the light ones (so the dark gaps between light letters are ground, not detail)."""
+    opening), where dark, the light ones; and a stroke of its surroundings' commonest colour is ground (so the
+    dark gaps between light letters are ground, not detail)."""
     size = round(mm_to_px(DETAIL_MM)) | 1
     closing = _erode(_dilate(image, size), size)
     opening = _dilate(_erode(image, size), size)
@@ -80,7 +84,15 @@ def _ground(image: Image.Image) -> Image.Image:
     on_dark = _erode(_dilate(opening, size), size)
     step = round(mm_to_px(CONTEXT_MM) / 5)
     light = image.convert("L").reduce(step).filter(ImageFilter.BoxBlur(2)).resize(image.size, Image.Resampling.BILINEAR)
-    return Image.composite(on_light, on_dark, light.point(lambda x: 255 if x >= 128 else 0))
+    ground = Image.composite(on_light, on_dark, light.point(lambda x: 255 if x >= 128 else 0))
+    # a thin stroke of the colour most of its surroundings have is the fill showing through (between and
+    # inside light letters on a dark fill), not detail over it: ground, lightened as the fill is
+    mm = round(mm_to_px(1.0))  # the median reckoned on cells of 1 mm
+    most = image.reduce(mm).filter(ImageFilter.MedianFilter(round(MAJORITY_MM) | 1)).resize(
+        image.size, Image.Resampling.BILINEAR)
+    apart = ImageChops.difference(image, most).split()
+    far = ImageChops.lighter(ImageChops.lighter(apart[0], apart[1]), apart[2])
+    return Image.composite(image, ground, far.point(lambda x: 255 if x < MAJORITY_CLOSE else 0))
 
 
 def _mean(image: Image.Image) -> Image.Image:
