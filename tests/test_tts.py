@@ -347,3 +347,24 @@ def test_lua_moonsharp_lacks_is_one_located_line_and_deck_text_never_is(tmp_path
     assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
     assert re.fullmatch(r"tts/global\.lua\.j2 \(rendered\):\d+:16: bitwise operators are Lua 5\.3; use bit32\.band\n",
                         result.stderr), result.stderr
+
+
+def test_a_tile_reads_back_as_written_and_a_damaged_one_is_said(tmp_path):
+    """The tiles cache/ keeps: read back pixel for pixel; cut short, lengthened, of other pixels than its
+    header says, or not a tile at all, a ValueError naming the file (the build then cuts the face again)."""
+    from PIL import Image
+
+    from deckpress.faces import TILE_MAGIC, read_tile, write_tile
+
+    image = Image.effect_noise((30, 40), 50).convert("RGB")
+    data = write_tile(image)
+    tile = tmp_path / "tile.zst"
+    tile.write_bytes(data)
+    assert read_tile(tile).tobytes() == image.tobytes()
+    other = write_tile(Image.new("RGB", (30, 41), (1, 2, 3)))
+    header = len(TILE_MAGIC) + 8  # the magic, then the width and height
+    for damaged in (data[:-5], data + other[header:], data[:len(TILE_MAGIC)] + other[len(TILE_MAGIC):header]
+                    + data[header:], b"PNG\0" + data[4:]):
+        tile.write_bytes(damaged)
+        with pytest.raises(ValueError, match="tile.zst"):
+            read_tile(tile)

@@ -138,20 +138,28 @@ def jpeg_tile(image, quality: int) -> bytes:
     return buffer.getvalue()
 
 
+def _zstd():
+    """Python's own zstd, compression.zstd (3.14 and later), or its backport before (backports.zstd)."""
+    try:
+        from compression import zstd
+    except ImportError:
+        from backports import zstd
+    return zstd
+
+
 def write_tile(image) -> bytes:
     """The RGB `image` as a tile file's bytes: the same bytes for the same pixels (zstd in one thread)."""
-    import zstandard
-
     if image.mode != "RGB":
         raise ValueError(f"a tile is an RGB image, not {image.mode}")
-    frame = zstandard.ZstdCompressor(level=TILE_LEVEL).compress(image.tobytes())
+    frame = _zstd().compress(image.tobytes(), level=TILE_LEVEL)
     return TILE_MAGIC + struct.pack(">II", *image.size) + frame
 
 
 def read_tile(path: Path):
     """The tile file at `path` (see write_tile) as an RGB image; ValueError for a damaged one."""
-    import zstandard
     from PIL import Image
+
+    zstd = _zstd()
 
     data = Path(path).read_bytes()
     start = len(TILE_MAGIC) + 8
@@ -159,10 +167,11 @@ def read_tile(path: Path):
         raise ValueError(f"{Path(path).name} is not a tile deckpress wrote")
     width, height = struct.unpack(">II", data[len(TILE_MAGIC):start])
     try:
-        rows = zstandard.ZstdDecompressor().decompress(data[start:], max_output_size=3 * width * height)
-    except zstandard.ZstdError as err:
+        frame = zstd.ZstdDecompressor()
+        rows = frame.decompress(data[start:], max_length=3 * width * height)
+    except zstd.ZstdError as err:
         raise ValueError(f"{Path(path).name} is damaged ({err})") from None
-    if len(rows) != 3 * width * height:
+    if len(rows) != 3 * width * height or not frame.eof or frame.unused_data:
         raise ValueError(f"{Path(path).name} is damaged (its rows are not {width} x {height} pixels)")
     return Image.frombuffer("RGB", (width, height), rows, "raw", "RGB", 0, 1)
 
