@@ -83,6 +83,14 @@ def test_a_card_edited_since_a_build_folder_is_reprinted_alone(project: Path, tm
     assert again.stdout.splitlines()[2:] == lines[2:] and "manifest.json, reprinted in" in again.stdout
 
 
+def test_a_copy_of_the_whole_build_folder_serves_the_deck(project: Path, tmp_path: Path):
+    shutil.copytree(project / "build", tmp_path / "round-1")
+    edit(project, "      - name: One\n", "      - name: Uno\n        id: one\n")
+    result = build(project, "--changed-since", str(tmp_path / "round-1"))
+    assert result.stdout.splitlines()[2:] == ["  deck: Uno (one): front, 2 copies"]
+    check_reprint(project, "faces/deck/one.png", 2, "deck: Uno (one): front, 2 copies")
+
+
 def test_nothing_changed_writes_no_reprint_and_removes_the_last(project: Path, tmp_path: Path):
     result = build(project, "--changed-since", str(tmp_path / "old"))
     assert result.stdout.splitlines()[1:] == [f"tiny: no card changed since {tmp_path / 'old'}; no reprint written"]

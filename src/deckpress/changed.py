@@ -1,13 +1,13 @@
 """`deckpress build DECK --changed-since REF`: the cards whose printed faces differ from those of an earlier
 build or revision, for a reprint of them alone (the PDF builder lays them out, builders/pdf/steps.py).
 
-REF is a build folder (a copy of build/<deck>/) or its manifest.json, whose `cards` record names the faces
-each card prints (`printed_cards`) and whose artifacts give their digests; or else a git revision of the
-project, whose tracked files are exported to a temporary folder and its faces drawn there with the build's
-options (faces still up to date in the current build are copied, as a build copies them). Cards are
-compared by the sha256 of their front and back face files (the same pixels give the same PNG bytes): a card
-whose front or back differs prints all its copies, one added since REF too, and one with more copies the
-added ones; a card gone (or with fewer copies) is listed, not printed.
+REF is a build folder (a copy of build/<deck>/, or of build/ with the deck's folder in it) or its manifest.json,
+whose `cards` record names the faces each card prints (`printed_cards`) and whose artifacts give their digests;
+or else a git revision of the project, whose tracked files are exported to a temporary folder and its faces
+drawn there with the build's options (faces still up to date in the current build are copied, as a build copies
+them). Cards are compared by the sha256 of their front and back face files (the same pixels give the same PNG
+bytes): a card whose front or back differs prints all its copies, one added since REF too, and one with more
+copies the added ones; a card gone (or with fewer copies) is listed, not printed.
 """
 
 from __future__ import annotations
@@ -116,6 +116,8 @@ def since(ref: str, deck, final: Path, manifest: dict, lang: str | None) -> Sinc
     the deck's project (its faces drawn with the current build `final`, whose `manifest` it is, as cache).
     DeckError, one line, when REF is neither."""
     path = Path(ref)
+    if path.is_dir() and not (path / "manifest.json").exists() and (path / deck.name / "manifest.json").is_file():
+        path = path / deck.name  # a copy of the whole build folder, which serves every deck built
     if path.is_dir() or path.is_file():
         return _of_build(ref, path / "manifest.json" if path.is_dir() else path, deck)
     return _of_revision(ref, deck, final, manifest, lang)
