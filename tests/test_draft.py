@@ -155,3 +155,12 @@ def test_the_fill_between_light_letters_on_a_dark_fill_is_lightened_with_it():
     assert bar.sum() / 3 > 190  # the bar lightened
     assert np.abs(gaps.mean(axis=(0, 1)) - bar).max() < 25, (gaps.mean(axis=(0, 1)), bar)
     assert draft[105:165, 124:140].min() > 240  # the strokes still white
+
+
+def test_preview_of_a_draft_profile_shows_the_faces_lightened_as_its_pdf_places_them(drafts, tmp_path):
+    shown = tmp_path / "fire.png"
+    result = run_cli("preview", "score", "--card", "fire-1", "--profile", "draft-a4", "--out", str(shown),
+                     cwd=drafts)
+    assert result.exit_code == 0, result.stderr
+    with Image.open(drafts / "build/score/faces/deck/fire-1.png") as face, Image.open(shown) as preview:
+        assert preview.convert("RGB").tobytes() == lightened(face, 0.25).tobytes()

@@ -296,7 +296,7 @@ def test_preview_soft_proof_shows_the_print(project, tmp_path):
         grey = (round((55 + 3.175) * px), round((80 + 3.175) * px))
         assert max(abs(u - v) for u, v in zip(screen.getpixel(grey)[:3], proof.getpixel(grey)[:3])) <= 6
     result = run_cli("preview", "shop", "--profile", "thegamecrafter", cwd=root)
-    assert result.exit_code == 1 and "does not print in CMYK" in result.stderr
+    assert result.exit_code == 1 and "prints the faces as they are drawn" in result.stderr
 
 
 def test_limit_ink_keeps_what_is_within_and_shrinks_what_is_not():

@@ -555,8 +555,8 @@ def _condition(ctx, param, value: str | None) -> str | None:
 @click.option("--build-dir", type=click.Path(path_type=Path), default=Path("build"), show_default=True,
               help="Where the deck is built: faces still up to date there are not drawn again.")
 @click.option("--profile", "profile_name", default=None, metavar="NAME",
-              help="Show the faces as this print profile prints them in CMYK (one with pdfx: true, e.g. "
-                   "drivethrucards): a soft proof.")
+              help="Show the faces as this print profile prints them: in CMYK (one with pdfx: true, e.g. "
+                   "drivethrucards, a soft proof) or lightened for a low-ink draft (e.g. draft-a4).")
 @click.option("--simulate", "condition", default=None, metavar="CONDITION", callback=_condition,
               help="Show the faces as a player with protanopia, deuteranopia or tritanopia sees them (Machado et "
                    "al. 2009); the default file names end in -CONDITION.")

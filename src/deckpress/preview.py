@@ -43,17 +43,31 @@ def face_images(deck: LoadedDeck, out_root: Path, faces: list[Face]) -> dict[str
     return drawn_images(stage, faces)
 
 
-def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | None:
-    """The CMYK conversion of the deck's print profile `name` (None: no proof); PreviewError when that
-    profile does not print CMYK."""
+class Draft:
+    """A low-ink draft profile's faces (`ink_coverage`), lightened as its PDF places them (ink.py)."""
+
+    def __init__(self, coverage: float):
+        self.coverage = coverage
+
+    def proof(self, image: Image.Image) -> Image.Image:
+        from .ink import lightened
+
+        return lightened(image, self.coverage)
+
+
+def soft_proof(deck: LoadedDeck, name: str | None) -> Cmyk | Draft | None:
+    """How the deck's print profile `name` prints the faces (None: no proof): in its CMYK, or lightened for a
+    draft; PreviewError when it prints them as they are drawn."""
     if name is None:
         return None
     from .builders.pdf.profiles import load_profile
 
     profile = load_profile(deck, name, deck.model.where)
+    if profile.spec.ink_coverage is not None:
+        return Draft(profile.spec.ink_coverage / 100)
     if profile.cmyk_profile is None:
-        raise PreviewError(f"print profile {name!r} does not print in CMYK; name one with `pdfx: true`, e.g. "
-                           "drivethrucards")
+        raise PreviewError(f"print profile {name!r} prints the faces as they are drawn; name one that prints in "
+                           "CMYK (`pdfx: true`, e.g. drivethrucards) or a draft (`ink_coverage`, e.g. draft-a4)")
     return Cmyk(profile.cmyk_profile, profile.spec.ink_limit)
 
 
@@ -146,10 +160,10 @@ def hand_fan(first: list[Face], images: dict[str, Image.Image]) -> Image.Image:
 
 
 def preview(deck: LoadedDeck, out_root: Path, card_id: str | None, target: Path | None,
-            proof: Cmyk | None = None, condition: str | None = None) -> list[Path]:
-    """Write the preview PNGs; returns their paths. With `proof`, every face is shown as it will print
-    in that CMYK (a soft proof); with `condition`, each picture as a player with that colour blindness sees
-    it (colour_blind.py), in files whose default names end in -CONDITION."""
+            proof: Cmyk | Draft | None = None, condition: str | None = None) -> list[Path]:
+    """Write the preview PNGs; returns their paths. With `proof`, every face is shown as its print profile prints it
+    (in its CMYK, a soft proof, or lightened for a draft); with `condition`, each picture as a player with that
+    colour blindness sees it (colour_blind.py), in files whose default names end in -CONDITION."""
     faces = plan_faces(deck).all()
     suffix = f"-{condition}" if condition else ""
 
