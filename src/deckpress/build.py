@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from . import __version__, stamp
-from .changed import printed_cards
+from .changed import Since, changes, printed_cards, since as changed_since, words
 from .context import BuildContext, BuildOptions
 from .errors import DeckError, Where
 from .inputs import (Hashed, Records, build_inputs, built_digest, digest, file_state, input_digests, package_digest,
@@ -35,7 +35,6 @@ from .paths import project_root
 from .processes import Prepared, TaskFailed, check_stop
 
 if TYPE_CHECKING:
-    from .changed import Since
     from .deck import LoadedDeck
 
 MANIFEST = "manifest.json"
@@ -246,10 +245,8 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
     manifest_state = file_state(final / MANIFEST)  # before it is read
     old_manifest = check_output(final, deck)  # holding the lock: no other build changes the folder meanwhile
     previous = final if old_manifest else None
-    from . import changed
-
     since = None if options.changed_since is None else \
-        changed.since(options.changed_since, deck, final, old_manifest, options.lang)
+        changed_since(options.changed_since, deck, final, old_manifest, options.lang)
     summary = _build_since(deck, options, final, echo, warn, old_manifest, manifest_state, previous, since)
     return summary if since is None else "\n".join([summary, *_reprint_report(deck, final, since)])
 
@@ -257,7 +254,6 @@ def _build_locked(deck: LoadedDeck, options: BuildOptions, final: Path, echo: Ca
 def _reprint_report(deck: LoadedDeck, final: Path, since: Since) -> list[str]:
     """What --changed-since says: the cards the reprint PDFs hold and those gone, or that none changed."""
     from .builders.pdf.steps import reprints
-    from .changed import changes, words
 
     manifest = read_manifest(final)
     artifacts = manifest.get("artifacts", {})

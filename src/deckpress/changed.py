@@ -13,16 +13,16 @@ copies the added ones; a card gone (or with fewer copies) is listed, not printed
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import DeckError, Where
 from .inputs import digest, sha256_file
 from .paths import project_root
+
+if TYPE_CHECKING:  # every build records its cards (printed_cards); only a git REF runs git
+    import subprocess
 
 FLAG = "--changed-since"
 GIT_SECONDS = 60
@@ -157,10 +157,17 @@ def _of_build(ref: str, file: Path, deck) -> Since:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess:
+    import subprocess
+
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, timeout=GIT_SECONDS)
 
 
 def _of_revision(ref: str, deck, final: Path, manifest: dict, lang: str | None) -> Since:
+    import shutil
+    import subprocess
+    import tarfile
+    import tempfile
+
     root = project_root(deck.path).resolve()
     nothing = _refused(f"{ref!r} names no build folder, manifest or git revision of the project; name a copy of "
                        f"build/{deck.name}/, its manifest.json, or a revision such as HEAD~1")
