@@ -405,6 +405,57 @@ def watch(decks: tuple[str, ...], **values) -> None:
             live.stop()
 
 
+@main.command()
+@click.argument("decks", nargs=-1, metavar="[DECK]...")
+@build_options
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on; another than this machine's loopback lets others on the network in.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on (0: any free port).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the studio in the web browser.")
+def studio(decks: tuple[str, ...], host: str, port: int, open_browser: bool, **values) -> None:
+    """Show DECKs in the web browser, live: build them as `watch` does, and serve each deck's faces, card data
+    and sources, print pages, TTS sheets and playtest, and a table where people and bots play a scripted game
+    (docs/studio.md). Ctrl-C ends it."""
+    from .build import build_deck
+    from .paths import project_root
+    from .studio import StudioError, command
+
+    options = dataclasses.replace(_options(**values), drawn=True)
+    paths = resolve_decks(decks)
+
+    def found() -> list[Path]:
+        try:
+            return resolve_decks(decks)
+        except click.UsageError as err:
+            click.echo(f"{err.format_message()}; the studio goes on", err=True)
+            return []
+
+    def build(path: Path) -> tuple[list[str], str]:
+        """Build the deck as `build` does, printing what it prints; its mistakes' lines and its summary."""
+        warnings: list[str] = []
+        try:
+            summary = build_deck(path, options, lambda *args, **kwargs: None, warn=warnings.append)
+        except DeckError as err:
+            lines = [str(problem) for problem in err.problems]
+            for line in warnings + lines:
+                click.echo(line, err=True)
+            return lines, ""
+        for line in warnings:
+            click.echo(line, err=True)
+        if not options.quiet:
+            click.echo(summary)
+        return [], summary
+
+    try:
+        with interruptible("the studio stopped"):
+            command(found, paths, options.out, project_root(paths[0]), build, host, port, open_browser,
+                    lambda message: click.echo(message, err=True))
+    except StudioError as err:
+        click.echo(str(err), err=True)
+        sys.exit(1)
+
+
 def _live(out: Path, tts_port: int, editor_port: int, deck: str | None = None):
     """The connection to TTS of `push` and (with `deck`) `watch --tts`: builders/tts/live.py."""
     from .builders.tts.live import Live

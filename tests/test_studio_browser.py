@@ -1,0 +1,207 @@
+"""`deckpress studio` in a real browser (Debian's Chromium, headless, driven by Selenium): the grid shows every
+face of SCORE!, a saved edit of a card changes its face on the open page without a reload, a build's mistake
+shows and clears, a whole game of Skorch is played by clicking its legal moves, and a refused move shows its
+rule. Skipped, in one line saying how to install them, where Chromium or its driver is missing.
+
+The screenshots of docs/studio.md are these tests' own: with DECKPRESS_SCREENSHOTS=docs/studio they are written
+there (docs/studio.md says so); otherwise into the test's temporary folder, to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from helpers.studio import browser, project, running
+
+WAIT = 60.0
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    root = project(tmp_path_factory.mktemp("studio"), ["score", "skorch"])
+    with running(root, "score", "skorch") as studio:
+        yield studio
+
+
+@pytest.fixture(scope="module")
+def page():
+    driver = browser()
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("DECKPRESS_SCREENSHOTS")
+    path = ROOT / folder if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def until(condition, what: str, timeout: float = WAIT):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"never: {what}")
+
+
+def loaded_faces(page) -> list[dict]:
+    return page.execute_script("""return [...document.querySelectorAll('#grid .tile')].map(t => {
+        const img = t.querySelector('img');
+        return {face: t.dataset.face, card: t.dataset.card, src: img.src, done: img.complete,
+                width: img.naturalWidth, hidden: t.hidden};
+    });""")
+
+
+def test_the_grid_shows_every_face_of_score(studio, page, shots):
+    page.get(studio.url + "deck/score")
+    manifest = json.loads((studio.root / "build" / "score" / "manifest.json").read_text())
+    fronts = [c["front"] for c in manifest["cards"]]
+    backs = sorted({c["back"] for c in manifest["cards"]})
+    page.execute_script("document.querySelectorAll('#grid img').forEach(i => i.loading = 'eager')")
+    faces = until(lambda: (lambda f: f if len(f) == len(fronts) + len(backs) and all(x["done"] and x["width"] for x in f)
+                           else None)(loaded_faces(page)), "every face loaded")
+    assert [f["face"] for f in faces] == fronts + backs
+    assert set(fronts + backs) == set(manifest["faces"])  # every face the build drew is on the grid
+    assert all(200 <= f["width"] <= 400 for f in faces)  # thumbnails at the grid's size, not 300 DPI faces
+    page.save_screenshot(str(shots / "grid.png"))
+
+    page.find_element("id", "filter").send_keys("bomb")
+    shown = until(lambda: [f["card"] for f in loaded_faces(page) if not f["hidden"]] or None, "a filtered grid")
+    assert shown and all("bomb" in card for card in shown)
+    page.find_element("id", "filter").clear()
+    page.find_element("id", "filter").send_keys("\b")
+
+    page.find_element("css selector", '#grid .tile[data-card="double"]').click()
+    until(lambda: page.find_element("id", "card").get_attribute("open") is not None, "the card's dialog")
+    rows = until(lambda: page.execute_script(
+        "return [...document.querySelectorAll('#card-fields tbody tr')].map(r => r.innerText)") or None, "its fields")
+    assert any(row.startswith("text") and "decks/score.yaml:" in row for row in rows), rows
+    elements = page.execute_script("return [...document.querySelectorAll('#card-elements tbody tr')].map(r => r.innerText)")
+    assert any("templates/score-card.yaml:" in row for row in elements), elements
+    page.save_screenshot(str(shots / "card.png"))
+    page.execute_script("document.getElementById('card').close()")
+
+
+def _tile_src(page, card: str) -> str:
+    return page.execute_script(f"return document.querySelector('#grid .tile[data-card=\"{card}\"] img').src")
+
+
+def test_a_saved_edit_changes_its_face_on_the_open_page(studio, page):
+    page.get(studio.url + "deck/score")
+    until(lambda: _tile_src(page, "double"), "the grid")
+    page.execute_script("window.notReloaded = true")
+    before = _tile_src(page, "double")
+    builds = studio.json("/api/deck/score")["builds"]
+    deck = studio.root / "decks" / "score.yaml"
+    text = deck.read_text(encoding="utf-8")
+    old_text = "text: Target a player or yourself. The target's score doubles."
+    assert old_text in text
+    deck.write_text(text.replace(old_text, old_text[:-1] + ", once a round.", 1), encoding="utf-8")
+    try:
+        after = until(lambda: (lambda s: s if s != before else None)(_tile_src(page, "double")), "the face replaced")
+        assert page.execute_script("return window.notReloaded === true")
+        status, _, old = studio.request("GET", before.split(studio.host, 1)[1])
+        status, _, new = studio.request("GET", after.split(studio.host, 1)[1])
+        assert status == 200 and old != new
+        until(lambda: page.execute_script("return (state.sources || []).some(s => s.card === 'double' && "
+                                          "s.fields.some(f => f.name === 'text' && f.value.endsWith('once a round.')))"),
+              "the card's new text in its data")
+    finally:
+        deck.write_text(text, encoding="utf-8")
+        studio.built("score", builds + 2)
+
+
+def test_a_build_mistake_shows_and_clears(studio, page, shots):
+    page.get(studio.url + "deck/score")
+    until(lambda: _tile_src(page, "double"), "the grid")
+    good = _tile_src(page, "double")
+    builds = studio.json("/api/deck/score")["builds"]
+    deck = studio.root / "decks" / "score.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace("count: 3", "count: lots", 1), encoding="utf-8")
+    try:
+        shown = until(lambda: page.execute_script(
+            "const e = document.getElementById('errors'); return !e.hidden && [...e.querySelectorAll('pre')].map(p => p.innerText)"),
+            "the mistake on the page")
+        said = studio.built("score", builds + 1)["errors"]
+        assert shown == said and said[0].startswith("decks/score.yaml:")
+        assert said[0] in studio.lines  # the same located line the terminal prints
+        assert _tile_src(page, "double") == good  # the last good faces stay
+        page.save_screenshot(str(shots / "error.png"))
+    finally:
+        deck.write_text(text, encoding="utf-8")
+    until(lambda: page.execute_script("return document.getElementById('errors').hidden"), "the mistake cleared")
+
+
+def _snapshot(page) -> dict:
+    return page.execute_script("return game.snapshot")
+
+
+def test_a_whole_game_of_skorch_is_played_by_clicking_legal_moves(studio, page, shots):
+    page.get(studio.url + "table/skorch?pause=20")
+    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+    page.find_element("id", "seed").clear()
+    page.find_element("id", "seed").send_keys("3")
+    page.find_element("id", "start").click()
+    until(lambda: page.find_element("id", "game").is_displayed(), "the game")
+    clicks = 0
+    shot = False
+    while True:
+        snapshot = until(lambda: (lambda s: s if s and (s["kind"] == "over" or "White" in s["to_act"]) else None)(
+            _snapshot(page)), "White to act or the game over")
+        if snapshot["kind"] == "over":
+            break
+        hand = next(z for z in snapshot["view"]["zones"] if z["owner"] == "White" and "hand" in z["name"].lower())
+        assert all("card" in c for c in hand["cards"])  # White's own hand, face up
+        for zone in snapshot["view"]["zones"]:
+            if zone["owner"] == "Red" and "hand" in zone["name"].lower():
+                assert all(c == {"down": True} for c in zone["cards"])  # Red's hidden from White
+        if not shot and clicks == 2:
+            page.save_screenshot(str(shots / "table.png"))
+            shot = True
+        buttons = page.find_elements("css selector", "#moves button.move")
+        legal = [json.loads(b.get_attribute("data-move")) for b in buttons]
+        assert legal == [m for m in snapshot["moves"] if "choose" not in json.dumps(m) and "one_of" not in json.dumps(m)]
+        before = len(snapshot["events"])
+        buttons[0].click()
+        clicks += 1
+        until(lambda: (lambda s: s and len(s["events"]) > before)(_snapshot(page)), "the move's events")
+        assert page.find_element("id", "refusal").is_displayed() is False
+        assert clicks < 500
+    winners = page.find_element("id", "winners")
+    until(lambda: winners.is_displayed(), "the winners")
+    final = studio.json("/api/table/skorch")
+    assert final["kind"] == "over" and final["scores"]["winners"]
+    assert winners.text.startswith(" and ".join(final["scores"]["winners"]))
+    page.save_screenshot(str(shots / "table-over.png"))
+
+
+def test_a_refused_move_shows_its_rule(studio, page):
+    page.get(studio.url + "table/skorch?pause=20")
+    until(lambda: page.find_element("id", "new-game").is_displayed(), "the page")
+    page.find_element("id", "new-game").click()
+    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+    page.find_element("id", "start").click()
+    snapshot = until(lambda: (lambda s: s if s and "White" in s["to_act"] else None)(_snapshot(page)), "White to act")
+    red_hand = studio.json("/api/table/skorch?seat=Red")
+    red_card = next(c["id"] for z in red_hand["view"]["zones"] if z["owner"] == "Red" and "hand" in z["name"].lower()
+                    for c in z["cards"])
+    page.find_element("css selector", "#free summary").click()
+    page.find_element("id", "free-move").send_keys(json.dumps({"cards": [red_card]}))
+    page.find_element("id", "free-play").click()
+    refusal = page.find_element("id", "refusal")
+    until(lambda: refusal.is_displayed(), "the refusal")
+    assert refusal.text.startswith("Clause ")
+    assert _snapshot(page)["events"] == snapshot["events"]  # nothing happened
