@@ -83,7 +83,7 @@ def test_each_field_is_where_its_value_was_written_or_defaulted(score):
     for name in ("count", "kind", "priority", "text"):
         line, col = line_at(fields[name]["where"])
         assert line[:col - 1].strip() == f"{name}:" and line[col - 1:] == str(fields[name]["value"])
-    assert line_at(fields["id"]["where"])[0].strip() == "- name: Double!"  # the name it is made from
+    assert fields["id"]["where"] == fields["name"]["where"]  # the name it is made from
     line, col = line_at(fields["value"]["where"])  # left out: the component's default
     assert (line[:col - 1].rstrip().endswith("default:"), line[col - 1:].startswith("0,")) == (True, True)
     assert "value:" in line and fields["value"]["value"] == 0
@@ -161,6 +161,18 @@ def test_a_spreadsheets_cards_are_its_rows_and_their_fields_its_cells(tmp_path, 
     assert queen["text"]["value"] == "Nothing happens." and line[col - 1:].startswith('"Nothing happens."')
     line, col = line_at(cards["From YAML"]["where"], tmp_path)
     assert line[col - 1:] == "name: From YAML"
+
+
+def test_a_text_in_several_languages_is_where_the_deck_language_s_is(tmp_path):
+    deck_path = make_project(tmp_path, "csv")
+    deck_path.write_text((DECK % "csv").replace("game: {name: Rows,", "game: {name: Rows, languages: [en, fr],")
+                         .replace("      - name: From YAML\n", "      - name:\n          en: From YAML\n"
+                                  "          fr: Du YAML\n        id: from-yaml\n"), encoding="utf-8")
+    for lang, text in [("en", "From YAML"), ("fr", "Du YAML")]:
+        card = card_sources(load_deck(deck_path, lang))[0]
+        name = next(f for f in card["fields"] if f["name"] == "name")
+        line, col = line_at(name["where"], tmp_path)
+        assert name["value"] == text and line[:col - 1].strip() == f"{lang}:" and line[col - 1:] == text
 
 
 def test_a_published_sheets_rows_are_named_as_its_messages_name_them(tmp_path):
