@@ -4,12 +4,13 @@ is laid out on it, checked against the real files: the lines they name, the rows
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import openpyxl
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 from conftest import ROOT, run_cli
 from deckpress.deck import load_deck
@@ -119,6 +120,28 @@ def test_each_element_is_at_its_template_line_with_its_box_on_the_face(score):
         assert 0 <= x and 0 <= y and x + w <= face["size"][0] and y + h <= face["size"][1], element
 
 
+def test_a_text_elements_box_on_scores_face_holds_its_letters(score, built):
+    """Double!'s rules text, on the card's cream panel: letters inside its box, and only the panel's colour
+    in a band 10 px wide around it (but for the other elements' boxes; the panel's rounded corners
+    are further)."""
+    face = next(card for card in score if card["name"] == "Double!")["faces"]["front"]
+    effect = next(e for e in face["elements"] if e["label"] == "effect")
+    with Image.open(built / face["file"]) as image:
+        image = image.convert("RGB")
+    panel = Image.new("RGB", image.size, (0xff, 0xfd, 0xf6))
+    differs = ImageChops.difference(image, panel).convert("L").point(lambda v: 255 if v > 24 else 0)
+    x0, y0, x1, y1 = corners(effect["box"])
+    band = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(band)
+    draw.rectangle((x0 - 10, y0 - 10, x1 + 9, y1 + 9), fill=255)
+    for element in face["elements"]:
+        if element["label"] not in ("background", "panel"):
+            x, y, w, h = element["box"]
+            draw.rectangle((x, y, x + w - 1, y + h - 1), fill=0)
+    assert differs.crop(corners(effect["box"])).histogram()[255] > 1000
+    assert ImageChops.multiply(differs, band).histogram()[255] == 0
+
+
 def make_project(root: Path, kind: str) -> Path:
     (root / "decks").mkdir(parents=True)
     (root / "templates").mkdir()
@@ -139,8 +162,6 @@ def cell(root: Path, where: str, kind: str):
     """The value in the spreadsheet cell `where` names (`decks/cards.csv:3:2`)."""
     file, row, column = where.rsplit(":", 2)
     if kind == "csv":
-        import csv
-
         rows = list(csv.reader((root / file).read_text(encoding="utf-8").splitlines()))
         return rows[int(row) - 1][int(column) - 1]
     book = openpyxl.load_workbook(root / file)
@@ -221,3 +242,24 @@ def test_an_elements_box_holds_what_was_drawn_of_it(tmp_path):
     image.paste((255, 255, 255), corners(mark["box"]))
     inside, outside = ink(image, text["box"])
     assert inside > 500 and outside == 0  # the text's letters, all in its box
+
+
+@pytest.mark.parametrize("game", ["scoop", "scout", "skorch"])
+def test_every_shipped_decks_places_are_lines_of_its_files_and_its_boxes_on_its_faces(game):
+    """Tokens, families, `each` elements: every place named is a line of a file of the project, every box on
+    its face; a token without a back shows its front on both sides."""
+    deck = load_deck(ROOT / "decks" / f"{game}.yaml")
+    cards = card_sources(deck)
+    assert len(cards) == sum(len(c.cards) for c in deck.model.components)
+    for card in cards:
+        places = [card["where"], *(f["where"] for f in card["fields"])]
+        for face in filter(None, card["faces"].values()):
+            places += [e["where"] for e in face["elements"]]
+            for element in face["elements"]:
+                x, y, w, h = element["box"]
+                assert 0 <= x and 0 <= y and x + w <= face["size"][0] and y + h <= face["size"][1], element
+        for where in places:
+            assert not where.startswith("/") and line_at(where)[0].strip(), where
+        component = next(c for c in deck.model.components if c.id == card["component"])
+        if component.type == "tokens" and component.back is None:
+            assert card["faces"]["back"] == card["faces"]["front"]

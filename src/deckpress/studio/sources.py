@@ -166,7 +166,7 @@ def _elements(deck: LoadedDeck, renderer: FaceRenderer, places: _Places, face: F
     return out
 
 
-def _alike(element: Element, keys=None) -> bool:
+def _alike(element: Element, keys: tuple[str, ...] | None = None) -> bool:
     """Whether the element is drawn alike on every face of a component (or, with `keys`, is laid out alike
     by those values): none of its values names the card, its style or an `each` item."""
     todo: list[Any] = [v for k, v in element.source.items() if keys is None or k in keys]
