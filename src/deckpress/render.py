@@ -24,7 +24,7 @@ from .schema import Template
 
 MAX_EACH = 1000  # copies of one element (its `each` list)
 __all__ = ["DPI", "MAX_BOX_MM", "MAX_EACH", "MAX_FONT_PT", "MAX_IMAGE_PIXELS", "MIN_FONT_PT", "FaceRenderer",
-           "face_pixels", "mm_to_px", "unsafe_error"]
+           "contexts_of", "face_pixels", "mm_to_px", "unsafe_error"]
 
 
 def face_pixels(size_mm: tuple[float, float], bleed_mm: float) -> tuple[int, int]:
@@ -75,7 +75,7 @@ class FaceRenderer:
                 name = element.name or f"{element.type} #{index + 1}"
                 self.element = f"template {template_name!r} element {name!r}"
                 try:
-                    for item_ctx in _each(element, ctx):
+                    for item_ctx in contexts_of(element, ctx):
                         if element.when is not None and not render_value(element.when, item_ctx):
                             continue
                         element.painter(self, canvas, scale, item_ctx, element, size_mm).paint()
@@ -103,7 +103,7 @@ def unsafe_error(crossings: dict[str, list]) -> DeckError:
     return DeckError(problems)
 
 
-def _each(element: Element, ctx: dict) -> list[dict]:
+def contexts_of(element: Element, ctx: dict) -> list[dict]:
     """The contexts an element is drawn in: once, or once per item of its `each` list."""
     if element.each is None:
         return [ctx]
