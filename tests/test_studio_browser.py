@@ -77,9 +77,17 @@ def test_the_grid_shows_every_face_of_score(studio, page, shots):
     assert all(200 <= f["width"] <= 400 for f in faces)  # thumbnails at the grid's size, not 300 DPI faces
     page.save_screenshot(str(shots / "grid.png"))
 
+    from selenium.webdriver.support.select import Select
+
+    until(lambda: "kind" in [o.text for o in Select(page.find_element("id", "field")).options], "the fields to filter by")
+    Select(page.find_element("id", "field")).select_by_visible_text("kind")
     page.find_element("id", "filter").send_keys("bomb")
     shown = until(lambda: [f["card"] for f in loaded_faces(page) if not f["hidden"]] or None, "a filtered grid")
-    assert shown and all("bomb" in card for card in shown)
+    assert shown == ["bomb-1", "bomb-2", "bomb-3"]
+    Select(page.find_element("id", "field")).select_by_visible_text("any field")
+    shown = until(lambda: (lambda s: s if len(s) > 3 else None)([f["card"] for f in loaded_faces(page) if not f["hidden"]]),
+                  "the cards any field of which names a bomb")
+    assert set(shown) > {"bomb-1", "bomb-2", "bomb-3"}  # a card whose text names Bomb! too
     page.find_element("id", "filter").clear()
     page.find_element("id", "filter").send_keys("\b")
 
@@ -95,7 +103,8 @@ def test_the_grid_shows_every_face_of_score(studio, page, shots):
 
 
 def _tile_src(page, card: str) -> str:
-    return page.execute_script(f"return document.querySelector('#grid .tile[data-card=\"{card}\"] img').src")
+    return page.execute_script(f"const t = document.querySelector('#grid .tile[data-card=\"{card}\"] img'); "
+                               "return t && t.src")
 
 
 def test_a_saved_edit_changes_its_face_on_the_open_page(studio, page):
@@ -103,6 +112,7 @@ def test_a_saved_edit_changes_its_face_on_the_open_page(studio, page):
     until(lambda: _tile_src(page, "double"), "the grid")
     page.execute_script("window.notReloaded = true")
     before = _tile_src(page, "double")
+    old = studio.request("GET", before.split(studio.host, 1)[1])[2]
     builds = studio.json("/api/deck/score")["builds"]
     deck = studio.root / "decks" / "score.yaml"
     text = deck.read_text(encoding="utf-8")
@@ -112,7 +122,6 @@ def test_a_saved_edit_changes_its_face_on_the_open_page(studio, page):
     try:
         after = until(lambda: (lambda s: s if s != before else None)(_tile_src(page, "double")), "the face replaced")
         assert page.execute_script("return window.notReloaded === true")
-        status, _, old = studio.request("GET", before.split(studio.host, 1)[1])
         status, _, new = studio.request("GET", after.split(studio.host, 1)[1])
         assert status == 200 and old != new
         until(lambda: page.execute_script("return (state.sources || []).some(s => s.card === 'double' && "

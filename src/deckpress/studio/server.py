@@ -101,6 +101,7 @@ class DeckState:
     summary: str = ""
     builds: int = 0
     building: bool = False
+    scripted: bool = False
 
 
 class Hub:
@@ -233,12 +234,12 @@ class Studio:
         playtest = sorted((p for p in pages.glob("*.html")), key=lambda p: p.stat().st_mtime_ns) \
             if pages.is_dir() else []
         try:
-            scripted = self.loaded(name)[0].model.scripted is not None
-        except DeckError:
-            scripted = False
+            state.scripted = self.loaded(name)[0].model.scripted is not None
+        except DeckError:  # the deck does not load now: what it was at its last good build
+            pass
         return {"deck": name, "file": shown(state.path, self.root), "errors": state.errors,
                 "summary": state.summary, "builds": state.builds, "building": state.building,
-                "built": bool(manifest), "scripted": scripted, "cards": manifest.get("cards", []), "faces": faces,
+                "built": bool(manifest), "scripted": state.scripted, "cards": manifest.get("cards", []), "faces": faces,
                 "print": prints, "sheets": sheets, "playtest": [f"{PLAYTEST}/{p.name}" for p in playtest]}
 
 

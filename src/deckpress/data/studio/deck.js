@@ -106,7 +106,7 @@ function openCard(tile) {
   const sides = source ? Object.entries(source.faces) : [["face", {file: tile.file, elements: []}]];
   for (const [side, face] of sides) {
     if (!face || !face.file) continue;
-    const img = el("img", {src: faceURL(face.file, 360), alt: `${tile.label}: ${side}`, width: 360, "data-face": face.file});
+    const img = el("img", {src: faceURL(face.file, 300), alt: `${tile.label}: ${side}`, width: 300, "data-face": face.file});
     const frame = el("div", {class: "face-frame"}, [img]);
     faces.append(el("figure", {}, [frame, el("figcaption", {}, [side, face.template ? ` (${face.template})` : ""])]));
     for (const element of face.elements || []) {
@@ -162,7 +162,7 @@ function facesDrawn(faces) {
   for (const [file, version] of Object.entries(faces)) {
     state.versions[file] = version;
     for (const img of state.tiles.get(file) || []) img.src = faceURL(file, THUMB);
-    for (const img of document.querySelectorAll(`#card-faces img[data-face="${CSS.escape(file)}"]`)) img.src = faceURL(file, 360);
+    for (const img of document.querySelectorAll(`#card-faces img[data-face="${CSS.escape(file)}"]`)) img.src = faceURL(file, 300);
   }
 }
 
@@ -231,7 +231,7 @@ for (const button of document.querySelectorAll("#tabs button")) {
     if (button.dataset.tab === "print") showPages();
   });
 }
-for (const id of ["component", "field", "filter"]) document.getElementById(id).addEventListener("input", applyFilter);
+for (const id of ["component", "field", "filter"]) for (const kind of ["input", "change"]) document.getElementById(id).addEventListener(kind, applyFilter);
 document.getElementById("pdf").addEventListener("change", showPages);
 
 listen(event => {
