@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from conftest import ROOT
+from helpers.studio import running
 
 
 def commands() -> list[str]:
@@ -37,12 +38,21 @@ def own_game_commands() -> list[str]:
 
 
 def test_the_start_your_own_game_section_works_as_written(tmp_path):
+    """Every line as written, but the studio's, which runs until Ctrl-C: it is started on its own (on any free
+    port, without a browser to open) in the project the lines before it made, and serves the game."""
     commands = own_game_commands()
     assert commands[0].startswith("deckpress new") and "deckpress build" in commands
+    studio = commands.index("deckpress studio --open")
     env = {**os.environ, "HOME": str(tmp_path / "home"), "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
     env.pop("XDG_DATA_HOME", None)
-    run = subprocess.run(["bash", "-e", "-c", "\n".join(commands)], cwd=tmp_path, env=env, capture_output=True,
-                         text=True, timeout=300)
+    run = subprocess.run(["bash", "-e", "-c", "\n".join(commands[:studio])], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    with running(tmp_path / "my-game", args=("--port", "0")) as served:
+        assert served.built("my-game")["errors"] == []
+        assert served.json("/api/table/my-game?setup=1")["seats"]  # its game, ready to play
+    run = subprocess.run(["bash", "-e", "-c", "\n".join(["cd my-game", *commands[studio + 1:]])], cwd=tmp_path,
+                         env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "number-1.png" in run.stdout and "my-game-a4.pdf" in run.stdout
     saves = tmp_path / "home" / ".local" / "share" / "Tabletop Simulator" / "Saves"
