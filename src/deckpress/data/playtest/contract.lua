@@ -10,7 +10,7 @@ local M = {}
 
 M.TRIED = 2           -- listed moves tried besides the one played, at each decision
 M.DETERMINIZE = 8     -- every this many moves, determinize is checked for the seat to act
-M.VIEW = 8            -- every this many moves, view is checked for every seat
+M.VIEW = 16           -- every this many moves, view is checked for every seat
 M.VIEW_SEEDS = 2      -- determinized states whose view must be the seat's view of the state
 
 -- Where the game stands, for the message of an error raised by the engine: read by deckpress after a failure.
