@@ -133,6 +133,25 @@ VIOLATIONS = {
     "determinize-sees-hidden": ("  table.sort(hidden, function(a, b) return a.id < b.id end)\n", "",
                                 "function Engine.determinize(state, seat, seed)",
                                 "determinize gave a result that depends on what the seat cannot see"),
+    "view-leaks-a-hand": ("put(other == seat and face_up(card) or { down = true })", "put(face_up(card))",
+                          "function Engine.view(state, seat)",
+                          r"view shows (White|Red) a card it cannot see \((White|Red)'s hand, card 1: number-\d-\d\)"),
+    "view-face-not-in-data": ('card = string.match(card.id, "^(.-)%-%d+$")', "card = card.id",
+                              "function Engine.view(state, seat)",
+                              r"view gave the card number-\d-\d the face number-\d-\d, which is no card of DATA's "
+                              r"components \((White|Red)'s hand, card 1\)"),
+    "view-id-not-a-card": ("return { id = card.id, card", "return { id = \"x\" .. card.id, card",
+                           "function Engine.view(state, seat)", "view named the card x.+, which all_ids does not give"),
+    "view-returns-a-function": ("  return { zones = zones, lines = lines }", "  return function() return zones end",
+                                "function Engine.view(state, seat)",
+                                "view returned function where the view goes"),
+    "view-changes-state": ("  return { zones = zones, lines = lines }",
+                           "  state.viewed = true\n  return { zones = zones, lines = lines }",
+                           "function Engine.view(state, seat)", "view changed the state it was given"),
+    "view-not-deterministic": ("  return { zones = zones, lines = lines }",
+                               "  Engine.views = (Engine.views or 0) + 1\n  say(\"view \" .. Engine.views)\n"
+                               "  return { zones = zones, lines = lines }",
+                               "function Engine.view(state, seat)", "view gave two views of one state"),
 }
 
 

@@ -91,6 +91,26 @@ def test_its_determinize_redeals_only_what_the_seat_cannot_see(project):
     assert to_py(state) == before                                                  # the input unchanged
 
 
+def test_its_view_shows_the_seat_its_hand_and_the_pile_and_the_rest_face_down(project):
+    """The scaffold's view (for the table page of deckpress studio): the draw pile by its size, the pile face up
+    bottom to top, the seat's own hand face up and the other hands face down, each card's face its deck card id;
+    the coins as lines."""
+    game = engine_game(project)
+    state, _ = setup(game, SEATS[:2], seed=4)
+    state, _ = game.engine.play(state, "White", to_lua(game.lua, to_py(game.engine.legal_moves(state, "White"))[0]))
+    s = to_py(state)
+    def up(cards):
+        return [{"id": c["id"], "card": c["id"].rsplit("-", 1)[0]} for c in cards]
+    assert to_py(game.engine.view(state, "Red")) == {
+        "zones": [{"name": "draw pile", "cards": [{"down": True}] * len(s["draw"])},
+                  {"name": "pile", "cards": up(s["pile"])},
+                  {"name": "White's hand", "owner": "White", "cards": [{"down": True}] * len(s["hands"]["White"])},
+                  {"name": "Red's hand", "owner": "Red", "cards": up(s["hands"]["Red"])}],
+        "lines": [f"White: {s['coins']['White']} coins", f"Red: {s['coins']['Red']} coins"]}
+    faces = {c["id"] for component in to_py(game.data)["components"] for c in component["cards"]}
+    assert len(s["pile"]) == 1 and {c["card"] for c in up(s["pile"] + s["hands"]["Red"])} <= faces
+
+
 def state(table) -> dict:
     return to_py(table.globals.GAME.state())
 

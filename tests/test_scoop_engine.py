@@ -206,3 +206,24 @@ def test_every_play_clause_has_its_test():
     clauses = {int(n) for n in re.findall(r"^Clause (\d+)\.", play_part, re.M)}
     tests = {int(n) for n in re.findall(r"^def test_clause_(\d+)_", open(__file__, encoding="utf-8").read(), re.M)}
     assert clauses == tests == set(range(14, 22))
+
+
+def test_view_shows_the_deck_face_down_and_every_pile_and_the_card_taken_face_up():
+    """view (docs/scripting.md): the deck by its size alone, then each player's card taken (the turn's, once
+    drawn) and its Go and Game Piles face up, bottom card first, faces the deck's card ids; every seat sees it."""
+    s = state([{"go": [k(3, "hearts")], "game": [k("K", "spades"), k(2, "clubs")]}, {}],
+              deck=[k(7, "clubs"), k(9, "diamonds")], drawn=k("Q", "hearts"), turn=2)
+    def up(*cards):
+        return [{"id": c["id"], "card": c["id"]} for c in cards]
+    view = from_lua(engine.view(to_lua(lua, s), 1))
+    assert view == {"zones": [
+        {"name": "deck", "cards": [{"down": True}, {"down": True}]},
+        {"name": "1's card taken", "owner": 1, "cards": []},
+        {"name": "1's Go Pile", "owner": 1, "cards": up(k(3, "hearts"))},
+        {"name": "1's Game Pile", "owner": 1, "cards": up(k("K", "spades"), k(2, "clubs"))},
+        {"name": "2's card taken", "owner": 2, "cards": up(k("Q", "hearts"))},
+        {"name": "2's Go Pile", "owner": 2, "cards": []},
+        {"name": "2's Game Pile", "owner": 2, "cards": []}]}
+    assert from_lua(engine.view(to_lua(lua, s), 2)) == view
+    faces = {c["id"] for component in from_lua(DATA)["components"] for c in component["cards"]}
+    assert k("Q", "hearts")["id"] in faces

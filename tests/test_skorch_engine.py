@@ -243,3 +243,36 @@ def test_every_play_clause_has_its_test():
     clauses = {int(n) for n in re.findall(r"^Clause (\d+)\.", play, re.M)}
     tests = {int(n) for n in re.findall(r"^def test_clause_(\d+)_", open(__file__, encoding="utf-8").read(), re.M)}
     assert clauses == tests == set(range(10, 23))
+
+
+def test_view_shows_a_seat_its_own_hand_the_others_face_down_and_the_prisons_as_they_lie():
+    """view (docs/scripting.md): White's hand face up, Red's and Blue's as many face-down cards, a card every
+    player saw go into Red's hand known but face down, each prison slot's card as it lies (face down unknown to
+    its owner too), the draw pile's size, the discard pile and the burned cards face up; every face a card of
+    the deck."""
+    state = from_lua(engine.setup(DATA, to_lua(lua, SEATS), to_lua(lua, {"seed": 4})))
+    state["players"]["Red"]["hand"][0]["shown"] = True
+    state["burned"] = [state["draw"].pop()]
+    faces = {c["id"] for component in from_lua(DATA)["components"] for c in component["cards"]}
+    view = from_lua(engine.view(to_lua(lua, state), "White"))
+    zones = {z["name"]: z for z in view["zones"]}
+    assert [z["name"] for z in view["zones"]][:4] == ["draw pile", "discard pile", "burned cards", "Red's hand"]
+    assert zones["draw pile"] == {"name": "draw pile", "cards": [{"down": True}] * len(state["draw"])}
+    for name, cards in (("discard pile", state["pile"]), ("burned cards", state["burned"]),
+                        ("White's hand", state["players"]["White"]["hand"])):
+        assert [c["id"] for c in zones[name]["cards"]] == [c["id"] for c in cards] and cards
+        assert all(c["card"] == c["id"].rsplit("-", 1)[0] and c["card"] in faces for c in zones[name]["cards"])
+        assert not any(c.get("down") for c in zones[name]["cards"])
+    red = state["players"]["Red"]["hand"]
+    assert zones["Red's hand"]["cards"] == [{"id": red[0]["id"], "card": red[0]["id"].rsplit("-", 1)[0], "down": True},
+                                            *[{"down": True}] * (len(red) - 1)]
+    blue = len(state["players"]["Blue"]["hand"])
+    assert zones["Blue's hand"] == {"name": "Blue's hand", "owner": "Blue", "cards": [{"down": True}] * blue} and blue
+    for seat in SEATS:
+        for row in ("front", "back"):
+            for slot, c in enumerate(state["players"][seat][row], 1):
+                shown = zones[f"{seat}'s {row} {slot}"]["cards"]
+                assert shown == ([{"id": c["id"], "card": c["id"].rsplit("-", 1)[0]}] if c["face_up"] else [{"down": True}])
+    assert view["lines"] == [f"The value to beat: {state['value']}" if state["value"] else "Any card may be played",
+                             "Play goes clockwise"]
+    assert from_lua(engine.view(to_lua(lua, state), "Red"))["zones"][3]["cards"][0].get("down") is None

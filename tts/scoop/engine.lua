@@ -1,5 +1,6 @@
 -- Scoop rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
--- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids, and the optional
+-- determinize and view).
 --
 -- Data in, data out: setup() lays out the shuffled deck and every seat's two empty piles; a turn is
 -- two moves, {draw = true} and then what is done with the card (placed on your own pile, SCOOP or
@@ -285,6 +286,28 @@ function ScoopEngine.determinize(state, seat, seed)
   local out = shallow(state)
   out.deck = deck
   return out
+end
+
+-- view(state, seat) -> view: what `seat` sees of the table (docs/scripting.md, "view"), the same for every
+-- seat, exactly what determinize keeps: the deck face down (C14: its size alone), then each player's card
+-- taken this turn and piles (in the order of setup.options.piles), face up, bottom card first. A
+-- card's face is its id, a card id of DATA's deck.
+function ScoopEngine.view(state, seat)
+  local zones, add = Util.appender()
+  local deck = {}
+  for i = 1, #state.deck do deck[i] = { down = true } end
+  add({ name = "deck", cards = deck })
+  for _, s in ipairs(state.seats) do
+    local taken = {}
+    if state.drawn and s == state.turn then taken[1] = { id = state.drawn.id, card = state.drawn.id } end
+    add({ name = tostring(s) .. "'s card taken", owner = s, cards = taken })
+    for _, pile in ipairs(state.rules.piles) do
+      local cards = {}
+      for i, c in ipairs(state.players[s][pile]) do cards[i] = { id = c.id, card = c.id } end
+      add({ name = where({ player = s, pile = pile }), owner = s, cards = cards })
+    end
+  end
+  return { zones = zones }
 end
 
 -- C20: the Count of scoop.scoring over the piles as they lie, with the deck's scoring table; its

@@ -1,5 +1,6 @@
 -- Skorch rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
--- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids, and the optional
+-- determinize and view).
 --
 -- Data in, data out: setup() deals (skorch.setup) and new_game() turns the deal plan into a game
 -- state; play() checks one move against the rules and returns the next state (the input is never
@@ -606,6 +607,57 @@ function SkorchEngine.determinize(state, seat, seed)
   Random.shuffle_in_place(pool, Random.seed(seed))
   for k = 1, n do lists[k][places[k]] = card_copy(pool[k], false) end
   return out
+end
+
+-- A card entry of a view: the card's face is its deck card id, its id without the copy number that
+-- SkorchEngine.cards gave it ("attack-7-5" shows "attack-7").
+local function seen(card, down)
+  return { id = card.id, card = string.match(card.id, "^(.-)%-%d+$"), down = down or nil }
+end
+
+local function face_down(list)
+  local out = {}
+  for i = 1, #list do out[i] = { down = true } end
+  return out
+end
+
+local function face_up(list)
+  local out = {}
+  for i, c in ipairs(list) do out[i] = seen(c) end
+  return out
+end
+
+-- view(state, seat) -> view: what `seat` sees of the table (docs/scripting.md, "view"), exactly what
+-- determinize keeps: the draw pile face down, the discard pile and the burned cards face up (bottom
+-- first); then each player's hand, its own face up and the others' face down but for the cards every
+-- player saw go there (`shown`: known, lying face down), and each prison slot, front 1-5 then back 1-5,
+-- its card as it lies (a face-down one unknown to its owner too, C13).
+function SkorchEngine.view(state, seat)
+  local zones, add = Util.appender()
+  add({ name = "draw pile", cards = face_down(state.draw) })
+  add({ name = "discard pile", cards = face_up(state.pile) })
+  add({ name = "burned cards", cards = face_up(state.burned) })
+  for _, s in ipairs(state.order) do
+    local player, who = state.players[s], tostring(s)
+    local hand = {}
+    for i, c in ipairs(player.hand) do
+      if s == seat then hand[i] = seen(c)
+      elseif c.shown then hand[i] = seen(c, true)
+      else hand[i] = { down = true } end
+    end
+    add({ name = who .. "'s hand", owner = s, cards = hand })
+    for _, row in ipairs(SkorchEngine.ROWS) do
+      for slot = 1, #player[row] do
+        local c = player[row][slot]
+        local cards = {}
+        if c then cards[1] = c.face_up and seen(c) or { down = true } end
+        add({ name = who .. "'s " .. row .. " " .. slot, owner = s, cards = cards })
+      end
+    end
+  end
+  local lines = { state.value == 0 and "Any card may be played" or ("The value to beat: " .. state.value),
+    state.direction == 1 and "Play goes clockwise" or "Play goes anticlockwise (a Shield)" }
+  return { zones = zones, lines = lines }
 end
 
 -- ---------------------------------------------------------------------------

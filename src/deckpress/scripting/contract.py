@@ -43,6 +43,7 @@ CONTRACT = (
     Function("scores", ("state",), ("points", "winners")),
     Function("all_ids", ("state",), ("ids",)),
     Function("determinize", ("state", "seat", "seed"), ("state",), optional=True),  # for playtest's search bot
+    Function("view", ("state", "seat"), ("view",), optional=True),  # for the table page of deckpress studio
 )
 FUNCTIONS = {f.name: f for f in CONTRACT}
 REQUIRED = tuple(f.name for f in CONTRACT if not f.optional)

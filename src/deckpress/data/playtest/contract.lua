@@ -10,6 +10,7 @@ local M = {}
 
 M.TRIED = 2           -- listed moves tried besides the one played, at each decision
 M.DETERMINIZE = 8     -- every this many moves, determinize is checked for the seat to act
+M.VIEW = 16           -- every this many moves, view is checked for every seat
 
 -- Where the game stands, for the message of an error raised by the engine: read by deckpress after a failure.
 M.at = {}
@@ -193,6 +194,225 @@ local function check_determinize(engine, state, seat, r)
   end
 end
 
+-- The card ids of DATA's components: {[card id] = true}, and by component {[component id] = {[card id] = true}}.
+local function faces(data)
+  local every, by_component = {}, {}
+  for _, component in ipairs(data.components or {}) do
+    local own = {}
+    for _, card in ipairs(component.cards or {}) do
+      every[card.id] = true
+      own[card.id] = true
+    end
+    by_component[component.id] = own
+  end
+  return {every = every, by_component = by_component}
+end
+
+-- Whether `t` is a list (keys 1..n only) and its length.
+local function list_length(t)
+  if type(t) ~= "table" then return nil end
+  local n = 0
+  for _ in pairs(t) do n = n + 1 end
+  for i = 1, n do
+    if t[i] == nil then return nil end
+  end
+  return n
+end
+
+local VIEW_KEYS = {zones = true, lines = true}
+local ZONE_KEYS = {name = true, owner = true, cards = true}
+local CARD_KEYS = {id = true, card = true, down = true, turned = true, component = true}
+
+-- A card entry of a view checked: nil when it is right, else what is wrong and what to write instead.
+local function card_wrong(entry, faces_of, ids)
+  if type(entry) ~= "table" then
+    return "gave " .. type(entry) .. " as a card", "give each card as {id = ..., card = ...} or {down = true}"
+  end
+  for k in pairs(entry) do
+    if not CARD_KEYS[k] then
+      return "gave a card the key " .. Bots.key(k), "give a card only id, card, down, turned and component"
+    end
+  end
+  if entry.down ~= nil and entry.down ~= true then
+    return "gave a card down = " .. Bots.key(entry.down), "write down = true for a face-down card, else leave it out"
+  end
+  if entry.turned ~= nil and entry.turned ~= true then
+    return "gave a card turned = " .. Bots.key(entry.turned), "write turned = true, else leave it out"
+  end
+  if entry.down and entry.id == nil then
+    if entry.card ~= nil or entry.turned ~= nil or entry.component ~= nil then
+      return "gave a face-down card it does not know (no id) other keys",
+        "give a card the seat does not know as {down = true} alone"
+    end
+    return nil
+  end
+  local kind = type(entry.id)
+  if kind ~= "string" and kind ~= "number" then
+    return "gave a card with no id", "give every card the seat knows its id (what moves name)"
+  end
+  if not ids[entry.id] then
+    return "named the card " .. Bots.key(entry.id) .. ", which all_ids does not give",
+      "give as `id` the engine's own card id, one of all_ids(state)"
+  end
+  local set = faces_of.every
+  if entry.component ~= nil then
+    set = faces_of.by_component[entry.component]
+    if set == nil then
+      return "named the component " .. Bots.key(entry.component) .. ", which is not in DATA",
+        "give as `component` the id of one of DATA.components"
+    end
+  end
+  if type(entry.card) ~= "string" or not set[entry.card] then
+    return "gave the card " .. Bots.key(entry.id) .. " the face " .. Bots.key(entry.card)
+      .. ", which is no card of DATA's components",
+      "give as `card` a card id of DATA.components[*].cards[*].id: the face to show"
+  end
+  return nil
+end
+
+-- A view's shape checked (docs/scripting.md, "view: what a seat sees"): nil, or what is wrong and the fix.
+local function view_wrong(view, seats, faces_of, ids)
+  if type(view) ~= "table" then
+    return "returned " .. type(view) .. " where the view goes", "return {zones = {...}, lines = {...}}"
+  end
+  for k in pairs(view) do
+    if not VIEW_KEYS[k] then
+      return "returned the key " .. Bots.key(k) .. " in the view", "return only zones and lines"
+    end
+  end
+  local zones = list_length(view.zones)
+  if zones == nil then return "returned no list of zones", "return zones = {{name = ..., owner = ..., cards = {...}}, ...}" end
+  for z = 1, zones do
+    local zone = view.zones[z]
+    if type(zone) ~= "table" then return "gave " .. type(zone) .. " as zone " .. z, "give each zone as a table" end
+    for k in pairs(zone) do
+      if not ZONE_KEYS[k] then
+        return "gave zone " .. z .. " the key " .. Bots.key(k), "give a zone only name, owner and cards"
+      end
+    end
+    if type(zone.name) ~= "string" then return "gave zone " .. z .. " no name", "name every zone as players call it" end
+    if zone.owner ~= nil and not member(seats, zone.owner) then
+      return "gave the zone " .. zone.name .. " the owner " .. Bots.key(zone.owner) .. ", which is no seat",
+        "give as owner one of the seats setup was given, or leave it out for a shared zone"
+    end
+    local n = list_length(zone.cards)
+    if n == nil then return "gave the zone " .. zone.name .. " no list of cards", "give every zone cards = {...}" end
+    for i = 1, n do
+      local text, fix = card_wrong(zone.cards[i], faces_of, ids)
+      if text then return text .. " (" .. zone.name .. ", card " .. i .. ")", fix end
+    end
+  end
+  if view.lines ~= nil then
+    local n = list_length(view.lines)
+    if n == nil then return "returned lines that are no list", "return lines = {\"...\", ...} or leave it out" end
+    for i = 1, n do
+      if type(view.lines[i]) ~= "string" then
+        return "gave line " .. i .. " as " .. type(view.lines[i]), "give every line as a string"
+      end
+    end
+  end
+  return nil
+end
+
+-- A view as text, its keys in a fixed order (the shape view_wrong checks): what two views are compared by, cheaper
+-- than Bots.key's sorting of every table's keys. A part that is no table of that shape is written as its type.
+local ZONE_ORDER = {"name", "owner"}
+local CARD_ORDER = {"id", "card", "down", "turned", "component"}
+
+local function view_text(view)
+  local parts, n = {}, 0
+  local function put(value)
+    n = n + 1
+    parts[n] = type(value) == "string" and string.format("%q", value) or tostring(value)
+  end
+  local function each(t, key)
+    local list = type(t) == "table" and t[key]
+    if type(list) ~= "table" then
+      put(type(list))
+      return {}
+    end
+    return list
+  end
+  local function fields(t, keys)
+    if type(t) ~= "table" then return put(type(t)) end
+    for _, k in ipairs(keys) do put(t[k]) end
+  end
+  for _, zone in ipairs(each(view, "zones")) do
+    fields(zone, ZONE_ORDER)
+    for _, entry in ipairs(each(zone, "cards")) do fields(entry, CARD_ORDER) end
+    n = n + 1
+    parts[n] = "|"   -- unquoted: no string part is
+  end
+  for _, line in ipairs(each(view, "lines")) do put(line) end
+  return table.concat(parts, ",", 1, n)
+end
+
+-- What a card entry shows, for a message.
+local function shown(entry)
+  if entry == nil then return "nothing" end
+  if entry.id == nil then return "a face-down card" end
+  return tostring(entry.id)
+end
+
+-- Where the view of a determinized state differs from the seat's view of the state: what the seat was shown that
+-- it cannot know.
+local function leak(view, other, seat)
+  local who = tostring(seat)
+  for z, zone in ipairs(view.zones) do
+    local there = other.zones[z]
+    if there == nil or there.name ~= zone.name or there.owner ~= zone.owner then
+      return "shows " .. who .. " zones that depend on what it cannot see (zone " .. z .. ": " .. zone.name .. ")"
+    end
+    local count = 0
+    for i, entry in ipairs(zone.cards) do
+      count = i
+      if Bots.key(entry) ~= Bots.key(there.cards[i]) then
+        return "shows " .. who .. " a card it cannot see (" .. zone.name .. ", card " .. i .. ": " .. shown(entry) .. ")"
+      end
+    end
+    if there.cards[count + 1] ~= nil then
+      return "shows " .. who .. " a count it cannot know (" .. zone.name .. ": " .. count .. " cards)"
+    end
+  end
+  if other.zones[#view.zones + 1] ~= nil then
+    return "shows " .. who .. " zones that depend on what it cannot see"
+  end
+  return "shows " .. who .. " lines that depend on what it cannot see"
+end
+
+-- view(state, seat) checked for every seat: plain data of the documented shape, the input unchanged, every card a
+-- face of DATA and an id of all_ids, the same view twice, and (with determinize) nothing the seat cannot see: its
+-- view of a determinized state is its view of the state.
+local function check_view(engine, state, seats, faces_of, ids, r)
+  local before = snapshot(state)
+  for _, seat in ipairs(seats) do
+    local view = engine.view(state, seat)
+    local function broken(text, fix)
+      return violation("view", seat, nil, text, fix)
+    end
+    if not equal(state, before) then
+      return broken("changed the state it was given", "return a new table and leave the state as it was")
+    end
+    local text, fix = view_wrong(view, seats, faces_of, ids)
+    if text then return broken(text, fix) end
+    local key = view_text(view)
+    if view_text(engine.view(state, seat)) ~= key then
+      return broken("gave two views of one state", "build every list in a fixed order (ipairs, not pairs)")
+    end
+    if engine.determinize then  -- one redeal: a hidden card shown is almost always another one after it
+      local dealt = engine.determinize(state, seat, draw(r, 1000000))
+      if not equal(state, before) then
+        return violation("determinize", seat, nil, "changed the state it was given",
+          "return a new state and leave the one given as it was")
+      end
+      local other = engine.view(dealt, seat)
+      if view_text(other) ~= key then
+        return broken(leak(view, other, seat), "show a card the seat cannot see as {down = true}")
+      end
+    end
+  end
+end
+
 -- One game: setup(data, seats, {seed = seed, mode = mode}), then random legal moves for the seats to_act
 -- names, every step checked, until the game is over or `moves` moves were played. Returns
 -- {over = bool, moves = n} or {refused = refusal}, or nil and a violation.
@@ -212,6 +432,7 @@ function M.game(engine, data, seats, seed, mode, moves)
       "return the id of every card of the game")
   end
   local ids = tally(every)
+  local faces_of = engine.view and faces(data)
   local r = {s = Random.seed(seed * 7919 + 17)}
   for n = 1, moves do
     M.at.move = n
@@ -251,6 +472,10 @@ function M.game(engine, data, seats, seed, mode, moves)
     end
     if engine.determinize and n % M.DETERMINIZE == 1 then
       broken = check_determinize(engine, state, seat, r)
+      if broken then return nil, broken end
+    end
+    if faces_of and n % M.VIEW == 1 then
+      broken = check_view(engine, state, seats, faces_of, ids, r)
       if broken then return nil, broken end
     end
     local before = snapshot(state)

@@ -1,7 +1,7 @@
 -- ${game_name}'s rules engine: the rules of decks/${deck}.yaml as pure Lua, written to deckpress's engine
--- contract (docs/scripting.md in deckpress): setup, to_act, legal_moves, play, scores, all_ids. The table
--- (table.lua beside this file) plays it in Tabletop Simulator; tests and `deckpress playtest` can drive it
--- with no table at all.
+-- contract (docs/scripting.md in deckpress): setup, to_act, legal_moves, play, scores, all_ids, and the optional
+-- determinize and view. The table (table.lua beside this file) plays it in Tabletop Simulator; tests,
+-- `deckpress playtest` and `deckpress studio` can drive it with no table at all.
 --
 -- Start here to make the game yours. The rules are the deck's "Play" steps:
 --   clause 2: on your turn, play one card on the pile if its number is higher than the top card's,
@@ -218,6 +218,31 @@ function Engine.determinize(state, seat, seed)
   end
   for i = 1, #state.draw do out.draw[i] = copy(hidden[k + i]) end
   return out
+end
+
+-- view(state, seat) -> view: what `seat` sees of the table, for a page that shows the game to that player
+-- (docs/scripting.md in deckpress, "view"): the draw pile face down (its size), the pile face up, bottom to top,
+-- and every hand, left to right: the seat's own face up, the others face down. A card's face is its deck card
+-- id, the id setup gave it without its copy number ("number-5-2" shows "number-5").
+function Engine.view(state, seat)
+  local function face_up(card)
+    return { id = card.id, card = string.match(card.id, "^(.-)%-%d+$") }
+  end
+  local draw, add_down = Util.appender()
+  for _ = 1, #state.draw do add_down({ down = true }) end
+  local pile, add_up = Util.appender()
+  for _, card in ipairs(state.pile) do add_up(face_up(card)) end
+  local zones, add = Util.appender()
+  add({ name = "draw pile", cards = draw })
+  add({ name = "pile", cards = pile })
+  local lines, say = Util.appender()
+  for _, other in ipairs(state.seats) do
+    local hand, put = Util.appender()
+    for _, card in ipairs(state.hands[other]) do put(other == seat and face_up(card) or { down = true }) end
+    add({ name = tostring(other) .. "'s hand", owner = other, cards = hand })
+    say(tostring(other) .. ": " .. state.coins[other] .. " coins")
+  end
+  return { zones = zones, lines = lines }
 end
 
 -- Every card of the game, wherever it is (hands, pile, draw pile): no card is ever created or lost.
