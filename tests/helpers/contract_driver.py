@@ -62,10 +62,11 @@ def setup(game: Game, seats, **opts):
     return (made, None) if not isinstance(made, tuple) else made
 
 
-def playout(game: Game, seats: list, seed: int, **opts) -> tuple[dict, int]:
+def playout(game: Game, seats: list, seed: int, visit=None, **opts) -> tuple[dict, int]:
     """A whole game played by `choose` through the contract, every move checked (accepted, the state given
     unchanged, by it and by the moves `choose` tried from it, every card kept, events with their text); returns
-    the final state and the number of moves."""
+    the final state and the number of moves. `visit(state, moves)`, when given, sees each state as the engine
+    holds it: before each move and the final one."""
     e, lua = game.contract, game.lua
     rng = random.Random(seed)
     state, refusal = setup(game, seats, seed=seed, **opts)
@@ -73,6 +74,8 @@ def playout(game: Game, seats: list, seed: int, **opts) -> tuple[dict, int]:
     every = sorted(from_lua(e.all_ids(state)))
     assert every, "a game without cards"
     for moves in range(LIMIT):
+        if visit:
+            visit(state, moves)
         acting, kind = e.to_act(state)
         acting = from_lua(acting)
         if kind == "over":

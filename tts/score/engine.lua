@@ -1951,4 +1951,111 @@ function ScoreEngine.determinize(state, seat, seed)
   return out
 end
 
+-- ---------------------------------------------------------------------------
+-- view(state, seat): what `seat` sees of the table (docs/scripting.md)
+
+local function face_down(n)
+  local out = {}
+  for i = 1, n do out[i] = { down = true } end
+  return out
+end
+
+-- The ids of `list` (false entries left out) as cards: face up, or lying face down but known (`known`),
+-- or face down and unknown (`hidden`: nothing but {down = true}).
+local function seen(list, how)
+  local out, add = Util.appender()
+  for _, id in ipairs(list or {}) do
+    if id then
+      if how == "hidden" then add({ down = true })
+      else add({ id = id, card = id, down = how == "known" or nil }) end
+    end
+  end
+  return out
+end
+
+-- A roster as it lies, slot 1 first: the laid one, else in Decking! the cards kept so far (the last kept
+-- lies in the leftmost filled slot, C29).
+local function roster_of(state, seat)
+  if state.chosen[seat] then return state.chosen[seat].roster end
+  local kept, out = state.kept and state.kept[seat] or {}, {}
+  for k = 1, #kept do out[k] = kept[#kept + 1 - k] end
+  return out
+end
+
+-- The lines of a game: the mode's name, the round (of how many), the target, the teams, a tie-break's players; the seat's own
+-- target choice once its roster is laid. Scorlitaire!/Scorliroad! add the last Score! and the spot to flip next to.
+local function view_lines(state, seat)
+  local opts, lines, line = state.opts, Util.appender()
+  line(state.name)
+  if state.over then line("The game is over after " .. state.rounds .. " round" .. (state.rounds == 1 and "" or "s"))
+  elseif opts.max_rounds then line("Round " .. (state.rounds + 1) .. " of " .. opts.max_rounds)
+  else line("Round " .. (state.rounds + 1)) end
+  if opts.teams then
+    local team_list = ScoreEngine.team_list(state, state.players)
+    for team = 0, 1 do
+      line(ScoreEngine.team_names(state, team) .. (opts.teams == "pooled"
+        and (": target " .. fmt(ScoreEngine.entity_target(opts, team, team_list)) .. " points") or ""))
+    end
+  end
+  local target = opts.teams ~= "pooled" and ScoreEngine.entity_target(opts, 0)
+  if target then line("Target: " .. fmt(target) .. " points") end
+  if state.contenders and state.contenders[1] ~= nil and not state.over then
+    local names = {}
+    for i, s in ipairs(ScoreEngine.round_players(state, opts)) do names[i] = tostring(s) end
+    line("Tie-break: " .. table.concat(names, ", ") .. " play on")
+  end
+  local chosen = not opts.solo and state.chosen[seat]
+  if chosen then
+    line(tostring(seat) .. "'s targeted cards aim at " .. (chosen.target and tostring(chosen.target) or "Auto"))
+  end
+  if solitaire(opts) then
+    line("Last Score!: " .. fmt(state.last))
+    if opts.solo == "scorliroad" and state.spot then line("Flip next to spot " .. state.spot) end
+  end
+  return lines
+end
+
+-- view(state, seat) -> {zones, lines}. Classic and the modes dealt from the shared deck: the deck (face
+-- down), then each player's hand (the seat's own face up, the others' face down) and laid roster (the
+-- seat's own face down but known, the others' unknown: the rosters are laid unseen, C3, and a round
+-- resolves within the move that lays the last one). Decking! and Score Against! (C29, C27): each player's
+-- own deck, draw, roster (the cards kept so far) and graveyard (face up), and in Score Against! the virtual
+-- roster's columns (face down) and the discard pile. Scorlitaire!/Scorliroad! (C26): each spot of the
+-- layout, a face-down card with the Deny! on it face up, then the Deny! still to place and the discard pile
+-- (the flipped cards, face up). What determinize redeals never shows.
+function ScoreEngine.view(state, seat)
+  local opts, zones, zone = state.opts, Util.appender()
+  if solitaire(opts) then
+    for spot = 1, state.spots do
+      local cards = seen({ state.covered[spot] })  -- bottom to top: the face-down card, the Deny! covering it
+      if state.layout[spot] then table.insert(cards, 1, { down = true }) end
+      zone({ name = "spot " .. spot, cards = cards })
+    end
+    zone({ name = "Deny! to place", cards = seen({ state.deny }) })
+    zone({ name = "discard pile", cards = seen(state.discard) })
+    return { zones = zones, lines = view_lines(state, seat) }
+  end
+  if opts.deck_per_player then
+    if (opts.virtual_rows or 0) > 0 then zone({ name = "discard pile", cards = seen(state.discard) }) end
+    for _, other in ipairs(state.players) do
+      local mine, name = other == seat, tostring(other) .. "'s "
+      zone({ name = name .. "deck", owner = other, cards = face_down(#state.decks[other]) })
+      for col, column in ipairs(state.virtual[other] or {}) do
+        zone({ name = name .. "virtual column " .. col, owner = other, cards = face_down(#column) })
+      end
+      zone({ name = name .. "draw", owner = other, cards = seen(state.hands[other], mine and "up" or "hidden") })
+      zone({ name = name .. "roster", owner = other, cards = seen(roster_of(state, other), mine and "known" or "hidden") })
+      zone({ name = name .. "graveyard", owner = other, cards = seen(state.graves[other]) })
+    end
+    return { zones = zones, lines = view_lines(state, seat) }
+  end
+  zone({ name = "deck", cards = face_down(#state.deck) })
+  for _, other in ipairs(state.players) do
+    local mine, name = other == seat, tostring(other) .. "'s "
+    zone({ name = name .. "hand", owner = other, cards = seen(state.hands[other], mine and "up" or "hidden") })
+    zone({ name = name .. "roster", owner = other, cards = seen(roster_of(state, other), mine and "known" or "hidden") })
+  end
+  return { zones = zones, lines = view_lines(state, seat) }
+end
+
 return ScoreEngine

@@ -1,5 +1,5 @@
 -- Scout rules engine: pure game logic for Tabletop Simulator (MoonSharp, Lua 5.2), written to the
--- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids).
+-- engine contract of docs/scripting.md (setup, to_act, legal_moves, play, scores, all_ids, determinize, view).
 --
 -- Data in, data out: setup() deals the first round (scout.setup, seeded); play() checks one move
 -- (turning the hand, Show, Scout, or Scout & Show) and returns the next state (the input is never
@@ -690,6 +690,56 @@ function ScoutEngine.determinize(state, seat, seed)
   end
   out.rng = Random.next(rng)
   return out
+end
+
+-- A card as a seat sees it face up: its id (the engine's and the deck's are the same) and `turned` when its
+-- bottom number is the one that counts (C7).
+local function face_up(card)
+  return { id = card.id, card = card.id, turned = card.flipped and true or nil }
+end
+
+local function face_down(n)
+  local out = {}
+  for i = 1, n do out[i] = { down = true } end
+  return out
+end
+
+-- view(state, seat) -> {zones, lines}: the table as `seat` sees it (docs/scripting.md). Shared zones first:
+-- the cards out of the round (face down, C4) and the active set (face up, turned as shown); then each seat's
+-- hand (its own face up, in order, the others' as face-down cards) and score pile (face down, C14). Lines:
+-- the round, the first-player marker, and each seat's Scout tokens and Scout & Show chips. The set-aside
+-- cards of this player count (C2) are back in the box, no zone. What determinize redeals never shows.
+function ScoutEngine.view(state, seat)
+  local me = index_of(state.seats, seat)
+  local zones, zone = Util.appender()
+  local lines, line = Util.appender()
+  if not state.hands then
+    return { zones = zones, lines = { string.format("Round 0 of %d", state.rounds) } }
+  end
+  zone({ name = "out of the round", cards = face_down(#state.out) })
+  local shown = {}
+  if state.active then
+    for i, c in ipairs(state.active.cards) do shown[i] = face_up(c) end
+  end
+  zone({ name = "active set", cards = shown })
+  for p = 1, state.seat_count do
+    local owner = state.seats[p]
+    local hand = state.hands[p]
+    local cards = face_down(#hand)
+    if p == me then
+      for i, c in ipairs(hand) do cards[i] = face_up(c) end
+    end
+    zone({ name = name(state, p) .. "'s hand", owner = owner, cards = cards })
+    zone({ name = name(state, p) .. "'s score pile", owner = owner, cards = face_down(#state.won[p]) })
+  end
+  line(string.format("Round %d of %d%s", state.round, state.rounds, state.round_over and " (over)" or ""))
+  line(name(state, state.first_player) .. " has the first-player marker")
+  if state.active then line(name(state, state.active.owner) .. " showed the active set") end
+  for p = 1, state.seat_count do
+    line(string.format("%s: %d Scout token%s, %d Scout & Show chip%s", name(state, p), state.tokens[p],
+      state.tokens[p] == 1 and "" or "s", state.chips[p], state.chips[p] == 1 and "" or "s"))
+  end
+  return { zones = zones, lines = lines }
 end
 
 -- Every card of the game, wherever it is: hands, the active set, score piles, out of the round, set
