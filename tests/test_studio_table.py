@@ -275,3 +275,21 @@ def test_a_game_past_playtests_most_moves_is_unfinished(blind, monkeypatch):
     assert table.bot_move() is None
     shown = table.snapshot(None)
     assert shown["unfinished"] and shown["kind"] == "turn" and len(shown["events"]) >= 3
+
+
+def test_a_search_bot_plays_at_the_table(viewed):
+    table = Table.load(viewed)
+    table.start({"White": "search", "Red": "human"})
+    assert table.bot_move()["seat"] == "White"
+    assert table.snapshot("Red")["events"][0]["seat"] == "White"
+
+
+def test_a_lua_error_of_the_engine_is_one_line_at_its_file(tmp_path, monkeypatch):
+    deck = project(tmp_path / "climb", 'Engine.legal_moves = function(state, seat) error("no moves today") end\n')
+    monkeypatch.chdir(deck.parent.parent)  # where the studio runs: the project
+    table = Table.load(deck)
+    table.start({"White": "human", "Red": "random"})
+    with pytest.raises(TableError, match=r"^tts/climb/engine\.lua:\d+: no moves today \(in legal_moves, move 1 of climb, "
+                                         r"seed 1\)$") as failed:
+        table.snapshot("White")
+    assert "\n" not in str(failed.value)
