@@ -23,7 +23,7 @@ from typing import Any
 from ..builders.tts import save
 from ..builders.tts.data import lua_data
 from ..builders.tts.lua import Module, find_modules
-from ..deck import load_deck
+from ..deck import LoadedDeck, load_deck
 from ..processes import shared_out
 from ..scripting import contract, runtime
 from ..scripting.runtime import LuaFailure
@@ -86,19 +86,19 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     for name in names:
         if name not in BOTS:
             raise PlaytestError(f"--bots {bots}: unknown bot {name!r}; use {', '.join(BOTS)} (one, or one per seat)")
-    deck = load_deck(path)
-    model = deck.model
-    if not model.script or model.scripted is None:
+    found = scripted(path)
+    if found is None:
         raise PlaytestError(f"{path}: the deck has no table script (`script:`) whose rules the bots could play; "
                             "playtest plays scripted games only (docs/scripting.md)")
-    data = lua_data(deck, save.seats(model), None, [], f"{model.scripted.name}.engine")
+    deck, data, modules = found
+    model = deck.model
     modes = [m["id"] for m in data["modes"]]
     if mode is None and modes:
         mode = modes[0]
     if mode is not None and mode not in modes:
         known = ", ".join(modes) if modes else "none: this deck has no modes"
         raise PlaytestError(f"--mode {mode}: {path.stem} has no such mode; its modes: {known}")
-    low, high = _players(data, mode)
+    low, high = player_range(data, mode)
     if players is None:
         players = min(max(DEFAULT_PLAYERS, low), high)
     if not low <= players <= high:
@@ -109,14 +109,23 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
     if len(names) not in (1, players):
         raise PlaytestError(f"--bots {bots}: name one bot for every seat, or {players} (one per seat, in turn order)")
     seats = data["seats"][:players]
-    game = model.scripted
-    modules = find_modules(path, game) + contract.playtest_modules()
     cards = {card.id: card.name for component in model.components for card in component.cards}
     return Run(path.stem, path, mode, players, seats, names * players if len(names) == 1 else names, games, seed,
                budget, runtime, max_moves, rotate, modules, data, cards)
 
 
-def _players(data: dict, mode: str | None) -> tuple[int, int]:
+def scripted(path: Path) -> tuple[LoadedDeck, dict, list[Module]] | None:
+    """The deck file `path` loaded (a DeckError for a mistake in it), with its game as the TTS builder bundles it:
+    DATA of the save and the game's modules, playtest's beside them; None for a deck without a table script."""
+    deck = load_deck(path)
+    model = deck.model
+    if not model.script or model.scripted is None:
+        return None
+    data = lua_data(deck, save.seats(model), None, [], f"{model.scripted.name}.engine")
+    return deck, data, find_modules(path, model.scripted) + contract.playtest_modules()
+
+
+def player_range(data: dict, mode: str | None) -> tuple[int, int]:
     """The player counts the game (and the mode) allows, from the deck: the mode's, else the game's; at most
     the save's seats."""
     found = next((m.get("players") for m in data["modes"] if m["id"] == mode), None) if mode else None
@@ -129,6 +138,35 @@ def _players(data: dict, mode: str | None) -> tuple[int, int]:
 
 # --- Playing: a process per core, each its own LuaRuntime ------------------------------------------------
 
+@dataclass
+class Loaded:
+    """A deck's game in a Lua state of its own: the engine module as it returned (`module`), the engine as the
+    bots get it (`engine`: the contract's functions it has, each call bounded), DATA as Lua, and playtest.bots."""
+
+    lua: runtime.Runtime
+    module: Any
+    engine: Any
+    data: Any
+    bots: Any
+
+
+def load_game(modules: list[Module], path: Path, data: dict, dialect: str = "5.2") -> Loaded:
+    """The engine DATA names, loaded from `modules` (the deck at `path`'s) and checked for the contract's
+    functions (a missing one is check's located line, a DeckError); a Lua error running a module is a
+    LuaFailure."""
+    lua = runtime.Runtime(modules, path, dialect)
+    loaded = lua.use(data["engine"])
+    module = next(m for m in modules if m.name == data["engine"])
+    engine = contract.guarded(lua, contract.check_engine(lua, module, loaded))
+    return Loaded(lua, loaded, engine, lua.table(data), lua.use("playtest.bots"))
+
+
+def no_search(engine: str) -> str:
+    """Why a search bot cannot play the engine `engine`, which has no determinize."""
+    return (f"the search bot needs the engine's {contract.FUNCTIONS['determinize'].signature}, which {engine} has "
+            "not (without it the bot would see every hidden card; docs/scripting.md); use greedy or random bots")
+
+
 _WORKER: dict[str, Any] = {}
 
 
@@ -138,23 +176,16 @@ def _load(run: Run) -> None:
     without determinize (it would see every hidden card), is a PlaytestError here, before any process starts;
     an engine without a function of the contract is check's located line (a DeckError). The bots get the
     contract's functions alone, each bounded (scripting/contract.py's `guarded`)."""
-    lua = runtime.Runtime(run.modules, run.path, run.runtime)
     try:
-        loaded = lua.use(run.data["engine"])
-        module = next(m for m in run.modules if m.name == run.data["engine"])
-        engine = contract.guarded(lua, contract.check_engine(lua, module, loaded))
-        data = lua.table(run.data)
-        state, refusal = lua.call(engine.setup, data, lua.table(run.seats),
+        game = load_game(run.modules, run.path, run.data, run.runtime)
+        lua, engine = game.lua, game.engine
+        state, refusal = lua.call(engine.setup, game.data, lua.table(run.seats),
                                   lua.table({"seed": run.seed * SEED_STRIDE + 1, "mode": run.mode}), results=2)
-        bots = lua.use("playtest.bots")
     except LuaFailure as failure:
         raise PlaytestError(f"{failure.text()}\n(setting up {run.deck} for playtest)") from None
-    _WORKER.update(run=run, lua=lua, engine=engine, data=data, bots=bots)
+    _WORKER.update(run=run, lua=lua, engine=engine, data=game.data, bots=game.bots)
     if "search" in run.bots and engine.determinize is None:
-        raise PlaytestError(f"--bots search: the search bot needs the engine's "
-                            f"{contract.FUNCTIONS['determinize'].signature}, which {run.data['engine']} has not "
-                            "(without it the bot would see every hidden card; docs/scripting.md); use greedy or "
-                            "random bots")
+        raise PlaytestError(f"--bots search: {no_search(run.data['engine'])}")
     if state is None:
         what = f"mode {run.mode}" if run.mode else run.deck
         raise PlaytestError(f"{run.path}: {what} with {run.players} player{'' if run.players == 1 else 's'} is refused by the game: "

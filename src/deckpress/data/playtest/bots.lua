@@ -39,6 +39,7 @@ M.PLAYOUT = 2000            -- moves of a search bot's playout, after which the 
 local function generator(seed)
   return { s = Random.seed(seed) }
 end
+M.generator = generator
 
 -- 1 .. n, uniformly (n >= 1).
 local function draw(r, n)
@@ -247,6 +248,13 @@ end
 
 M.BOTS = BOTS
 
+-- The move the bot named `bot` ("random", "greedy", "search") chooses for `seat` in `state`, drawing from the
+-- generator r; `others` are the seats choosing at once with it (to_act's "simultaneous"), which it does not
+-- see choose; `budget` is a search bot's playouts.
+function M.choose(bot, engine, state, seat, others, r, budget)
+  return BOTS[bot](engine, state, seat, others, r, budget)
+end
+
 -- What one game tells: {winners = {seat index}, length = moves, played = {seat index = {card id = true}},
 -- flags = {"what.key" = {true count, count}}, points = {seat index = points}}.
 --
@@ -292,7 +300,7 @@ function M.game(engine, data, seats, opts, bots, seed, budget, max_moves)
   for _, id in ipairs(engine.all_ids(state)) do ids[id] = true end
   local index, bot, played = {}, {}, {}
   for i, seat in ipairs(seats) do
-    index[seat], bot[seat], played[i] = i, BOTS[bots[i]], {}
+    index[seat], bot[seat], played[i] = i, bots[i], {}
   end
   local r = generator(seed * 7919 + 104729)
   local flags, length = {}, 0
@@ -314,7 +322,7 @@ function M.game(engine, data, seats, opts, bots, seed, budget, max_moves)
           others[n] = other
         end
       end
-      chosen[i] = bot[seat](engine, state, seat, others, r, budget)
+      chosen[i] = M.choose(bot[seat], engine, state, seat, others, r, budget)
     end
     for i, seat in ipairs(acting) do
       local after, events = engine.play(state, seat, chosen[i])
