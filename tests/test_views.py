@@ -20,7 +20,7 @@ from helpers.lua_modules import modules, runtime
 from helpers.views import check_view
 
 SEATS = ["White", "Red", "Yellow", "Green", "Blue"]
-GAMES = ("scout", "score")  # skorch and scoop join once their engines have view
+GAMES = ("scout", "score", "skorch", "scoop")
 
 
 @lru_cache(maxsize=None)

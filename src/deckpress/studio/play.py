@@ -108,13 +108,16 @@ class Tables:
         self.locks: dict[str, threading.Lock] = {name: threading.Lock() for name in studio.decks}
 
     def snapshot(self, name: str, seat: str | None) -> JSONResponse:
+        from .table import TableError
+
         with self.locks[name]:
             table = self.games.get(name)
             if table is None:
                 return self.setup(name)
-            if seat is not None and seat not in table.seats:
-                return error_response(404, f"no seat {seat!r} at this table; its seats: {', '.join(table.seats)}")
-            return JSONResponse({"started": True, **table.snapshot(seat)})
+            try:
+                return JSONResponse({"started": True, **table.snapshot(seat)})
+            except TableError as err:
+                return error_response(400, str(err))
 
     def setup(self, name: str) -> JSONResponse:
         """What the page's new-game form offers: the deck's seats, modes and player counts, the bots."""

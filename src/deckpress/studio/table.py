@@ -32,6 +32,7 @@ MOST_INTEGER = 2 ** 53    # beyond it a Lua 5.2 number is no longer the integer 
 BUDGET = 100              # playouts of a search bot per decision: playtest's default --budget
 SHOWN_DEPTH = 32          # levels of a view or a move list the engine gives, past which it is refused
 NO_VIEW = "the engine has no view(state, seat): the table shows no cards; add one (docs/scripting.md)"
+WATCHING = "watching: a spectator is shown no seat's cards"
 
 
 class TableError(Exception):
@@ -87,6 +88,16 @@ class Table:
                                                       planned.front(component, card).path))
         return cls(deck_path, deck.model.game.name, data, game, faces)
 
+    def setup_options(self) -> dict:
+        """What a new game may be: the game's name, its seats in turn order, its modes and the player counts
+        each allows, and what may play a seat."""
+        low, high = player_range(self.data, None)
+        modes = [{"id": m["id"], "name": m["name"], "players": dict(zip(("min", "max"), player_range(self.data, m["id"])))}
+                 for m in self.data["modes"]]
+        bots = [b for b in BOTS if b != "search" or self.game.engine.determinize is not None]
+        return {"game": self.name, "seats": list(self.data["seats"]), "players": {"min": low, "max": high},
+                "modes": modes, "bots": bots}
+
     # --- Starting -----------------------------------------------------------------------------------------
 
     def start(self, players: dict[str, str], mode: str | None = None, seed: int = 1) -> None:
@@ -133,10 +144,9 @@ class Table:
         if seat is not None:
             self._human(seat)
         acting, kind = self._to_act()
-        view_of = self._view_function()
-        view, note, cards = None, NO_VIEW, {}
-        if view_of is not None:
-            view = self._json(self._call("view", view_of, self._state, seat)[0], "view")
+        view, note, cards = None, NO_VIEW if self.game.engine.view is None else WATCHING, {}
+        if seat is not None and self.game.engine.view is not None:
+            view = self._json(self._call("view", self.game.engine.view, self._state, seat)[0], "view")
             note = None
             cards = self._cards(view)
         moves: Any = []
@@ -152,11 +162,6 @@ class Table:
     def unfinished(self) -> bool:
         """True once the game has been played MAX_MOVES moves without ending (playtest counts it unfinished)."""
         return self.moves >= MAX_MOVES
-
-    def _view_function(self):
-        """The engine's view(state, seat), each call bounded, or None when the engine has none: read from the
-        engine module as it returned, guarded here, since the guarded engine holds CONTRACT's functions only."""
-        return self.game.lua.guard(self.game.module, ["view"]).view
 
     def _cards(self, view) -> dict:
         """The deck's cards the view shows: each one's name, component and face file, as the build names it."""

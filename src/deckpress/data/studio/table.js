@@ -111,9 +111,18 @@ function renderTurn(s) {
 function cardImage(entry, cards) {
   if (!entry.card || !cards[entry.card]) return el("span", {class: "card down", title: "face down"}, []);
   const info = cards[entry.card];
-  const url = `/face/${encodeURIComponent(DECK)}/${info.face.split("/").map(encodeURIComponent).join("/")}?w=${Math.round(84 * (window.devicePixelRatio || 1))}`;
+  const url = `/face/${encodeURIComponent(DECK)}/${info.face.split("/").map(encodeURIComponent).join("/")}?w=${Math.round(64 * (window.devicePixelRatio || 1))}`;
   return el("img", {class: "card" + (entry.turned ? " turned" : "") + (entry.down ? " known" : ""), src: url, alt: info.name,
                     title: info.name + (entry.down ? " (face down: you know it)" : ""), "data-id": entry.id || ""});
+}
+
+// A zone's cards; a pile of face-down cards nobody knows as one stack with its count.
+const STACK = 6;
+function zoneCards(list, cards) {
+  if (list.length > STACK && list.every(c => c.down && !c.card)) {
+    return [el("span", {class: "card down stack", title: `${list.length} cards face down`}, [String(list.length)])];
+  }
+  return list.map(c => cardImage(c, cards));
 }
 
 function renderView(s) {
@@ -123,9 +132,21 @@ function renderView(s) {
   const view = s.view || {zones: [], lines: []};
   for (const zone of view.zones || []) for (const c of zone.cards || []) if (c.id && c.card) game.idToCard[c.id] = c.card;
   lines.replaceChildren(...(view.lines || []).map(line => el("li", {}, [line])));
-  zones.replaceChildren(...(view.zones || []).map(zone => el("div", {class: "zone" + (zone.owner && zone.owner === s.seat ? " mine" : ""), "data-zone": zone.name}, [
-    el("h3", {}, [`${zone.name} (${(zone.cards || []).length})`]),
-    el("div", {class: "cards"}, (zone.cards || []).map(c => cardImage(c, s.cards)))])));
+  // The shared zones first, then each seat's, the seat shown last (nearest its moves), each group on a row.
+  const groups = new Map([[null, []]]);
+  for (const seat of s.seats) if (seat !== s.seat) groups.set(seat, []);
+  if (s.seat) groups.set(s.seat, []);
+  for (const zone of view.zones || []) {
+    const owner = zone.owner ?? null;
+    if (!groups.has(owner)) groups.set(owner, []);
+    groups.get(owner).push(zone);
+  }
+  zones.replaceChildren(...[...groups].filter(([, list]) => list.length).map(([owner, list]) =>
+    el("div", {class: "seat-zones" + (owner && owner === s.seat ? " mine" : ""), "data-owner": owner || ""}, [
+      el("h3", {}, [owner === null ? "On the table" : owner === s.seat ? `${owner} (you)` : owner]),
+      el("div", {class: "zone-row"}, list.map(zone => el("div", {class: "zone", "data-zone": zone.name}, [
+        el("h4", {}, [`${zone.name} (${(zone.cards || []).length})`]),
+        el("div", {class: "cards"}, zoneCards(zone.cards || [], s.cards))])))])));
 }
 
 // What a move's value reads as: card ids by their card's name, `true` by its key alone.
