@@ -223,3 +223,54 @@ def test_a_refused_move_shows_its_rule(studio, page):
     until(lambda: refusal.is_displayed(), "the refusal")
     assert refusal.text == "Clause 11 (a play): card nobody-holds-this is not yours"
     assert _snapshot(page)["events"] == snapshot["events"]  # nothing happened
+
+
+def test_a_round_of_score_is_chosen_from_the_engines_description(studio, page):
+    """SCORE!'s legal move is a description (a roster of 3 of the hand's cards in order, and a target): the page
+    makes it a choice, and the roster picked is the one played."""
+    page.get(studio.url + "table/score?pause=20")
+    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+    page.find_element("id", "start").click()
+    snapshot = until(lambda: (lambda s: s if s and s["seat"] == "White" and "White" in s["to_act"] else None)(
+        _snapshot(page)), "White to lay a roster")
+    assert snapshot["kind"] == "simultaneous"
+    description = snapshot["moves"][0]
+    assert description["roster"]["choose"] == 3 and description["roster"]["ordered"]
+    chips = page.find_elements("css selector", "#composers .chip")
+    assert [json.loads(c.get_attribute("data-item")) for c in chips] == description["roster"]["from"]
+    play = page.find_element("css selector", "#composers button.primary")
+    assert not play.is_enabled()
+    for chip in (chips[2], chips[0], chips[1]):
+        chip.click()
+    assert [c.text for c in chips[:3]] == [f"2. {chips[0].text[3:]}", f"3. {chips[1].text[3:]}", f"1. {chips[2].text[3:]}"]
+    play.click()
+    laid = [description["roster"]["from"][i] for i in (2, 0, 1)]
+    names = [snapshot["cards"][card]["name"] for card in laid]
+    turns = until(lambda: (lambda s: [e["text"] for e in s["events"] if e["text"].startswith("Action turn ")] or None)(
+        _snapshot(page)), "the round played")
+    for turn, name in zip(turns, names):  # the action turns play White's roster in the order picked
+        assert turn.split("White: ", 1)[1].startswith(name), (turn, name)
+    page.execute_script("window.scrollTo(0, 0)")
+
+
+def test_the_print_pages_and_a_playtest_from_the_page(studio, page, shots):
+    page.get(studio.url + "deck/score")
+    page.find_element("css selector", '#tabs button[data-tab="print"]').click()
+    pages = until(lambda: (lambda p: p if p and all(x["width"] for x in p) else None)(page.execute_script(
+        "return [...document.querySelectorAll('#pages img')].slice(0, 2).map(i => ({width: i.naturalWidth, h: i.naturalHeight}))")),
+        "the first print pages drawn")
+    assert pages[0]["width"] == 800 and abs(pages[0]["h"] - 800 * 297 / 210) <= 2  # A4, as the PDF is
+    page.save_screenshot(str(shots / "print.png"))
+
+    page.find_element("css selector", '#tabs button[data-tab="playtest"]').click()
+    games = page.find_element("css selector", '#playtest-form input[name="games"]')
+    games.clear()
+    games.send_keys("300")
+    page.find_element("id", "playtest-start").click()
+    report = page.find_element("id", "playtest-report")
+    until(lambda: report.is_displayed(), "the playtest's report", timeout=120)
+    run = studio.json("/api/playtest/score")
+    assert report.text == run["report"].strip() and "300 games" in report.text
+    frame = page.find_element("id", "playtest-page")
+    assert frame.get_attribute("src").endswith(run["page"])
+    page.save_screenshot(str(shots / "playtest.png"))

@@ -227,7 +227,9 @@ class Studio:
         folder = self.out / name
         manifest = read_manifest(folder) if (folder / MANIFEST).is_file() else {}
         faces = {path: record.get("key", "")[:16] for path, record in manifest.get("faces", {}).items()}
-        prints = sorted(p.name for p in (folder / "print").glob("*.pdf")) if (folder / "print").is_dir() else []
+        # the deck's own PDFs first, the calibration sheets after them
+        prints = sorted((p.name for p in (folder / "print").glob("*.pdf")), key=lambda n: (not n.startswith(name), n)) \
+            if (folder / "print").is_dir() else []
         assets = folder / "tts" / "assets"
         sheets = sorted(p.name for p in assets.iterdir() if p.suffix in (".jpg", ".png")) if assets.is_dir() else []
         pages = folder / PLAYTEST

@@ -6,7 +6,7 @@ const DECK = document.querySelector('meta[name="deckpress-deck"]').content;
 const API = `/api/table/${encodeURIComponent(DECK)}`;
 // ms between a bot's moves, so that a player can follow them (?pause=ms to change it)
 const BOT_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 400);
-const game = {snapshot: null, seat: null, shownTo: null, idToCard: {}, botTimer: null, setup: null};
+const game = {snapshot: null, seat: null, shownTo: null, idToCard: {}, botTimer: null, setup: null, offered: null};
 
 function show(id, visible) { document.getElementById(id).hidden = !visible; }
 function problem(message) { const p = document.getElementById("problem"); p.textContent = message || ""; p.hidden = !message; }
@@ -96,7 +96,10 @@ async function render(snapshot) {
   }
   renderTurn(snapshot);
   renderView(snapshot);
-  renderMoves(covered ? [] : snapshot.moves, snapshot);
+  // The moves are offered anew only when they change: a bot's move meanwhile keeps a choice half made.
+  const offered = JSON.stringify([seat, covered, snapshot.kind, snapshot.moves]);
+  if (offered !== game.offered) renderMoves(covered ? [] : snapshot.moves, snapshot);
+  game.offered = offered;
   renderScores(snapshot);
   renderEvents(snapshot.events);
   scheduleBot(snapshot);
