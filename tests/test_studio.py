@@ -203,3 +203,33 @@ def test_the_page_assets_ship_in_the_package():
     assert ASSETS.is_relative_to(ROOT / "src" / "deckpress")
     for name in ("index.html", "deck.html", "table.html", "common.js", "deck.js", "table.js", "studio.css"):
         assert (ASSETS / name).is_file(), name
+
+
+def test_a_move_in_the_wrong_format_is_one_line(studio):
+    setup = studio.json("/api/table/scoop?setup=1")
+    assert setup["seats"][:2] == ["White", "Red"] and "random" in setup["bots"]
+    status, started = studio.post("/api/table/scoop/start", {"players": {"White": "human", "Red": "random"}, "seed": 2})
+    assert status == 200 and started["started"] and started["players"] == {"White": "human", "Red": "random"}
+    deep: list = []
+    for _ in range(20):
+        deep = [deep]
+    for body, words in (({"seat": "White"}, 'a move is {"seat": "Red", "move":'),
+                        ({"seat": 3, "move": {"draw": True}}, 'a move is {"seat": "Red", "move":'),
+                        ({"seat": "White", "move": deep}, "a move is JSON of objects, lists"),
+                        ({"seat": "White", "move": {"draw": None}}, "a move is JSON of objects, lists"),
+                        ({"seat": "Red", "move": {"draw": True}}, "Red is a bot's seat"),
+                        ({"seat": "Blue", "move": {"draw": True}}, "Blue")):
+        status, answer = studio.post("/api/table/scoop/move", body)
+        assert status == 400, body
+        assert words in answer["error"] and "\n" not in answer["error"], (body, answer)
+    for body, words in (({"players": "everyone"}, "players: give each seat's player"),
+                        ({"players": {"White": "human", "Red": "clever"}}, "'clever' plays no seat"),
+                        ({"players": {"White": "human"}, "seed": "x"}, "seed: 'x'")):
+        status, answer = studio.post("/api/table/scoop/start", body)
+        assert status == 400 and words in answer["error"], (body, answer)
+    status, _, body = studio.request("POST", "/api/table/scoop/move", b'{"seat": "White", "move": {"draw": true}}',
+                                     {"Content-Type": "application/json"})
+    assert status == 403
+    status, _, body = studio.request("POST", "/api/table/scoop/move", b"x" * 70_000,
+                                     {"X-Deckpress-Token": studio.token})
+    assert status == 413
