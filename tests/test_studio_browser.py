@@ -98,6 +98,18 @@ def test_the_grid_shows_every_face_of_score(studio, page, shots):
     assert any(row.startswith("text") and "decks/score.yaml:" in row for row in rows), rows
     elements = page.execute_script("return [...document.querySelectorAll('#card-elements tbody tr')].map(r => r.innerText)")
     assert any("templates/score-card.yaml:" in row for row in elements), elements
+    from selenium.webdriver import ActionChains
+
+    effect = next(r for r in page.find_elements("css selector", "#card-elements tbody tr")
+                  if r.find_elements("css selector", "td")[1].text == "effect")
+    ActionChains(page).move_to_element(effect).perform()
+    lit = page.execute_script("const b = document.querySelector('#card-faces .element-box.lit'); "
+                              "const f = b.parentElement.getBoundingClientRect(), r = b.getBoundingClientRect(); "
+                              "return [(r.left - f.left) / f.width, (r.top - f.top) / f.height, r.width / f.width, r.height / f.height]")
+    face = next(s for s in studio.json("/api/deck/score/sources") if s["card"] == "double")["faces"]["front"]
+    box = next(e["box"] for e in face["elements"] if e["label"] == "effect")
+    expected = [box[0] / face["size"][0], box[1] / face["size"][1], box[2] / face["size"][0], box[3] / face["size"][1]]
+    assert all(abs(a - b) < 0.01 for a, b in zip(lit, expected))  # the part the row names, outlined on the face
     page.save_screenshot(str(shots / "card.png"))
     page.execute_script("document.getElementById('card').close()")
 
