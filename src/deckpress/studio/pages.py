@@ -134,26 +134,26 @@ def routes(studio: Studio) -> list[Route]:
             return error_response(404, f"{name} has no file {relative!r} in its build")
         return file_response(found)
 
-    def _pdf(name: str, relative: str):
-        found = studio.confined(studio.out / name / "print", relative)
-        return found if found is not None and found.suffix == ".pdf" else None
-
-    async def print_pages(request: Request) -> Response:
+    def _pdf(request: Request) -> Path | JSONResponse:
+        """The print PDF the request names, or the 404 to answer."""
         name, missing = _deck(studio, request)
         if missing:
             return missing
-        found = _pdf(name, request.path_params["pdf"])
-        if found is None:
+        found = studio.confined(studio.out / name / "print", request.path_params["pdf"])
+        if found is None or found.suffix != ".pdf":
             return error_response(404, f"{name} has no print PDF {request.path_params['pdf']!r}")
+        return found
+
+    async def print_pages(request: Request) -> Response:
+        found = _pdf(request)
+        if isinstance(found, Response):
+            return found
         return JSONResponse(await run_in_threadpool(pdf_pages, found))
 
     async def print_page(request: Request) -> Response:
-        name, missing = _deck(studio, request)
-        if missing:
-            return missing
-        found = _pdf(name, request.path_params["pdf"])
-        if found is None:
-            return error_response(404, f"{name} has no print PDF {request.path_params['pdf']!r}")
+        found = _pdf(request)
+        if isinstance(found, Response):
+            return found
         width = _width(request)
         if isinstance(width, JSONResponse):
             return width

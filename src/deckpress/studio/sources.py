@@ -13,6 +13,7 @@ name them. Nothing is drawn: a deck of 2,000 cards answers in a fraction of a se
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,19 +167,24 @@ def _elements(deck: LoadedDeck, renderer: FaceRenderer, places: _Places, face: F
     return out
 
 
-def _alike(element: Element, keys: tuple[str, ...] | None = None) -> bool:
-    """Whether the element is drawn alike on every face of a component (or, with `keys`, is laid out alike
-    by those values): none of its values names the card, its style or an `each` item."""
-    todo: list[Any] = [v for k, v in element.source.items() if keys is None or k in keys]
+def _expressions(values: list[Any]) -> Iterator[str]:
+    """The expressions among `values` and within their lists and mappings, however deep."""
+    todo = list(values)
     while todo:
         value = todo.pop()
         if isinstance(value, dict):
             todo += value.values()
         elif isinstance(value, list):
             todo += value
-        elif is_expression(value) and any(name in value for name in VARYING):
-            return False
-    return True
+        elif is_expression(value):
+            yield value
+
+
+def _alike(element: Element, keys: tuple[str, ...] | None = None) -> bool:
+    """Whether the element is drawn alike on every face of a component (or, with `keys`, is laid out alike
+    by those values): none of its values names the card, its style or an `each` item."""
+    values = [v for k, v in element.source.items() if keys is None or k in keys]
+    return not any(name in value for value in _expressions(values) for name in VARYING)
 
 
 def _element(renderer: FaceRenderer, places: _Places, element: Element, index: int, ctx: dict, fields: dict,
@@ -229,14 +235,8 @@ def _reads(element: Element, ctx: dict, fields: dict) -> list[str]:
     """The card fields the element's values read (its box's read as it was laid out, `ctx`'s card noting
     them), in the card's order: every field when one of them reads the card whole."""
     card: ReadFields = ctx["card"]
-    todo: list[Any] = [value for key, value in element.source.items() if key not in NOT_SHOWN]
-    while todo:
-        value = todo.pop()
-        if isinstance(value, dict):
-            todo += value.values()
-        elif isinstance(value, list):
-            todo += value
-        elif is_expression(value) and "card" in value:  # only an expression naming the card reads it
+    for value in _expressions([value for key, value in element.source.items() if key not in NOT_SHOWN]):
+        if "card" in value:  # only an expression naming the card reads it
             try:
                 render_value(value, ctx)
             except Invalid:
