@@ -73,6 +73,12 @@ def test_a_change_needs_the_pages_token(studio):
     assert status == 400 and "JSON object" in answer["error"]
 
 
+def test_its_pages_are_not_framed_by_another_site(studio):
+    for path in ("/", "/deck/score", "/table/score"):
+        status, headers, _ = studio.request("GET", path)
+        assert status == 200 and headers["x-frame-options"] == "SAMEORIGIN", path
+
+
 def test_an_unknown_deck_or_file_is_a_404_that_says_so(studio):
     for path, words in (("/deck/nope", "no deck 'nope' in this studio; its decks: scoop, score"),
                         ("/api/deck/nope", "no deck 'nope'"),

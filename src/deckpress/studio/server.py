@@ -364,4 +364,6 @@ def page(name: str, studio: Studio, **values: str) -> Response:
     text = (ASSETS / name).read_text(encoding="utf-8")
     for key, value in {"token": studio.token, **values}.items():
         text = text.replace("{{" + key + "}}", html.escape(value, quote=True))
-    return Response(text, media_type="text/html; charset=utf-8", headers={"Cache-Control": "no-store"})
+    # not framed by another site's page, which could trick a click into a move
+    return Response(text, media_type="text/html; charset=utf-8",
+                    headers={"Cache-Control": "no-store", "X-Frame-Options": "SAMEORIGIN"})
