@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import warnings
+from collections.abc import Callable
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -379,13 +380,6 @@ def watch(decks: tuple[str, ...], **values) -> None:
         raise click.UsageError("--tts pushes one deck into the game TTS has loaded; name one deck")
     live = _live(options.out, tts_port, editor_port, paths[0].stem) if tts else None
 
-    def found() -> list[Path]:
-        try:
-            return resolve_decks(decks)
-        except click.UsageError as err:
-            click.echo(f"{err.format_message()}; watching goes on", err=True)
-            return []
-
     def build(path: Path) -> bool:
         """Build the deck, and with --tts push it after a successful build (a push that fails says why
         itself: the build still stands)."""
@@ -399,7 +393,8 @@ def watch(decks: tuple[str, ...], **values) -> None:
 
     try:
         with interruptible("stopped watching"):
-            watch_files(found, options.out, build, lambda msg: click.echo(msg, err=True))
+            watch_files(_decks_meanwhile(decks, "watching goes on"), options.out, build,
+                        lambda msg: click.echo(msg, err=True))
     finally:
         if live is not None:
             live.stop()
@@ -418,42 +413,42 @@ def studio(decks: tuple[str, ...], host: str, port: int, open_browser: bool, **v
     and sources, print pages, TTS sheets and playtest, and a table where people and bots play a scripted game
     (docs/studio.md). Ctrl-C ends it."""
     from .build import build_deck
-    from .paths import project_root
     from .studio import StudioError, command
 
     options = dataclasses.replace(_options(**values), drawn=True)
     paths = resolve_decks(decks)
 
-    def found() -> list[Path]:
-        try:
-            return resolve_decks(decks)
-        except click.UsageError as err:
-            click.echo(f"{err.format_message()}; the studio goes on", err=True)
-            return []
-
     def build(path: Path) -> tuple[list[str], str]:
         """Build the deck as `build` does, printing what it prints; its mistakes' lines and its summary."""
-        warnings: list[str] = []
         try:
-            summary = build_deck(path, options, lambda *args, **kwargs: None, warn=warnings.append)
+            summary = build_deck(path, options, lambda *args, **kwargs: None,
+                                 warn=lambda line: click.echo(line, err=True))
         except DeckError as err:
-            lines = [str(problem) for problem in err.problems]
-            for line in warnings + lines:
-                click.echo(line, err=True)
-            return lines, ""
-        for line in warnings:
-            click.echo(line, err=True)
+            _report(err)
+            return [str(problem) for problem in err.problems], ""
         if not options.quiet:
             click.echo(summary)
         return [], summary
 
     try:
         with interruptible("the studio stopped"):
-            command(found, paths, options.out, project_root(paths[0]), build, host, port, open_browser,
-                    lambda message: click.echo(message, err=True))
+            command(_decks_meanwhile(decks, "the studio goes on"), paths, options.out, build, host, port,
+                    open_browser, lambda message: click.echo(message, err=True))
     except StudioError as err:
         click.echo(str(err), err=True)
         sys.exit(1)
+
+
+def _decks_meanwhile(names: tuple[str, ...], going_on: str) -> Callable[[], list[Path]]:
+    """The decks `names` name, found anew before each build of a command that runs until Ctrl-C: a problem
+    (a deck file deleted since) is said, with what goes on, and names none."""
+    def found() -> list[Path]:
+        try:
+            return resolve_decks(names)
+        except click.UsageError as err:
+            click.echo(f"{err.format_message()}; {going_on}", err=True)
+            return []
+    return found
 
 
 def _live(out: Path, tts_port: int, editor_port: int, deck: str | None = None):

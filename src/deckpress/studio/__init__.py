@@ -59,7 +59,7 @@ def only_studio(out: Path) -> Iterator[Callable[[str], None]]:
         os.close(handle)
 
 
-def command(paths: Callable[[], list[Path]], first: list[Path], out: Path, root: Path,
+def command(paths: Callable[[], list[Path]], first: list[Path], out: Path,
             build: Callable[[Path], tuple[list[str], str]], host: str, port: int, open_browser: bool,
             echo: Callable[[str], None]) -> None:
     """`deckpress studio`: serve the decks `first` names on host:port and build them as `watch` does (`paths()`
@@ -72,7 +72,7 @@ def command(paths: Callable[[], list[Path]], first: list[Path], out: Path, root:
     with only_studio(out) as note:
         sock = listen(host, port)
         host, port = address(sock)
-        studio = Studio(out, {p.stem: p for p in first}, root)
+        studio = Studio(out, {p.stem: p for p in first})
         server = uvicorn.Server(uvicorn.Config(app(studio, host, port), log_level="warning", lifespan="on",
                                                access_log=False, ws="none"))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="studio server")

@@ -28,7 +28,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import DeckError
-from .server import ASSETS, MAX_WIDTH, MIN_WIDTH, Studio, checked_token, events, file_response, page, error_response, shown
+from ..paths import display_name
+from .server import ASSETS, MAX_WIDTH, MIN_WIDTH, Studio, checked_token, error_response, events, file_response, page
 
 MAX_BODY = 64 * 1024
 PDF_LOCK = threading.Lock()  # pdfium is not thread-safe
@@ -51,9 +52,9 @@ def _width(request: Request) -> int | None | JSONResponse:
     return int(given)
 
 
-async def _body(request: Request) -> dict | JSONResponse:
+async def _body(studio: Studio, request: Request) -> dict | JSONResponse:
     """The JSON object a POST carries (the token checked first)."""
-    refused = checked_token(request.app.state.studio, request)
+    refused = checked_token(studio, request)
     if refused is not None:
         return refused
     data = await request.body()
@@ -91,7 +92,7 @@ def routes(studio: Studio) -> list[Route]:
         return file_response(found)
 
     async def decks(request: Request) -> Response:
-        return JSONResponse([{"deck": name, "file": shown(state.path, studio.root), "errors": state.errors,
+        return JSONResponse([{"deck": name, "file": display_name(state.path, state.path), "errors": state.errors,
                               "building": state.building, "builds": state.builds}
                              for name, state in sorted(studio.decks.items())])
 
@@ -121,8 +122,8 @@ def routes(studio: Studio) -> list[Route]:
             return width
         if width is None:
             return file_response(found)
-        data, kind = await run_in_threadpool(studio.thumbnail, found, width)
-        return Response(data, media_type=kind, headers={"Cache-Control": "no-cache"})
+        data = await run_in_threadpool(studio.thumbnail, found, width)
+        return Response(data, media_type="image/jpeg", headers={"Cache-Control": "no-cache"})
 
     async def build_file(request: Request) -> Response:
         name, missing = _deck(studio, request)
@@ -172,29 +173,22 @@ def routes(studio: Studio) -> list[Route]:
             return await run_in_threadpool(tables.setup, name)
         return await run_in_threadpool(tables.snapshot, name, request.query_params.get("seat"))
 
-    def table_post(action: str):
+    def posted(action):
+        """The endpoint of a POST: `action(deck, body)` for the deck named and the JSON body carried, run beside
+        the server's loop (it plays Lua, or loads the deck)."""
         async def endpoint(request: Request) -> Response:
             name, missing = _deck(studio, request)
             if missing:
                 return missing
-            body = await _body(request)
+            body = await _body(studio, request)
             if isinstance(body, Response):
                 return body
-            return await run_in_threadpool(getattr(tables, action), name, body)
+            return await run_in_threadpool(action, name, body)
         return endpoint
 
     async def playtest_get(request: Request) -> Response:
         name, missing = _deck(studio, request)
         return missing or JSONResponse(runs.progress(name))
-
-    async def playtest_post(request: Request) -> Response:
-        name, missing = _deck(studio, request)
-        if missing:
-            return missing
-        body = await _body(request)
-        if isinstance(body, Response):
-            return body
-        return runs.start(name, body)
 
     async def stream(request: Request) -> Response:
         return await events(studio, request)
@@ -213,11 +207,11 @@ def routes(studio: Studio) -> list[Route]:
         Route("/print/{deck}/{pdf}/{page:int}", print_page),
         Route("/file/{deck}/{path:path}", build_file),
         Route("/api/table/{deck}", table_get),
-        Route("/api/table/{deck}/start", table_post("start"), methods=["POST"]),
-        Route("/api/table/{deck}/move", table_post("move"), methods=["POST"]),
-        Route("/api/table/{deck}/bot", table_post("bot"), methods=["POST"]),
+        Route("/api/table/{deck}/start", posted(tables.start), methods=["POST"]),
+        Route("/api/table/{deck}/move", posted(tables.move), methods=["POST"]),
+        Route("/api/table/{deck}/bot", posted(tables.bot), methods=["POST"]),
         Route("/api/playtest/{deck}", playtest_get),
-        Route("/api/playtest/{deck}", playtest_post, methods=["POST"]),
+        Route("/api/playtest/{deck}", posted(runs.start), methods=["POST"]),
     ]
 
 

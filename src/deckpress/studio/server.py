@@ -37,6 +37,7 @@ from starlette.responses import FileResponse, JSONResponse, Response, StreamingR
 
 from ..build import DRAWN, MANIFEST, PLAYTEST, read_manifest
 from ..errors import DeckError
+from ..paths import display_name
 
 ASSETS = Path(__file__).parent.parent / "data" / "studio"
 TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".pdf": "application/pdf",
@@ -130,9 +131,8 @@ class Hub:
 class Studio:
     """The state the builds (main thread) and the server (its thread) share."""
 
-    def __init__(self, out: Path, decks: dict[str, Path], root: Path, token: str | None = None):
+    def __init__(self, out: Path, decks: dict[str, Path], token: str | None = None):
         self.out = out.resolve()
-        self.root = root.resolve()
         self.decks = {name: DeckState(path) for name, path in decks.items()}
         self.token = token or secrets.token_urlsafe(24)
         self.hub = Hub()
@@ -175,7 +175,7 @@ class Studio:
         each face as soon as it is drawn), else the build folder."""
         return self.confined(self.out / DRAWN / deck, relative) or self.confined(self.out / deck, relative)
 
-    def thumbnail(self, path: Path, width: int) -> tuple[bytes, str]:
+    def thumbnail(self, path: Path, width: int) -> bytes:
         """The image at `width` pixels (never wider than it is), as JPEG; kept in memory by file, time and width."""
         from PIL import Image
 
@@ -185,7 +185,7 @@ class Studio:
             found = self.thumbs.get(key)
             if found is not None:
                 self.thumbs.move_to_end(key)
-                return found, "image/jpeg"
+                return found
         with Image.open(path) as image:
             image.draft("RGB", (width, width * 4))
             if image.width > width:
@@ -197,7 +197,7 @@ class Studio:
             self.thumbs[key] = data
             while len(self.thumbs) > THUMBS:
                 self.thumbs.popitem(last=False)
-        return data, "image/jpeg"
+        return data
 
     # --- what a deck page shows ------------------------------------------------------------------------------
 
@@ -236,17 +236,10 @@ class Studio:
             state.scripted = self.loaded(name)[0].model.scripted is not None
         except DeckError:  # the deck does not load now: what it was at its last good build
             pass
-        return {"deck": name, "file": shown(state.path, self.root), "errors": state.errors,
+        return {"deck": name, "file": display_name(state.path, state.path), "errors": state.errors,
                 "summary": state.summary, "builds": state.builds, "building": state.building,
                 "built": bool(manifest), "scripted": state.scripted, "cards": manifest.get("cards", []), "faces": faces,
                 "print": prints, "sheets": sheets, "playtest": [f"{PLAYTEST}/{p.name}" for p in playtest]}
-
-
-def shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root))
-    except ValueError:
-        return str(path)
 
 
 # --- the application ------------------------------------------------------------------------------------------
@@ -293,7 +286,6 @@ def app(studio: Studio, host: str, port: int):
             task.cancel()
 
     starlette = Starlette(routes=pages.routes(studio), lifespan=lifespan)
-    starlette.state.studio = studio
     return HostCheck(starlette, allowed_hosts(host, port))
 
 
