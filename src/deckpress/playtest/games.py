@@ -92,12 +92,10 @@ def prepare(path: Path, games: int = 1000, players: int | None = None, mode: str
                             "playtest plays scripted games only (docs/scripting.md)")
     deck, data, modules = found
     model = deck.model
-    modes = [m["id"] for m in data["modes"]]
-    if mode is None and modes:
-        mode = modes[0]
-    if mode is not None and mode not in modes:
-        known = ", ".join(modes) if modes else "none: this deck has no modes"
-        raise PlaytestError(f"--mode {mode}: {path.stem} has no such mode; its modes: {known}")
+    try:
+        mode = chosen_mode(data, mode, path.stem)
+    except ValueError as err:
+        raise PlaytestError(f"--mode {mode}: {err}") from None
     low, high = player_range(data, mode)
     if players is None:
         players = min(max(DEFAULT_PLAYERS, low), high)
@@ -123,6 +121,18 @@ def scripted(path: Path) -> tuple[LoadedDeck, dict, list[Module]] | None:
         return None
     data = lua_data(deck, save.seats(model), None, [], f"{model.scripted.name}.engine")
     return deck, data, find_modules(path, model.scripted) + contract.playtest_modules()
+
+
+def chosen_mode(data: dict, mode: str | None, deck: str) -> str | None:
+    """The mode a game of the deck `deck` (its DATA) is played in: `mode`, or else the deck's first (None for a
+    deck without modes); ValueError, naming the deck's modes, for a mode it has not."""
+    modes = [m["id"] for m in data["modes"]]
+    if mode is None:
+        return modes[0] if modes else None
+    if mode not in modes:
+        known = ", ".join(modes) if modes else "none: this deck has no modes"
+        raise ValueError(f"{deck} has no such mode; its modes: {known}")
+    return mode
 
 
 def player_range(data: dict, mode: str | None) -> tuple[int, int]:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..faces import plan_faces
-from ..playtest.games import (BOTS, MAX_MOVES, MAX_SEED, Loaded, load_game, no_search, player_range, scripted)
+from ..playtest.games import (BOTS, MAX_MOVES, MAX_SEED, Loaded, chosen_mode, load_game, no_search, player_range,
+                              scripted)
 from ..scripting.runtime import LuaFailure
 
 KINDS = ("human", *BOTS)  # what plays a seat
@@ -111,12 +112,10 @@ class Table:
                 raise TableError(f"seat {seat}: {kind!r} plays no seat; use {', '.join(KINDS)}")
         if not 0 <= seed <= MAX_SEED:
             raise TableError(f"seed {seed}: give a seed from 0 to {MAX_SEED}")
-        modes = [m["id"] for m in self.data["modes"]]
-        if mode is None and modes:
-            mode = modes[0]
-        if mode is not None and mode not in modes:
-            known = ", ".join(modes) if modes else "none: this deck has no modes"
-            raise TableError(f"mode {mode}: {self.path.stem} has no such mode; its modes: {known}")
+        try:
+            mode = chosen_mode(self.data, mode, self.path.stem)
+        except ValueError as err:
+            raise TableError(f"mode {mode}: {err}") from None
         low, high = player_range(self.data, mode)
         if not low <= len(players) <= high:
             what = f"mode {mode}" if mode else self.path.stem
