@@ -62,10 +62,8 @@ class PlaytestRuns:
             self.state[name] = {"running": True, "done": 0, "total": games, "options": options}
         try:
             run = prepare(self.studio.decks[name].path, **options)
-        except PlaytestError as err:
+        except (PlaytestError, DeckError) as err:
             return self._failed(name, str(err), 400)
-        except DeckError as err:
-            return self._failed(name, "\n".join(str(p) for p in err.problems), 400)
         threading.Thread(target=self._play, args=(name, run), daemon=True, name=f"playtest {name}").start()
         return JSONResponse(self.progress(name))
 
@@ -89,8 +87,7 @@ class PlaytestRuns:
             with output_lock(self.studio.out, name, lambda *args, **kwargs: None):
                 page = write_page(self.studio.out, run, dict(result))
         except (PlaytestError, DeckError, OSError) as err:
-            message = "\n".join(str(p) for p in err.problems) if isinstance(err, DeckError) else str(err)
-            self._failed(name, message, 400)
+            self._failed(name, str(err), 400)
             return
         relative = page.relative_to(self.studio.out / name).as_posix()
         with self.lock:
@@ -121,19 +118,15 @@ class Tables:
 
     def setup(self, name: str) -> JSONResponse:
         """What the page's new-game form offers: the deck's seats, modes and player counts, the bots."""
-        from ..playtest import PlaytestError
         from .table import Table, TableError
 
         try:
             table = Table.load(self.studio.decks[name].path)
-        except (TableError, PlaytestError) as err:
+        except (TableError, DeckError) as err:
             return error_response(409, str(err))
-        except DeckError as err:
-            return error_response(409, "\n".join(str(p) for p in err.problems))
         return JSONResponse({"started": False, **table.setup_options()})
 
     def start(self, name: str, body: dict) -> JSONResponse:
-        from ..playtest import PlaytestError
         from .table import Table, TableError
 
         players, mode, seed = body.get("players"), body.get("mode"), body.get("seed", 1)
@@ -141,16 +134,14 @@ class Tables:
             return error_response(400, "players: give each seat's player, e.g. {\"White\": \"human\", \"Red\": \"random\"}")
         if mode is not None and not isinstance(mode, str):
             return error_response(400, f"mode: {mode!r} is not a mode's id; give one of the deck's modes")
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2 ** 31 - 1:
-            return error_response(400, f"seed: {seed!r}; give a whole number from 0 to {2 ** 31 - 1}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            return error_response(400, f"seed: {seed!r} is not a whole number; give one, e.g. 1")
         with self.locks[name]:
             try:
                 table = Table.load(self.studio.decks[name].path)
                 table.start(players, mode, seed)
-            except (TableError, PlaytestError) as err:
+            except (TableError, DeckError) as err:
                 return error_response(400, str(err))
-            except DeckError as err:
-                return error_response(400, "\n".join(str(p) for p in err.problems))
             self.games[name] = table
             return JSONResponse({"started": True, **table.snapshot(None)})
 
