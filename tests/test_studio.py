@@ -230,7 +230,9 @@ def test_a_move_in_the_wrong_format_is_one_line(studio):
         assert words in answer["error"] and "\n" not in answer["error"], (body, answer)
     for body, words in (({"players": "everyone"}, "players: give each seat's player"),
                         ({"players": {"White": "human", "Red": "clever"}}, "'clever' plays no seat"),
-                        ({"players": {"White": "human"}, "seed": "x"}, "seed: 'x'")):
+                        ({"players": {"White": "human"}, "seed": "x"}, "seed: 'x'"),
+                        ({"players": {"White": "human", "Red": "random"}, "seed": -1},
+                         "seed -1: give a seed from 0 to 2147483647")):
         status, answer = studio.post("/api/table/scoop/start", body)
         assert status == 400 and words in answer["error"], (body, answer)
     status, _, body = studio.request("POST", "/api/table/scoop/move", b'{"seat": "White", "move": {"draw": true}}',
