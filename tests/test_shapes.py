@@ -154,6 +154,10 @@ def test_a_radial_gradient_runs_out_from_its_centre(tmp_path):
     centre, near, far = at(image, 30, 30), at(image, 30, 20), at(image, 30, 11)
     assert centre[0] > 245 and centre[0] > near[0] > far[0]
     assert at(image, 20, 30) == near  # the same all round
+    reaching = face(tmp_path, '  - {type: rect, x: 10, y: 10, w: 40, h: 40, fill: {gradient: radial, '
+                              'center: [0.25, 0.5], radius: 0.5, stops: ["#ffffff", "#000000"]}}\n')
+    assert at(reaching, 20, 30)[0] > 245  # the centre a quarter across the box
+    assert at(reaching, 20, 12)[0] < 10  # 18 mm out: past half of the 36 mm to the farthest corner
 
 
 def test_a_gradient_colours_text_through_its_letters(tmp_path):

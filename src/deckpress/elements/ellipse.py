@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..draw import smooth
-from ..vector import paint_path
+from ..vector import oval, paint_path
 from .base import Element, Painter
 from .groups import PaintOptions
 from .paint import resolve_fill, resolve_stroke
@@ -17,11 +17,9 @@ class EllipsePainter(Painter):
         fill, stroke = resolve_fill(self, self.e.fill), resolve_stroke(self)
         xy = self.px(box)
         if vectored(fill, stroke):
-            def build(skia, inset=0.0):
-                return skia.Path.Oval(skia.Rect.MakeLTRB(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset))
-
-            paint_path(layer, build, fill, stroke, xy, edges=self.edges(layer),
-                       inset=lambda skia: build(skia, stroke.width / 2 if stroke else 0))
+            inset = stroke.width / 2 if stroke else 0
+            paint_path(layer, oval(*xy), fill, stroke, xy, edges=self.edges(layer),
+                       inset=oval(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset))
             return
         colour, width = (stroke.color, stroke.width) if stroke else (None, 0.0)
         smooth(layer, "ellipse", xy, fill, colour, width, self.edges(layer))

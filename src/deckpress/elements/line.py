@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..draw import smooth
 from ..options import Str
-from ..vector import paint_path
+from ..vector import Outline, paint_path
 from .base import EXPR, Element, Painter
 from .groups import StrokeOptions
 from .paint import resolve_stroke
@@ -19,13 +19,10 @@ class LinePainter(Painter):
             return
         xy = self.px(box)
         if stroke.dash is not None:
-            def build(skia):
-                path = skia.Path()
-                path.moveTo(xy[0], xy[1])
-                path.lineTo(xy[2], xy[3])
-                return path
-
-            paint_path(layer, build, None, stroke, xy, edges=self.edges(layer))
+            outline = Outline()
+            outline.move(xy[0], xy[1])
+            outline.line(xy[2], xy[3])
+            paint_path(layer, outline, None, stroke, xy, edges=self.edges(layer))
             return
         smooth(layer, "line", xy, None, stroke.color, stroke.width, self.edges(layer))
 

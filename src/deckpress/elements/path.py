@@ -2,7 +2,7 @@
 
 The data is read here into absolute segments (the grammar of SVG's `d` attribute: moveto, lineto,
 horizontal and vertical lineto, cubic and quadratic Béziers with their shorthands, elliptical arcs,
-closepath, each absolute or relative) and drawn by Skia, which also draws the arcs.
+closepath, each absolute or relative) and drawn as a vector.Outline, its arcs and quadratic curves as cubics.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 
 from ..expr import is_expression, render_text
 from ..options import Invalid, Str
-from ..vector import MITER_LIMIT, paint_path
+from ..vector import MITER_LIMIT, Outline, paint_path
 from .base import EXPR, LAYER_PAD_MM, MAX_BOX_MM, Element, Painter, spread
 from .groups import JOIN, PaintOptions
 from .paint import resolve_fill, resolve_stroke
@@ -134,28 +134,22 @@ class PathPainter(Painter):
         xy = self.px(box)
         s, ox, oy = self.scale, xy[0], xy[1]
 
-        def build(skia):
-            path = skia.Path()
-            for kind, *v in segments:
-                p = [ox + n * s if k % 2 == 0 else oy + n * s for k, n in enumerate(v)]
-                if kind == "M":
-                    path.moveTo(*p)
-                elif kind == "L":
-                    path.lineTo(*p)
-                elif kind == "C":
-                    path.cubicTo(*p)
-                elif kind == "Q":
-                    path.quadTo(*p)
-                elif kind == "A":
-                    rx, ry, turn, large, sweep = v[0] * s, v[1] * s, v[2], v[3], v[4]
-                    path.arcTo(rx, ry, turn, skia.Path.kLarge_ArcSize if large else skia.Path.kSmall_ArcSize,
-                               skia.PathDirection.kCW if sweep else skia.PathDirection.kCCW,
-                               ox + v[5] * s, oy + v[6] * s)
-                else:
-                    path.close()
-            return path
-
-        paint_path(layer, build, resolve_fill(self, self.e.fill), resolve_stroke(self), xy,
+        outline = Outline()
+        for kind, *v in segments:
+            p = [ox + n * s if k % 2 == 0 else oy + n * s for k, n in enumerate(v)]
+            if kind == "M":
+                outline.move(*p)
+            elif kind == "L":
+                outline.line(*p)
+            elif kind == "C":
+                outline.cubic(*p)
+            elif kind == "Q":
+                outline.quad(*p)
+            elif kind == "A":
+                outline.arc(v[0] * s, v[1] * s, v[2], bool(v[3]), bool(v[4]), ox + v[5] * s, oy + v[6] * s)
+            else:
+                outline.close()
+        paint_path(layer, outline, resolve_fill(self, self.e.fill), resolve_stroke(self), xy,
                    edges=self.edges(layer))
 
 

@@ -6,7 +6,7 @@ import math
 
 from ..expr import is_expression, render_value
 from ..options import Int, Invalid, Option
-from ..vector import MITER_LIMIT, paint_path
+from ..vector import MITER_LIMIT, paint_path, polygon
 from .base import EXPR, LAYER_PAD_MM, MAX_BOX_MM, Element, Expr, Painter, spread
 from .groups import JOIN, PaintOptions
 from .paint import resolve_fill, resolve_stroke
@@ -76,14 +76,8 @@ class ShapePainter(Painter):
 
     def draw(self, draw, layer, box) -> None:
         xy = self.px(box)
-        corners = self.outline(xy)
-        radius = self.num(self.e.radius) * self.scale
-
-        def build(skia):
-            return skia.Path.Polygon([skia.Point(x, y) for x, y in corners], True)
-
-        paint_path(layer, build, resolve_fill(self, self.e.fill), resolve_stroke(self), xy, radius,
-                   self.edges(layer))
+        outline = polygon(self.outline(xy), self.num(self.e.radius) * self.scale)
+        paint_path(layer, outline, resolve_fill(self, self.e.fill), resolve_stroke(self), xy, self.edges(layer))
 
 
 class PolygonPainter(ShapePainter):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..draw import edge, smooth
-from ..vector import paint_path
+from ..vector import paint_path, rectangle
 from .base import EXPR, Element, Expr, Painter
 from .groups import JOIN, PaintOptions
 from .paint import Stroke, resolve_fill, resolve_stroke
@@ -17,13 +17,11 @@ class RectPainter(Painter):
         radius = self.num(self.e.radius) * self.scale
         xy = self.px(box)
         if vectored(fill, stroke) or (stroke and stroke.join != "miter" and radius <= 0):
-            def build(skia, inset=0.0):
-                rect = skia.Rect.MakeLTRB(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset)
-                corner = max(0.0, radius - inset)
-                return skia.Path.RRect(rect, corner, corner) if radius > 0 else skia.Path.Rect(rect)
+            def outline(inset=0.0):
+                return rectangle(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset, radius - inset)
 
-            paint_path(layer, build, fill, stroke, xy, edges=self.edges(layer),
-                       inset=lambda skia: build(skia, stroke.width / 2))
+            paint_path(layer, outline(), fill, stroke, xy, edges=self.edges(layer),
+                       inset=outline(stroke.width / 2) if stroke else None)
             return
         colour, width = (stroke.color, stroke.width) if stroke else (None, 0.0)
         if radius > 0:

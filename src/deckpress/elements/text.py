@@ -138,7 +138,7 @@ def put(painter: Painter, draw, layer: Image.Image, box: Box, glyphs: list[Glyph
                     letters(shifted, Glyphs(g.x - left, g.y - top, g.text, g.font, None, g.spacing, g.anchor), 255,
                             {})
             x0, y0, x1, y1 = painter.px(box)
-            from ..vector import gradient_image  # noqa: PLC0415 (Skia only for a face that has a gradient)
+            from ..vector import gradient_image  # noqa: PLC0415 (ThorVG only for a face that has a gradient)
             patch = gradient_image(ink, mask.size, (x0 - left, y0 - top, x1 - left, y1 - top))
             patch.putalpha(ImageChops.multiply(patch.getchannel("A"), mask))
             composite(layer, patch, left, top)
