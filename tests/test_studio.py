@@ -83,8 +83,7 @@ def test_an_unknown_deck_or_file_is_a_404_that_says_so(studio):
     for path, words in (("/deck/nope", "no deck 'nope' in this studio; its decks: scoop, score"),
                         ("/api/deck/nope", "no deck 'nope'"),
                         ("/face/score/faces/deck/nope.png", "score has no image 'faces/deck/nope.png'"),
-                        ("/print/score/nope.pdf/1", "score has no print PDF 'nope.pdf'"),
-                        ("/print/score/score-a4.pdf/999", "score-a4.pdf has no page 999"),
+                        ("/file/score/print/nope.pdf", "score has no file 'print/nope.pdf' in its build"),
                         ("/api/table/nope", "no deck 'nope'")):
         status, _, body = studio.request("GET", path)
         assert status == 404, path
@@ -106,18 +105,11 @@ def test_a_face_comes_at_the_width_asked_for(studio):
         assert status == 400 and b"give a width in pixels" in body
 
 
-def test_a_print_page_is_drawn_from_the_pdf(studio):
-    info = studio.json("/api/deck/score/print/score-a4.pdf")
-    import pypdf
-
-    pdf = pypdf.PdfReader(studio.root / "build" / "score" / "print" / "score-a4.pdf")
-    assert len(info["pages"]) == len(pdf.pages)
-    status, headers, body = studio.request("GET", "/print/score/score-a4.pdf/1?w=600")
-    assert status == 200 and headers["content-type"] == "image/png"
-    with Image.open(io.BytesIO(body)) as page:
-        assert page.width == 600
-        assert abs(page.height - 600 * 297 / 210) <= 2  # A4
-        assert len(page.convert("L").resize((60, 85)).getcolors(60 * 85)) > 20  # the cards, not a blank page
+def test_a_print_pdf_is_served_as_built_for_the_browser_to_show(studio):
+    status, headers, body = studio.request("GET", "/file/score/print/score-a4.pdf?b=3")
+    assert status == 200 and headers["content-type"] == "application/pdf"
+    assert "attachment" not in headers.get("content-disposition", "")  # shown in the page, not downloaded
+    assert body == (studio.root / "build" / "score" / "print" / "score-a4.pdf").read_bytes()
 
 
 def test_the_deck_page_lists_what_the_build_made(studio):

@@ -9,12 +9,14 @@ there (docs/studio.md says so); otherwise into the test's temporary folder, to l
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from conftest import ROOT
 from helpers.studio import browser, project, running
@@ -268,10 +270,24 @@ def test_a_round_of_score_is_chosen_from_the_engines_description(studio, page):
 def test_the_print_pages_and_a_playtest_from_the_page(studio, page, shots):
     page.get(studio.url + "deck/score")
     page.find_element("css selector", '#tabs button[data-tab="print"]').click()
-    pages = until(lambda: (lambda p: p if p and all(x["width"] for x in p) else None)(page.execute_script(
-        "return [...document.querySelectorAll('#pages img')].slice(0, 2).map(i => ({width: i.naturalWidth, h: i.naturalHeight}))")),
-        "the first print pages drawn")
-    assert pages[0]["width"] == 800 and abs(pages[0]["h"] - 800 * 297 / 210) <= 2  # A4, as the PDF is
+    view = page.find_element("id", "pdf-view")
+    builds = studio.json("/api/deck/score")["builds"]
+    assert view.get_attribute("src") == f"{studio.url}file/score/print/score-a4.pdf?b={builds}"
+    assert page.find_element("id", "pdf-file").get_attribute("href") == f"{studio.url}file/score/print/score-a4.pdf"
+
+    with Image.open(studio.root / "build" / "score" / "faces" / "deck" / "score-1.png") as face:
+        green = max(face.convert("RGB").getcolors(1 << 20))[1]  # the colour most of the first card is
+
+    def viewer() -> bool:  # the frame shows the PDF's first page: its cards' colour covers a good part of it
+        scale = page.execute_script("return window.devicePixelRatio")
+        box = view.rect
+        with Image.open(io.BytesIO(page.get_screenshot_as_png())) as shot:
+            framed = shot.convert("RGB").crop([round(v * scale) for v in (
+                box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"])])
+        near = sum(n for n, c in framed.getcolors(1 << 20) if max(abs(a - b) for a, b in zip(c, green)) < 24)
+        return near > 0.1 * framed.width * framed.height
+
+    until(viewer, "the PDF viewer showing the print PDF's first page")
     page.save_screenshot(str(shots / "print.png"))
 
     page.find_element("css selector", '#tabs button[data-tab="playtest"]').click()

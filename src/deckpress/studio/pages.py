@@ -6,8 +6,8 @@
     GET  /events                        server-sent events: builds and faces drawn (server.py)
     GET  /api/deck/<deck>               the build's state and files; .../sources every card's data and sources
     GET  /face/<deck>/<file>?w=240      a face (or any build image) at that width; without w, as built
-    GET  /print/<deck>/<pdf>/<page>?w=  a print PDF's page as an image; /api/deck/<deck>/print/<pdf> its pages
-    GET  /file/<deck>/<file>            a file of the build as it is (a PDF, a TTS sheet, the playtest page)
+    GET  /file/<deck>/<file>            a file of the build as it is (a print PDF, which the page shows in the
+                                        browser's own PDF viewer; a TTS sheet; the playtest page)
     GET  /api/table/<deck>?seat=Red     the game as that seat sees it (?setup: the new game's choices);
                                         POST .../start, .../move, .../bot
     GET  /api/playtest/<deck>           the playtest run's progress;      POST it to start one
@@ -17,10 +17,7 @@ A POST needs the studio's token (header X-Deckpress-Token) and a JSON body of at
 
 from __future__ import annotations
 
-import io
 import json
-import threading
-from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -32,7 +29,6 @@ from ..paths import display_name
 from .server import ASSETS, MAX_WIDTH, MIN_WIDTH, Studio, checked_token, error_response, events, file_response, page
 
 MAX_BODY = 64 * 1024
-PDF_LOCK = threading.Lock()  # pdfium is not thread-safe
 
 
 def _deck(studio: Studio, request: Request) -> tuple[str, JSONResponse | None]:
@@ -135,36 +131,6 @@ def routes(studio: Studio) -> list[Route]:
             return error_response(404, f"{name} has no file {relative!r} in its build")
         return file_response(found)
 
-    def _pdf(request: Request) -> Path | JSONResponse:
-        """The print PDF the request names, or the 404 to answer."""
-        name, missing = _deck(studio, request)
-        if missing:
-            return missing
-        found = studio.confined(studio.out / name / "print", request.path_params["pdf"])
-        if found is None or found.suffix != ".pdf":
-            return error_response(404, f"{name} has no print PDF {request.path_params['pdf']!r}")
-        return found
-
-    async def print_pages(request: Request) -> Response:
-        found = _pdf(request)
-        if isinstance(found, Response):
-            return found
-        return JSONResponse(await run_in_threadpool(pdf_pages, found))
-
-    async def print_page(request: Request) -> Response:
-        found = _pdf(request)
-        if isinstance(found, Response):
-            return found
-        width = _width(request)
-        if isinstance(width, JSONResponse):
-            return width
-        number = request.path_params["page"]
-        try:
-            data = await run_in_threadpool(pdf_page, found, number, width or 1000)
-        except IndexError:
-            return error_response(404, f"{found.name} has no page {number}")
-        return Response(data, media_type="image/png", headers={"Cache-Control": "no-cache"})
-
     async def table_get(request: Request) -> Response:
         name, missing = _deck(studio, request)
         if missing:
@@ -202,9 +168,7 @@ def routes(studio: Studio) -> list[Route]:
         Route("/api/decks", decks),
         Route("/api/deck/{deck}", deck),
         Route("/api/deck/{deck}/sources", sources),
-        Route("/api/deck/{deck}/print/{pdf}", print_pages),
         Route("/face/{deck}/{path:path}", face),
-        Route("/print/{deck}/{pdf}/{page:int}", print_page),
         Route("/file/{deck}/{path:path}", build_file),
         Route("/api/table/{deck}", table_get),
         Route("/api/table/{deck}/start", posted(tables.start), methods=["POST"]),
@@ -213,33 +177,3 @@ def routes(studio: Studio) -> list[Route]:
         Route("/api/playtest/{deck}", playtest_get),
         Route("/api/playtest/{deck}", posted(runs.start), methods=["POST"]),
     ]
-
-
-def pdf_pages(path: Path) -> dict:
-    """A print PDF's pages: how many, and each one's size in points."""
-    import pypdfium2
-
-    with PDF_LOCK:
-        document = pypdfium2.PdfDocument(str(path))
-        try:
-            return {"file": path.name, "pages": [list(document[i].get_size()) for i in range(len(document))]}
-        finally:
-            document.close()
-
-
-def pdf_page(path: Path, number: int, width: int) -> bytes:
-    """Page `number` (1-based) of the PDF as a PNG `width` pixels wide, as pdfium (Chrome's) draws it."""
-    import pypdfium2
-
-    with PDF_LOCK:
-        document = pypdfium2.PdfDocument(str(path))
-        try:
-            if not 1 <= number <= len(document):
-                raise IndexError(number)
-            sheet = document[number - 1]
-            image = sheet.render(scale=width / sheet.get_width()).to_pil()
-        finally:
-            document.close()
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=1)
-    return buffer.getvalue()

@@ -173,18 +173,15 @@ function renderPrint() {
   showPages();
 }
 
-async function showPages() {
+// The PDF itself, in the browser's own PDF viewer (pages, zoom, printing), loaded again after each build.
+function showPages() {
   const name = document.getElementById("pdf").value;
-  const pages = document.getElementById("pages");
   if (!name || document.getElementById("print").hidden) return;
-  const link = document.getElementById("pdf-file");
-  link.href = `/file/${encodeURIComponent(DECK)}/print/${encodeURIComponent(name)}`;
-  const info = await getJSON(`/api/deck/${encodeURIComponent(DECK)}/print/${encodeURIComponent(name)}`);
-  const builds = state.summary.builds;
-  pages.replaceChildren(...info.pages.map((size, i) => el("figure", {}, [
-    el("img", {src: `/print/${encodeURIComponent(DECK)}/${encodeURIComponent(name)}/${i + 1}?w=${Math.round(800 * (window.devicePixelRatio || 1))}&b=${builds}`,
-               alt: `page ${i + 1}`, loading: "lazy", width: 800, style: `aspect-ratio:${size[0]}/${size[1]}`}),
-    el("figcaption", {}, [`page ${i + 1} of ${info.pages.length}`])])));
+  const file = `/file/${encodeURIComponent(DECK)}/print/${encodeURIComponent(name)}`;
+  document.getElementById("pdf-file").href = file;
+  const view = document.getElementById("pdf-view");
+  const shown = `${file}?b=${state.summary.builds}`;
+  if (view.getAttribute("src") !== shown) view.src = shown;
 }
 
 function renderSheets() {
