@@ -9,7 +9,6 @@ total ink limit, DriveThruCards' maximum. Its source, command and licence: data/
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -96,8 +95,9 @@ class Cmyk:
 
     @cached_property
     def deflated_icc(self) -> bytes:
-        """The profile deflated (zlib's level 9), as every PDF of the conversion carries it."""
-        return zlib.compress(self.icc, 9)
+        """The profile deflated as the faces are (png.compress: 2 ms for the shipped one's 170 KB, where zlib's
+        level 9 takes 28 for 0.3 % less), as every PDF of the conversion carries it."""
+        return png.compress(self.icc)
 
     @property
     def condition(self) -> tuple[str, str, str]:
