@@ -4,19 +4,24 @@ makeplayingcards and thegamecrafter profiles, opened and measured."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 import shutil
+import subprocess
 import textwrap
 
 import numpy as np
+import pikepdf
 import pytest
 from PIL import Image, ImageCms
 from pypdf import PdfReader
 
 from conftest import run_cli
 from deckpress.errors import DeckError
-from deckpress.builders.pdf.pdfx import SHIPPED_PROFILE, limit_ink
+from deckpress.builders.pdf.canvas import new_canvas, save
+from deckpress.builders.pdf.pdffile import Layout
+from deckpress.builders.pdf.pdfx import SHIPPED_PROFILE, Cmyk, limit_ink
 from helpers.pdf import build_pdfs, placements
 
 MM = 72 / 25.4
@@ -115,8 +120,12 @@ def test_drivethrucards_is_pdf_x_1a_in_cmyk(shop):
     """What a prepress check of PDF/X-1a:2003 (ISO 15930-4) looks at, and the 240 % of total ink
     OneBookShelf's card specifications allow, measured on every pixel."""
     path = shop / "shop-drivethrucards-cards.pdf"
-    assert path.read_bytes().startswith(b"%PDF-1.4\n")
+    data = path.read_bytes()
+    header, binary = data.split(b"\n")[:2]
+    assert header == b"%PDF-1.4" and binary[:1] == b"%" and all(b > 127 for b in binary[1:]) and len(binary) >= 5
     reader = PdfReader(str(path))
+    identifier = hashlib.md5(data[:data.rindex(b"trailer\n")]).digest()  # the bytes before the trailer
+    assert [half.original_bytes for half in reader.trailer["/ID"]] == [identifier, identifier]
     info = reader.trailer["/Info"]
     assert info["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
     assert info["/Trapped"] == "/False"
@@ -151,6 +160,69 @@ def test_drivethrucards_is_pdf_x_1a_in_cmyk(shop):
     most = max(int(t.max()) for t in totals)
     assert most <= 240 * 255 // 100  # 612: 240 % of total ink
     assert most >= 600  # the black box reaches the limit: the conversion does not go light
+
+
+def test_drivethrucards_passes_qpdfs_check_and_pdfinfo(shop):
+    """Read by two other PDF libraries: qpdf (through pikepdf) finds nothing to repair and no syntax to warn of,
+    poppler's pdfinfo reports PDF 1.4 and PDF/X-1a:2003 without an error; and it is laid out as deckpress
+    reads a file (objects in order, one cross-reference table)."""
+    path = shop / "shop-drivethrucards-cards.pdf"
+    with pikepdf.open(path) as pdf:
+        assert pdf.check_pdf_syntax() == [] and pdf.get_warnings() == []
+        assert pdf.pdf_version == "1.4" and len(pdf.pages) == 6
+        assert len(pdf.Root.OutputIntents[0].DestOutputProfile.read_bytes()) == len(SHIPPED_PROFILE.read_bytes())
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True)
+    assert info.stderr == ""
+    fields = dict(re.findall(r"^([^:\n]+):\s+(.*)$", info.stdout, re.M))
+    assert fields["PDF version"] == "1.4" and fields["PDF subtype"] == "PDF/X-1a:2003" and fields["Pages"] == "6"
+    assert Layout.read(path.read_bytes()) is not None
+
+
+def test_drivethrucards_bytes_are_the_same_from_build_to_build_and_after_an_edit(project, tmp_path):
+    """Two clean builds in two folders write the same PDF/X bytes; after a face's edit the rebuilt file (the
+    previous build beside it) is byte for byte a clean build's, and not the previous one."""
+    copies = {}
+    for name in ("one", "two", "clean"):
+        copies[name] = tmp_path / name
+        shutil.copytree(project, copies[name])
+    target = "build/shop/print/shop-drivethrucards-cards.pdf"
+
+    def build(root):
+        result = run_cli("build", "shop", "--quiet", cwd=root)
+        assert result.exit_code == 0, result.stderr
+        return (root / target).read_bytes()
+
+    first = build(copies["one"])
+    assert build(copies["two"]) == first
+    for root in (copies["one"], copies["clean"]):
+        template = root / "templates" / "plain.yaml"
+        template.write_text(template.read_text(encoding="utf-8").replace("#00ff00", "#ff00ff"), encoding="utf-8")
+    edited = build(copies["one"])
+    assert edited != first and edited == build(copies["clean"])
+    assert PdfReader(io.BytesIO(edited)).trailer["/ID"][0] != PdfReader(io.BytesIO(first)).trailer["/ID"][0]
+
+
+class Named(Cmyk):
+    """The shipped profile under a name of the user's, with non-ASCII letters and PDF's special characters."""
+
+    @property
+    def condition(self):
+        return "Custom", "Épreuve \u2014 FOGRA39 (240 %) \\ \u0416", "a registry) \\n (of its own"
+
+
+def test_the_output_intent_names_a_profile_in_any_characters(tmp_path):
+    """A profile's description outside ASCII is written as UTF-16 and read back as it was; parentheses and a
+    backslash in an ASCII one are escaped."""
+    canvas = new_canvas((20, 20), "Title", "Author", "Subject", pdfx=True)
+    canvas.showPage()
+    save(canvas, tmp_path / "named.pdf", pdfx=Named(SHIPPED_PROFILE, 240))
+    reader = PdfReader(tmp_path / "named.pdf")
+    (intent,) = [i.get_object() for i in reader.trailer["/Root"]["/OutputIntents"]]
+    assert intent["/OutputCondition"] == intent["/Info"] == "Épreuve \u2014 FOGRA39 (240 %) \\ \u0416"
+    assert intent["/RegistryName"] == "a registry) \\n (of its own" and intent["/OutputConditionIdentifier"] == "Custom"
+    assert reader.trailer["/Info"]["/GTS_PDFXVersion"] == "PDF/X-1a:2003"
+    with pikepdf.open(tmp_path / "named.pdf") as pdf:
+        assert pdf.check_pdf_syntax() == [] and pdf.get_warnings() == []
 
 
 def test_drivethrucards_colours_go_through_the_profile(shop):

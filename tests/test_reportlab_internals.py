@@ -13,6 +13,7 @@ from PIL import Image
 
 from deckpress.builders.pdf.canvas import PLACEHOLDER, Images, new_canvas, pdf_font, plain_streams, tag_subsets
 from deckpress.builders.pdf.pdffile import Layout
+from deckpress.builders.pdf.pdfx import TRAPPED
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "deckpress"
 
@@ -71,3 +72,17 @@ def test_the_file_reportlab_writes_is_laid_out_as_deckpress_reads_it(tmp_path):
     for n, write in renamed.items():
         old, new = pdf.object(n), b"".join(write(n))
         assert len(new) == len(old) and b"/AAAAAA+" in old and b"/AAAAAA+" not in new
+
+
+def test_a_pdfx_canvas_is_written_as_mark_pdfx_reads_it():
+    """A canvas made for PDF/X, even with a duplex mode asked: its trailer names the Catalog and the document
+    info, both dictionaries; the info ends with /Trapped /False, where mark_pdfx puts /GTS_PDFXVersion, and the
+    Catalog has no viewer preferences (a later PDF's than 1.4)."""
+    with plain_streams():
+        canvas = new_canvas((100, 100), "Title", "Author", "Subject", "long-edge", pdfx=True)
+        canvas.showPage()
+        pdf = Layout.read(canvas.getpdfdata())
+    assert pdf.entries(pdf.reference("Info")).endswith(TRAPPED)
+    catalog = pdf.entries(pdf.reference("Root"))
+    assert b"/Type /Catalog" in catalog and b"/ViewerPreferences" not in catalog
+    assert b"/ViewerPreferences" not in pdf.data

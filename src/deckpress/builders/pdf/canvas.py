@@ -26,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ... import png
 from ...fonts import builtin_fonts
 from .pdffile import Layout, Writer
-from .pdfx import Cmyk, cmyk_image
+from .pdfx import HEADER, Cmyk, cmyk_image, mark_pdfx
 
 # reportlab font names of the DejaVu faces deckpress sets PDFs in (all embedded as subsets).
 FONTS = {
@@ -187,8 +187,8 @@ def new_canvas(page_mm: tuple[float, float], title: str, author: str, subject: s
                     initialFontSize=9)
     if not pdfx:
         canvas.setViewerPreference("PrintScaling", "None")
-    if duplex is not None:
-        canvas.setViewerPreference("Duplex", DUPLEX[duplex])
+        if duplex is not None:
+            canvas.setViewerPreference("Duplex", DUPLEX[duplex])
     canvas.setTitle(title)
     canvas.setAuthor(author)
     canvas.setSubject(subject)
@@ -197,17 +197,22 @@ def new_canvas(page_mm: tuple[float, float], title: str, author: str, subject: s
     return canvas
 
 
-def save(canvas: Canvas, target: Path, images: Images | None = None) -> dict[str, int]:
+def save(canvas: Canvas, target: Path, images: Images | None = None, pdfx: Cmyk | None = None) -> dict[str, int]:
     """Write the PDF of `canvas` to `target`: the file reportlab makes of it (getpdfdata, small: the faces are
     empty forms there) with the images of `images` in their forms' places and the font subsets tagged, written
-    as it is made. Returns the object number of each face's image, by the face's path (see steps.printed)."""
+    as it is made; with `pdfx` (the canvas made with pdfx), marked as PDF/X-1a of that conversion (mark_pdfx).
+    Returns the object number of each face's image, by the face's path (see steps.printed)."""
     pdf = Layout.read(canvas.getpdfdata())
     if pdf is None:
         raise RuntimeError("reportlab wrote a PDF laid out otherwise than deckpress reads (pdffile.py)")
     objects = tag_subsets(pdf)
     numbers = images.numbers(canvas, pdf) if images is not None else {}
     objects.update({n: images.writer(rel) for rel, n in numbers.items()})
-    pdf.write(target, objects)
+    if pdfx is None:
+        pdf.write(target, objects)
+    else:
+        marks, added = mark_pdfx(pdf, pdfx)
+        pdf.write(target, objects | marks, added, HEADER)
     return numbers
 
 

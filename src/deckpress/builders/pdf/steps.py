@@ -37,7 +37,7 @@ from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, tok
 from .pages import (TEXT_BAND, Item, Style, calibration, component_shape, cut_lines, draw_face, labels as margin_labels,
                     outlines, reprint_list, set_boxes, used_extent)
 from .pdffile import Layout
-from .pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift, mark_pdfx
+from .pdfx import GAMUT_DELTA_E, GAMUT_SHARE, Cmyk, gamut_shift
 from .profiles import Profile, deck_profiles, tier_warnings
 from .rules_style import load_rules_style
 
@@ -616,9 +616,7 @@ def _card_pdf(ctx: BuildContext, profile: Profile, images: Images, component: Co
                 draw_face(canvas, images, face, slot, ctx.deck.model.bleed)
             set_boxes(canvas, trim, whole)
             canvas.showPage()
-    save(canvas, target, images)
-    if cmyk is not None:
-        mark_pdfx(target, cmyk)
+    save(canvas, target, images, cmyk)
 
 
 def write_cricut(ctx: BuildContext, profile: Profile) -> None:
