@@ -219,6 +219,40 @@ def test_a_whole_game_of_skorch_is_played_by_clicking_legal_moves(studio, page, 
     page.save_screenshot(str(shots / "table-over.png"))
 
 
+def test_a_game_of_bots_alone_is_watched_through_the_seat_chosen(studio, page):
+    page.get(studio.url + "table/skorch?pause=300")
+    until(lambda: page.find_element("id", "new-game").is_displayed(), "the page")
+    page.find_element("id", "new-game").click()
+    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+    from selenium.webdriver.support.select import Select
+
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def chosen() -> bool:  # the form is drawn again as the game's setup arrives
+        try:
+            Select(page.find_element("css selector", '#seats select[data-seat="White"]')).select_by_value("random")
+            return page.find_element("css selector", '#seats select[data-seat="White"]').get_attribute("value") == "random"
+        except StaleElementReferenceException:
+            return False
+
+    until(chosen, "White played by a random bot")
+    page.execute_script("game.snapshot = null")
+    page.find_element("id", "start").click()
+    watch = page.find_element("id", "watch")
+    for seat, other in (("White", "Red"), ("Red", "White")):
+        if seat == "Red":
+            Select(watch).select_by_value("Red")
+        shown = until(lambda: (lambda s: s if s and s["seat"] == seat else None)(_snapshot(page)), f"{seat} watched")
+        assert watch.is_displayed() and Select(watch).first_selected_option.get_attribute("value") == seat
+        hands = {z["owner"]: z["cards"] for z in shown["view"]["zones"] if z.get("owner") and "hand" in z["name"].lower()}
+        assert all("card" in c for c in hands[seat]) and all(c.get("down") for c in hands[other])
+        until(lambda: page.find_elements("css selector", f'.seat-zones[data-owner="{seat}"] img.card'),
+              f"{seat}'s cards face up on the page")
+        heading = page.find_element("css selector", f'.seat-zones[data-owner="{seat}"] h3').text
+        assert heading == f"{seat} (watched)"
+        assert not page.find_elements("css selector", "#moves button.move") and not page.find_element("id", "free").is_displayed()
+
+
 def test_a_refused_move_shows_its_rule(studio, page):
     page.get(studio.url + "table/skorch?pause=20")
     until(lambda: page.find_element("id", "new-game").is_displayed(), "the page")

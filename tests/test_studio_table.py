@@ -266,6 +266,23 @@ def test_a_seat_is_shown_its_view_and_nothing_of_another_seats_hand(viewed):
     assert drew, "no hidden draw was ever made: the game tested nothing of the events"
 
 
+def test_a_game_of_bots_alone_is_watched_through_any_seat_and_a_persons_game_through_none(viewed):
+    table = Table.load(viewed)
+    table.start({"White": "random", "Red": "random", "Yellow": "greedy"}, seed=4)
+    for _ in range(5):
+        table.bot_move()
+    for seat in ("White", "Red", "Yellow"):
+        shown = table.snapshot(seat)
+        hands = {z["owner"]: z["cards"] for z in shown["view"]["zones"] if z.get("owner")}
+        assert hands[seat] and all("id" in card for card in hands[seat])  # the seat's own hand, face up
+        assert all(card == {"down": True} for s, hand in hands.items() if s != seat for card in hand)
+        assert shown["seat"] == seat and shown["moves"] == [] and shown["note"] is None and shown["cards"]
+    assert table.snapshot(None)["view"] is None
+    table.start({"White": "human", "Red": "random", "Yellow": "greedy"}, seed=4)
+    with pytest.raises(TableError, match="^Red is a bot's seat$"):
+        table.snapshot("Red")
+
+
 def test_a_game_past_playtests_most_moves_is_unfinished(blind, monkeypatch):
     monkeypatch.setattr(table_module, "MAX_MOVES", 3)
     table = Table.load(blind)

@@ -33,7 +33,7 @@ MOST_INTEGER = 2 ** 53    # beyond it a Lua 5.2 number is no longer the integer 
 BUDGET = 100              # playouts of a search bot per decision: playtest's default --budget
 SHOWN_DEPTH = 32          # levels of a view or a move list the engine gives, past which it is refused
 NO_VIEW = "the engine has no view(state, seat): the table shows no cards; add one (docs/scripting.md)"
-WATCHING = "watching: a spectator is shown no seat's cards"
+WATCHING = "watching: a spectator is shown no seat's cards while a person plays"
 
 
 class TableError(Exception):
@@ -138,9 +138,10 @@ class Table:
 
     def snapshot(self, seat: str | None) -> dict:
         """What the page shows the human `seat` (None: a spectator, who has no hand and no moves): plain JSON,
-        nothing in it that the seat cannot see."""
+        nothing in it that the seat cannot see. In a game of bots alone, nobody's cards are hidden from
+        anybody: a spectator may look through any seat's eyes (its view, no moves)."""
         self._started()
-        if seat is not None:
+        if seat is not None and (seat not in self.players or "human" in self.players.values()):
             self._human(seat)
         acting, kind = self._to_act()
         view, note, cards = None, NO_VIEW if self.game.engine.view is None else WATCHING, {}
@@ -149,7 +150,7 @@ class Table:
             note = None
             cards = self._cards(view)
         moves: Any = []
-        if seat is not None and seat in acting and not self.unfinished:
+        if seat is not None and seat in acting and self.players[seat] == "human" and not self.unfinished:
             moves = self._json(self._call("legal_moves", self.game.engine.legal_moves, self._state, seat)[0],
                                "legal_moves")
         return {"game": self.name, "mode": self.mode, "seed": self.seed, "players": dict(self.players),

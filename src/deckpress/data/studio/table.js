@@ -6,7 +6,8 @@ const DECK = document.querySelector('meta[name="deckpress-deck"]').content;
 const API = `/api/table/${encodeURIComponent(DECK)}`;
 // ms between a bot's moves, so that a player can follow them (?pause=ms to change it)
 const BOT_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 400);
-const game = {snapshot: null, seat: null, shownTo: null, idToCard: {}, botTimer: null, setup: null, offered: null};
+const game = {snapshot: null, seat: null, shownTo: null, idToCard: {}, botTimer: null, setup: null, offered: null,
+              watched: null};
 
 function show(id, visible) { document.getElementById(id).hidden = !visible; }
 function problem(message) { const p = document.getElementById("problem"); p.textContent = message || ""; p.hidden = !message; }
@@ -67,8 +68,10 @@ document.getElementById("new-game").addEventListener("click", async () => {
 // --- the game ----------------------------------------------------------------------------------------------
 function humans(snapshot) { return snapshot.seats.filter(s => snapshot.players[s] === "human"); }
 
-// The seat the page shows: the person to act now, else the last shown, else the first person's.
+// The seat the page shows: the person to act now, else the last shown, else the first person's; in a game of
+// bots alone, the seat chosen to watch through (the first at first).
 function seatToShow(snapshot) {
+  if (!humans(snapshot).length) return snapshot.seats.includes(game.watched) ? game.watched : snapshot.seats[0];
   const acting = snapshot.to_act.filter(s => snapshot.players[s] === "human");
   if (acting.length) return acting[0];
   return game.seat && humans(snapshot).includes(game.seat) ? game.seat : humans(snapshot)[0] || null;
@@ -86,6 +89,7 @@ async function render(snapshot) {
   game.snapshot = snapshot; game.seat = seat;
   show("setup", false); show("game", true);
   const people = humans(snapshot);
+  renderWatch(snapshot, people.length === 0);
   const covered = people.length > 1 && seat && game.shownTo !== seat && snapshot.kind !== "over";
   show("cover", covered); show("table-area", !covered);
   if (covered) {
@@ -104,6 +108,21 @@ async function render(snapshot) {
   renderEvents(snapshot.events);
   scheduleBot(snapshot);
 }
+
+// In a game of bots alone, whose eyes the page looks through.
+function renderWatch(s, botsAlone) {
+  show("watch-label", botsAlone);
+  if (!botsAlone) return;
+  const select = document.getElementById("watch");
+  if (select.options.length !== s.seats.length || [...select.options].some((o, i) => o.value !== s.seats[i])) {
+    select.replaceChildren(...s.seats.map(seat => el("option", {value: seat}, [`${seat} (${s.players[seat]} bot)`])));
+  }
+  select.value = s.seat;
+}
+document.getElementById("watch").addEventListener("change", async event => {
+  game.watched = event.target.value;
+  try { render(await load(game.watched)); } catch (error) { problem(error.message); }
+});
 
 function renderTurn(s) {
   const turn = document.getElementById("turn");
@@ -146,7 +165,8 @@ function renderView(s) {
   }
   zones.replaceChildren(...[...groups].filter(([, list]) => list.length).map(([owner, list]) =>
     el("div", {class: "seat-zones" + (owner && owner === s.seat ? " mine" : ""), "data-owner": owner || ""}, [
-      el("h3", {}, [owner === null ? "On the table" : owner === s.seat ? `${owner} (you)` : owner]),
+      el("h3", {}, [owner === null ? "On the table" : owner !== s.seat ? owner :
+                    s.players[owner] === "human" ? `${owner} (you)` : `${owner} (watched)`]),
       el("div", {class: "zone-row"}, list.map(zone => el("div", {class: "zone", "data-zone": zone.name}, [
         el("h4", {}, [`${zone.name} (${(zone.cards || []).length})`]),
         el("div", {class: "cards"}, zoneCards(zone.cards || [], s.cards))])))])));
@@ -173,14 +193,15 @@ function isDescription(value) {
 
 function renderMoves(moves, s) {
   const box = document.getElementById("moves"), composers = document.getElementById("composers");
-  document.getElementById("moves-title").textContent = s.seat ? `${s.seat}'s moves` : "Moves";
+  const person = !!s.seat && s.players[s.seat] === "human";
+  document.getElementById("moves-title").textContent = person ? `${s.seat}'s moves` : "Moves";
   box.replaceChildren(); composers.replaceChildren();
   moves.forEach((move, i) => {
     if (isDescription(move)) composers.append(composer(move, i));
     else box.append(el("button", {type: "button", class: "move", "data-move": JSON.stringify(move), onclick: () => play(move)}, [label(move)]));
   });
-  show("free", !!s.seat && s.kind !== "over");
-  if (!moves.length && s.kind !== "over") box.append(el("span", {class: "status"}, [s.seat ? "nothing to do now" : "watching"]));
+  show("free", person && s.kind !== "over");
+  if (!moves.length && s.kind !== "over") box.append(el("span", {class: "status"}, [person ? "nothing to do now" : "watching"]));
 }
 
 // A move description as a form: each {choose} a set of chips picked in order, each {one_of} a list.
