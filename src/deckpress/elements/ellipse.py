@@ -17,9 +17,9 @@ class EllipsePainter(Painter):
         fill, stroke = resolve_fill(self, self.e.fill), resolve_stroke(self)
         xy = self.px(box)
         if vectored(fill, stroke):
-            inset = stroke.width / 2 if stroke else 0
+            half = stroke.width / 2 if stroke else 0
             paint_path(layer, oval(*xy), fill, stroke, xy, edges=self.edges(layer),
-                       inset=oval(xy[0] + inset, xy[1] + inset, xy[2] - inset, xy[3] - inset))
+                       inset=oval(xy[0] + half, xy[1] + half, xy[2] - half, xy[3] - half) if stroke else None)
             return
         colour, width = (stroke.color, stroke.width) if stroke else (None, 0.0)
         smooth(layer, "ellipse", xy, fill, colour, width, self.edges(layer))
