@@ -219,25 +219,25 @@ def test_a_whole_game_of_skorch_is_played_by_clicking_legal_moves(studio, page, 
     page.save_screenshot(str(shots / "table-over.png"))
 
 
-def test_a_game_of_bots_alone_is_watched_through_the_seat_chosen(studio, page):
-    page.get(studio.url + "table/skorch?pause=300")
-    until(lambda: page.find_element("id", "new-game").is_displayed(), "the page")
-    page.find_element("id", "new-game").click()
-    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+def _start_bots_alone(studio, page, pause: int) -> None:
+    """A new game of Skorch on the table page with a random bot in every seat."""
     from selenium.webdriver.support.select import Select
 
-    from selenium.common.exceptions import StaleElementReferenceException
-
-    def chosen() -> bool:  # the form is drawn again as the game's setup arrives
-        try:
-            Select(page.find_element("css selector", '#seats select[data-seat="White"]')).select_by_value("random")
-            return page.find_element("css selector", '#seats select[data-seat="White"]').get_attribute("value") == "random"
-        except StaleElementReferenceException:
-            return False
-
-    until(chosen, "White played by a random bot")
+    page.get(studio.url + f"table/skorch?pause={pause}")
+    until(lambda: page.find_element("id", "new-game").is_displayed(), "the page")
+    page.find_element("id", "new-game").click()
+    until(lambda: page.find_element("id", "setup").is_displayed() and page.find_elements("css selector", "#seats select"),
+          "the new game form")
+    for select in page.find_elements("css selector", "#seats select"):
+        Select(select).select_by_value("random")
     page.execute_script("game.snapshot = null")
     page.find_element("id", "start").click()
+
+
+def test_a_game_of_bots_alone_is_watched_through_the_seat_chosen(studio, page):
+    from selenium.webdriver.support.select import Select
+
+    _start_bots_alone(studio, page, pause=300)
     watch = page.find_element("id", "watch")
     for seat, other in (("White", "Red"), ("Red", "White")):
         if seat == "Red":
@@ -251,6 +251,26 @@ def test_a_game_of_bots_alone_is_watched_through_the_seat_chosen(studio, page):
         heading = page.find_element("css selector", f'.seat-zones[data-owner="{seat}"] h3').text
         assert heading == f"{seat} (watched)"
         assert not page.find_elements("css selector", "#moves button.move") and not page.find_element("id", "free").is_displayed()
+
+
+def test_the_new_game_form_stays_while_a_bots_move_lands(studio, page):
+    """A bot's move already on its way when "New game" is pressed does not take the page back to the old game:
+    the form stays until it is sent."""
+    _start_bots_alone(studio, page, pause=300)
+    until(lambda: (_snapshot(page) or {}).get("started"), "the game of bots")
+    page.execute_script("""const real = window.fetch; window.held = []; window.answered = 0;
+        window.fetch = (url, options) => {
+          const call = () => real(url, options).then(r => { window.answered += 1; return r; });
+          return String(url).endsWith("/bot") ? new Promise(ok => window.held.push(() => ok(call()))) : call();
+        };""")
+    until(lambda: page.execute_script("return window.held.length"), "a bot's move on its way")
+    page.find_element("id", "new-game").click()
+    until(lambda: page.find_element("id", "setup").is_displayed(), "the new game form")
+    answered = page.execute_script("return window.answered")
+    page.execute_script("window.held.forEach(release => release())")
+    until(lambda: page.execute_script("return window.answered") >= answered + 2, "the bot's move and the load after it")
+    time.sleep(0.3)  # the answers' bodies read and handed to render
+    assert page.find_element("id", "setup").is_displayed() and not page.find_element("id", "game").is_displayed()
 
 
 def test_a_refused_move_shows_its_rule(studio, page):

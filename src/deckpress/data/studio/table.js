@@ -7,7 +7,7 @@ const API = `/api/table/${encodeURIComponent(DECK)}`;
 // ms between a bot's moves, so that a player can follow them (?pause=ms to change it)
 const BOT_PAUSE = Number(new URLSearchParams(location.search).get("pause") || 400);
 const game = {snapshot: null, seat: null, shownTo: null, idToCard: {}, botTimer: null, setup: null, offered: null,
-              watched: null};
+              watched: null, choosing: false};
 
 function show(id, visible) { document.getElementById(id).hidden = !visible; }
 function problem(message) { const p = document.getElementById("problem"); p.textContent = message || ""; p.hidden = !message; }
@@ -57,11 +57,13 @@ document.getElementById("setup").addEventListener("submit", async event => {
   for (const select of document.querySelectorAll("#seats select")) players[select.dataset.seat] = select.value;
   const body = {players, seed: Number(document.getElementById("seed").value) || 0};
   if ((game.setup.modes || []).length) body.mode = document.getElementById("mode").value;
-  try { problem(""); game.shownTo = null; render(await postJSON(`${API}/start`, body)); }
+  try { problem(""); game.shownTo = null; game.choosing = false; render(await postJSON(`${API}/start`, body)); }
   catch (error) { problem(error.message); }
 });
+// Once "New game" is pressed the form stays until it is sent: a bot's move or a load already under way
+// answers into a page that no longer shows that game.
 document.getElementById("new-game").addEventListener("click", async () => {
-  clearTimeout(game.botTimer);
+  clearTimeout(game.botTimer); game.choosing = true;
   try { renderSetup(await getJSON(`${API}?setup=1`)); } catch (error) { problem(error.message); }
 });
 
@@ -83,9 +85,11 @@ async function load(seat) {
 }
 
 async function render(snapshot) {
+  if (game.choosing) return;
   if (!snapshot.started) { renderSetup(snapshot); return; }
   const seat = seatToShow(snapshot);
   if (seat !== snapshot.seat) snapshot = await load(seat);
+  if (game.choosing) return;
   game.snapshot = snapshot; game.seat = seat;
   show("setup", false); show("game", true);
   const people = humans(snapshot);
