@@ -5,11 +5,11 @@ Pillow's PNG encoder, even at zlib level 1, spends most of its time choosing a f
 unfiltered: every row filtered with None gives files about as small as Pillow's level 1. The deflate is
 zlib-ng's (`compress`) at its level 3, the fastest that keeps files small, and one that gives the same bytes
 for the same data and level in every process and on every CPU (zlib-ng 2.2 and later): a build must give the
-same bytes for the same inputs. Faces are read back (`read`) with ISA-L's inflate, the fastest there is;
-its deflate is not used, as its output may differ from one process to another. Photographs and smooth
-gradients are the exception: their rows need the filters (unfiltered, a face covered by a photo is about 1.5
-times larger, a smooth gradient many times). So a sample of the rows is compressed first, and a face whose
-sample does not shrink below POOR_RATIO of its size is handed to Pillow's encoder (level 1).
+same bytes for the same inputs. Faces are read back (`read`) with zlib-ng's inflate, the fastest one
+measured (bench/png.py). Photographs and smooth gradients are the exception: their rows need the filters
+(unfiltered, a face covered by a photo is about 1.5 times larger, a smooth gradient many times). So a sample
+of the rows is compressed first, and a face whose sample does not shrink below POOR_RATIO of its size is
+handed to Pillow's encoder (level 1).
 bench/README.md gives the figures of these choices and of the ones not taken.
 
 Either way the file is an 8-bit RGB PNG without interlace (IHDR, pHYs, IDAT, IEND), the same bytes
@@ -26,7 +26,6 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from isal import isal_zlib
 from zlib_ng import zlib_ng
 
 if TYPE_CHECKING:  # no Pillow to import: the image brings its own
@@ -122,7 +121,7 @@ def read(path) -> "Image.Image":
     header, idat = _chunks(data) if data.startswith(SIGNATURE) else (b"", b"")
     try:
         rows = _unfiltered_rows(header, idat)
-    except isal_zlib.error:
+    except zlib_ng.error:
         rows = None
     if rows is not None:
         width, height = struct.unpack(">II", header[:8])
@@ -136,9 +135,9 @@ def _unfiltered_rows(header: bytes, idat: bytes) -> bytes | None:
     """The inflated rows of an 8-bit RGB PNG without interlace whose rows are all unfiltered, each after its
     filter byte; None for any other. The first row's filter byte is inflated alone first: a file of Pillow's
     seldom starts unfiltered, and is then not inflated twice."""
-    if header[8:] != b"\x08\x02\x00\x00\x00" or isal_zlib.decompressobj().decompress(idat, 1) != b"\0":
+    if header[8:] != b"\x08\x02\x00\x00\x00" or zlib_ng.decompressobj().decompress(idat, 1) != b"\0":
         return None
     width, height = struct.unpack(">II", header[:8])
     stride = 3 * width + 1
-    rows = isal_zlib.decompress(idat)
+    rows = zlib_ng.decompress(idat)
     return rows if len(rows) == stride * height and rows[::stride].count(0) == height else None
