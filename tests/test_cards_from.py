@@ -116,6 +116,19 @@ def test_a_bad_cell_is_one_line_naming_file_row_and_column(tmp_path, kind, row, 
     assert len(lines) == 1 and lines[0].startswith(f"decks/cards.{kind}:{row}:{column}: ") and message in lines[0]
 
 
+@pytest.mark.parametrize("text, place, message", [
+    ("name,count\nCaf\xe9,1\n".encode("latin-1"), "decks/cards.csv: ", "not UTF-8 text (byte 14); export the "
+     "sheet as CSV UTF-8"),
+    (f'name,text\nA,"{"x" * 140_000}"\n'.encode(), "decks/cards.csv:2:1: ", "a cell of more than"),
+])
+def test_a_csv_deckpress_cannot_read_is_one_line_at_its_place(tmp_path, text, place, message):
+    root = project(tmp_path, "csv")
+    (root / "decks" / "cards.csv").write_bytes(text)
+    result = run_cli("check", cwd=root)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1 and lines[0].startswith(place) and message in lines[0], lines
+
+
 def test_an_unknown_column_is_named_with_its_place(tmp_path):
     rows = [r[:] for r in ROWS]
     rows[0][4] = "txet"

@@ -56,6 +56,8 @@ class Sheet(BaseHTTPRequestHandler):
             self._send(self.tabs[path.split("gid=")[1].split("&")[0]].encode(), "text/csv; charset=utf-8")
         elif path == "/login":
             self._send(b"<!DOCTYPE html><html><body>Sign in</body></html>", "text/html; charset=utf-8")
+        elif path == "/latin-1":
+            self._send("name,count\nCaf\xe9,1\n".encode("latin-1"), "text/csv")
         elif path == "/login-as-csv":
             self._send(b"\n  <html><body>Sign in</body></html>", "text/csv")
         elif path == "/slow":
@@ -261,6 +263,7 @@ def test_a_sheet_address_that_is_not_https_is_one_line(tmp_path, url, expect):
     ("/login-as-csv", "it answered a web page, not CSV"),
     ("/big", f"more than the {tables.MAX_BYTES} bytes"),
     ("/rows", f"more than {tables.MAX_ROWS} rows"),
+    ("/latin-1", "the answer is not UTF-8 text (byte 14)"),
     ("/loop", f"more than {sheets.MAX_REDIRECTS} redirects"),
     ("/elsewhere", "redirects to 'http://example.org/sheet.csv', which is not https"),
 ])

@@ -13,9 +13,7 @@ copy goes, is left as it is and said.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import os
 import time
@@ -145,17 +143,11 @@ def _body(answer, deadline: float) -> bytes:
 def _rows(data: bytes) -> list[list[str]]:
     """The rows of a CSV answer, checked against the spreadsheet limits; Failed when it is none."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise Failed(f"the answer is not UTF-8 text (byte {err.start})") from None
-    try:
-        rows = []
-        for row in csv.reader(io.StringIO(text, newline="")):
-            rows.append(row)
-            if len(rows) > tables.MAX_ROWS + 1:
-                raise Failed(f"the sheet has more than {tables.MAX_ROWS} rows, blank ones included")
-    except csv.Error as err:
-        raise Failed(f"the answer is not CSV ({err})") from None
+        rows = [row for _, row in tables.csv_rows(data)]
+    except tables.Unreadable as err:
+        raise Failed(f"the answer is {err}" + (f" at line {err.line}" if err.line else "")) from None
+    if len(rows) > tables.MAX_ROWS + 1:
+        raise Failed(f"the sheet has more than {tables.MAX_ROWS} rows, blank ones included")
     if not rows or not any(cell.strip() for cell in rows[0]):
         raise Failed("the answer is empty, or its first row names no card keys")
     return rows

@@ -113,18 +113,29 @@ def _check_size(path: Path, place: Place) -> None:
                                                  "cards over several files")
 
 
-def _rows_csv(path: Path, place: Place, records: bool) -> list[tuple[int, list[Any]]]:
-    """The rows of the CSV file, each with its number: the line it starts on, or with `records` its place
-    among the rows (a sheet's row number, whatever line breaks its cells hold)."""
+class Unreadable(ValueError):
+    """CSV that `csv_rows` cannot read: what it is, what to do, and the line where it stopped (0: the text as a
+    whole)."""
+
+    def __init__(self, what: str, fix: str, line: int = 0):
+        super().__init__(what)
+        self.fix, self.line = fix, line
+
+
+def csv_rows(data: bytes, records: bool = False) -> list[tuple[int, list[str]]]:
+    """The rows of CSV bytes (UTF-8, with the BOM spreadsheet programs write or without), each with its
+    number: the line it starts on, or with `records` its place among the rows (a sheet's row number, whatever
+    line breaks its cells hold). It stops past MAX_ROWS + 1 rows, for the caller to refuse; Unreadable when the
+    bytes are not UTF-8 or not CSV."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a BOM is what spreadsheet programs write
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise DeckError.at(place(0, 0), f"not UTF-8 text (byte {err.start}); export the sheet as "
-                                             "CSV UTF-8") from None
-    import csv
+        raise Unreadable(f"not UTF-8 text (byte {err.start})", "export the sheet as CSV UTF-8") from None
+    import csv  # for a deck with cards in a spreadsheet only
 
     reader = csv.reader(io.StringIO(text, newline=""))
-    rows, line = [], 1
+    rows: list[tuple[int, list[str]]] = []
+    line = 1
     try:
         for row in reader:
             rows.append((len(rows) + 1 if records else line, row))
@@ -132,10 +143,18 @@ def _rows_csv(path: Path, place: Place, records: bool) -> list[tuple[int, list[A
             if len(rows) > MAX_ROWS + 1:
                 break
     except csv.Error as err:  # csv's own limit on a cell (131072 characters), far above MAX_TEXT_CHARS
-        what = (f"a cell of more than {MAX_TEXT_CHARS} characters; shorten it or split it" if "field larger"
-                in str(err) else f"not CSV deckpress can read ({err}); export the sheet as CSV UTF-8")
-        raise DeckError.at(place(line, 1), what) from None
+        if "field larger" in str(err):
+            raise Unreadable(f"a cell of more than {MAX_TEXT_CHARS} characters", "shorten it or split it",
+                             line) from None
+        raise Unreadable(f"not CSV deckpress can read ({err})", "export the sheet as CSV UTF-8", line) from None
     return rows
+
+
+def _rows_csv(path: Path, place: Place, records: bool) -> list[tuple[int, list[Any]]]:
+    try:
+        return csv_rows(path.read_bytes(), records)
+    except Unreadable as err:
+        raise DeckError.at(place(err.line, 1 if err.line else 0), f"{err}; {err.fix}") from None
 
 
 def _rows_xlsx(path: Path) -> list[tuple[int, list[Any]]]:
