@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from conftest import run_cli
 from deckpress.ink import lightened
-from helpers.builds import clean_build, edit, tree
+from helpers.builds import URL, clean_build, edit, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SQUARE = round(10 * 300 / 25.4)  # a 10 mm square at 300 DPI, px
@@ -117,16 +117,32 @@ def test_lines_over_a_fill_and_dense_lines_are_brought_to_the_coverage(fill, eve
     assert ground - lines > 60  # the lines still stand out
 
 
+def kept_drafts(project: Path) -> dict[str, tuple[int, int]]:
+    """The lightened faces kept in the build's cache/drafts/, by path: their inode and modification time."""
+    folder = project / "build" / "score" / "cache" / "drafts"
+    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.rglob("*.png")}
+
+
 def test_a_draft_after_a_cards_edit_is_the_clean_builds(drafts, tmp_path):
+    """After a card's text edit (its face's image patched in the draft PDF) and then a copy count's (every card
+    placed anew), the build is the clean build's, file for file; the unchanged faces are not lightened again
+    but taken from the previous build (hard links of its files, as the faces themselves are)."""
     project = tmp_path / "edited"
     shutil.copytree(drafts, project)
+    before = kept_drafts(project)
+    assert len(before) == 21  # every face SCORE!'s draft prints, lightened
     edit(project / "decks" / "score.yaml", "The target's score doubles.", "The target's score is doubled.")
-    result = run_cli("build", "score", "--quiet", cwd=project)
+    result = run_cli("build", "score", "--quiet", "--asset-url", URL, cwd=project)  # as clean_build's
     assert result.exit_code == 0, result.stderr
     built = tree(project / "build" / "score")
     assert built["print/score-draft-a4.pdf"] != tree(drafts / "build" / "score")["print/score-draft-a4.pdf"]
-    clean = clean_build(project, tmp_path, deck="score")
-    assert built["print/score-draft-a4.pdf"] == clean["print/score-draft-a4.pdf"]
+    assert built == clean_build(project, tmp_path, deck="score")
+    after = kept_drafts(project)
+    assert [p for p in before if after[p] != before[p]] == ["faces/deck/double@ink25.png"]
+    edit(project / "decks" / "score.yaml", "count: 3", "count: 4")
+    assert run_cli("build", "score", "--quiet", "--asset-url", URL, cwd=project).exit_code == 0
+    assert kept_drafts(project) == after
+    assert tree(project / "build" / "score") == clean_build(project, tmp_path, deck="score")
 
 
 def test_coverage_on_a_shop_profile_is_one_located_line(drafts, tmp_path):

@@ -24,7 +24,9 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from ... import png
+from ...faces import CACHE
 from ...fonts import builtin_fonts
+from ...inputs import Records, artifact_key
 from .pdffile import Layout, Writer
 from .pdfx import HEADER, Cmyk, cmyk_image, mark_pdfx
 
@@ -126,29 +128,39 @@ class Images:
             return lambda n: image_object(n, *cmyk_image(path, cmyk), "DeviceCMYK")
         if self.draft is not None:
             draft = self.draft
-            return lambda n: image_object(n, *draft.image(path), "DeviceRGB", 3)
+            return lambda n: image_object(n, *draft.image(rel), "DeviceRGB", 3)
         return lambda n: image_object(n, *png_image(path), "DeviceRGB", 3)
 
 
 class Drafts:
-    """The faces of a build lightened to `coverage` (0 to 1, ink.lightened) for a low-ink draft, each once however
-    many of the build's draft profiles print it: kept as the PNG's zlib data (a face's is some 100 KB) in
-    `kept`, which the build's Drafts share."""
+    """The faces of a build lightened to `coverage` (0 to 1, ink.lightened) for a low-ink draft. Each is kept as a
+    PNG in the output folder's cache/drafts/, recorded with the face's digest (Records), so that it is lightened
+    once however many of the build's draft profiles print it, and the next build takes it as it is while the
+    face is unchanged: lightening takes 0.2 to 0.9 s of one core a face (bench/draft.py), and a PDF whose cards
+    moved (a count changed, a card added) places every face again."""
 
-    def __init__(self, coverage: float, kept: dict[tuple[Path, float], tuple[int, int, bytes]]):
+    def __init__(self, coverage: float, records: Records):
         self.coverage = coverage
-        self.kept = kept
+        self.records = records
 
-    def image(self, path: Path) -> tuple[int, int, bytes]:
-        """The width, height and zlib data of the face at `path`, lightened."""
-        key = (path, self.coverage)
-        if key not in self.kept:
+    def image(self, rel: str) -> tuple[int, int, bytes]:
+        """The width, height and zlib data of the face `rel` (a path in the output folder), lightened."""
+        return png_image(self.kept(rel))
+
+    def kept(self, rel: str) -> Path:
+        """The file of the face `rel` lightened, in this build: taken from the previous one while the face is
+        the same, else made."""
+        kept = f"{CACHE}/drafts/{rel.removesuffix('.png')}@ink{self.coverage * 100:g}.png"
+        key = artifact_key("draft", self.records.digest(rel), self.coverage)
+        target = self.records.out / kept
+        if not self.records.reuse_file(kept, key, kept):
             from ...ink import lightened
             from ...render import DPI
 
-            image = lightened(png.read(path), self.coverage)
-            self.kept[key] = (*image.size, png.data_of(png.encode(image, DPI), path.name))
-        return self.kept[key]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(png.encode(lightened(png.read(self.records.out / rel), self.coverage), DPI))
+            self.records.keep(kept, key, kept)
+        return target
 
 
 def png_image(path: Path) -> tuple[int, int, bytes]:

@@ -67,7 +67,6 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
     profiles = deck_profiles(deck)
     duplex, cli_offset = options.duplex, tuple(options.back_offset)
     images = Images(ctx.out)
-    drafted: dict = {}  # the faces lightened for the draft profiles (Drafts), each once
     model = model_inputs(deck)
     digests = {face.path: ctx.records.digest(face.path) for face in ctx.faces.all()}
     faces = list(digests.values())
@@ -92,7 +91,7 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
                 layout = layout or printed_inputs(ctx)
                 shown = images
                 if profile.spec.ink_coverage is not None:
-                    shown = Images(ctx.out, draft=Drafts(profile.spec.ink_coverage / 100, drafted))
+                    shown = Images(ctx.out, draft=Drafts(profile.spec.ink_coverage / 100, ctx.records))
                 printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, shown,
                         lambda target: write_pdf(ctx, profile, style, shown, target, stories))
                 if ctx.since is not None:
@@ -165,9 +164,11 @@ def printed(ctx: BuildContext, target: str, made_of: list, faces: dict[str, str]
     drawn = value.get("faces") if value is not None else None
     if isinstance(drawn, dict) and all(isinstance(v, list) and len(v) == 2 for v in drawn.values()):
         changed = {rel: number for rel, (number, digest) in drawn.items() if faces.get(rel) != digest}
-        if not changed and records.reuse_file(target, key, target):
-            return
-        if changed and _replaced(ctx, target, key, value, changed, faces, images):
+        if (not changed and records.reuse_file(target, key, target) or
+                changed and _replaced(ctx, target, key, value, changed, faces, images)):
+            if images.draft is not None:  # the faces it shows lightened, in this build as in a clean one
+                for rel in drawn:
+                    images.draft.kept(rel)
             return
     since = records.making()
     numbers = write(ctx.path(target))
