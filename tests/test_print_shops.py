@@ -22,6 +22,7 @@ from deckpress.errors import DeckError
 from deckpress.builders.pdf.canvas import new_canvas, save
 from deckpress.builders.pdf.pdffile import Layout
 from deckpress.builders.pdf.pdfx import SHIPPED_PROFILE, Cmyk, limit_ink
+from helpers.builds import URL, edit, tree
 from helpers.pdf import build_pdfs, placements
 
 MM = 72 / 25.4
@@ -200,6 +201,44 @@ def test_drivethrucards_bytes_are_the_same_from_build_to_build_and_after_an_edit
     edited = build(copies["one"])
     assert edited != first and edited == build(copies["clean"])
     assert PdfReader(io.BytesIO(edited)).trailer["/ID"][0] != PdfReader(io.BytesIO(first)).trailer["/ID"][0]
+
+
+def test_an_edit_converts_only_the_faces_it_changed_and_builds_what_a_clean_build_does(project, tmp_path):
+    """The faces of a PDF/X file are converted to CMYK once and kept in cache/cmyk/: after a card's edit only its
+    face is converted again (the template's edit changes the King's face alone), the others taken from the previous build (hard links of its files, as the faces
+    are); after a build that changes only the TTS mod (another --asset-url), the PDF/X files and their kept
+    faces are taken as they are. Each time the build is a clean build's, file for file (with an --asset-url:
+    without one, a TTS save names the images by their place on disk)."""
+    root = tmp_path / "edited"
+    shutil.copytree(project, root)
+
+    def build(folder, *options):
+        result = run_cli("build", "shop", "--quiet", *options, cwd=folder)
+        assert result.exit_code == 0, result.stderr
+        return tree(folder / "build" / "shop")
+
+    def kept():
+        folder = root / "build" / "shop" / "cache" / "cmyk"
+        return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.rglob("*")
+                if p.is_file()}
+
+    def clean(*options):
+        fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}"
+        shutil.copytree(root, fresh, ignore=shutil.ignore_patterns("build"))
+        return build(fresh, *options)
+
+    build(root, "--asset-url", URL)
+    before = kept()
+    assert sorted(name.split("@")[0] for name in before) == ["faces/cards/ace", "faces/cards/back", "faces/cards/king"]
+    edit(root / "templates" / "plain.yaml", 'text: "{{ card.name }}"',
+         'text: "{{ card.name }}{{ \'!\' if card.name == \'King\' }}"')
+    assert build(root, "--asset-url", URL) == clean("--asset-url", URL)
+    after = kept()
+    assert [n.split("@")[0] for n in after if after[n] != before.get(n)] == ["faces/cards/king"]
+    assert sorted(n.split("@")[0] for n in after if after[n] == before.get(n)) == ["faces/cards/ace",
+                                                                                   "faces/cards/back"]
+    assert build(root, "--asset-url", "https://example.org/shop/") == clean("--asset-url", "https://example.org/shop/")
+    assert kept() == after
 
 
 class Named(Cmyk):

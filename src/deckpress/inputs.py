@@ -271,14 +271,23 @@ class Records:
             return False
         if not ((self.out / relative).is_file() or self.fetch(relative, value["sha256"])):
             return False
-        self.put_again(uses)
+        if not self.put_again(uses):
+            return False
         self.put(name, key, value)
         return True
 
-    def put_again(self, uses: dict[str, dict]) -> None:
-        """Put the records `used` gave, as the artifact they were put for put them while it was made."""
+    def put_again(self, uses: dict[str, dict]) -> bool:
+        """Put the records `used` gave, as the artifact they were put for put them while it was made; the files
+        those of them that are `cached` name (kept by `keep`: a face as a PDF converts it) are taken from the
+        previous build too, as making the artifact would have made them. Whether they all were (else nothing
+        is put, and the artifact must be made again)."""
+        for name, record in uses.items():
+            value = record["value"]
+            if value.get("cached") and not ((self.out / name).is_file() or self.fetch(name, value.get("sha256"))):
+                return False
         for name, record in uses.items():
             self.put(name, record["key"], record["value"])
+        return True
 
     def used(self, value: dict) -> dict[str, dict] | None:
         """The records that a recorded artifact's `value` lists as put while it was made (see `keep`), by name

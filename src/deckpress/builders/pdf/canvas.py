@@ -72,6 +72,7 @@ def plain_streams() -> Iterator[None]:
 
 
 PLACEHOLDER = re.compile(rb"%deckpress image ([0-9a-f]{16})\n")
+CMYK_MAGIC = b"deckpress cmyk\n\0"  # a face kept in CMYK (CmykFaces)
 
 
 class Images:
@@ -80,15 +81,14 @@ class Images:
     A page draws a face as a form XObject (reportlab's beginForm and doForm), empty but for a comment naming
     it, which `save` replaces in the finished file by the face's image: the PNG's zlib data as it is (a valid
     PDF Flate stream with the PNG predictors), so an image costs no re-compression and keeps its exact pixels;
-    with `cmyk` (PDF/X), the face converted to CMYK. reportlab's drawImage would decode every PNG and deflate
-    it again. Each form is named after the face's path relative to the output folder (not the absolute path
+    with `converted`, the face as it converts them (CMYK for PDF/X, lightened for a draft). reportlab's drawImage
+    would decode every PNG and deflate it again. Each form is named after the face's path relative to the output folder (not the absolute path
     drawImage would hash), so the same deck gives the same bytes wherever it is built.
     """
 
-    def __init__(self, root: Path, cmyk: Cmyk | None = None, draft: Drafts | None = None):
+    def __init__(self, root: Path, converted: Converted | None = None):
         self.root = root
-        self.cmyk = cmyk  # PDF/X: every image converted to CMYK
-        self.draft = draft  # a low-ink draft: every image lightened
+        self.converted = converted
         self._names: dict[str, str] = {}  # the form's name of each face drawn, by its path
 
     def name(self, rel: str) -> str:
@@ -122,45 +122,96 @@ class Images:
     def writer(self, rel: str) -> Writer:
         """What writes the image object of the face `rel` (its data read as it is written, and not kept: a
         build's memory does not grow with its faces)."""
+        converted = self.converted
+        if converted is not None:
+            return lambda n: image_object(n, *converted.image(rel), converted.space, converted.predictors)
         path = self.root / rel
-        if self.cmyk is not None:
-            cmyk = self.cmyk
-            return lambda n: image_object(n, *cmyk_image(path, cmyk), "DeviceCMYK")
-        if self.draft is not None:
-            draft = self.draft
-            return lambda n: image_object(n, *draft.image(rel), "DeviceRGB", 3)
         return lambda n: image_object(n, *png_image(path), "DeviceRGB", 3)
 
 
-class Drafts:
-    """The faces of a build lightened to `coverage` (0 to 1, ink.lightened) for a low-ink draft. Each is kept as a
-    PNG in the output folder's cache/drafts/, recorded with the face's digest (Records), so that it is lightened
-    once however many of the build's draft profiles print it, and the next build takes it as it is while the
-    face is unchanged: lightening takes 0.2 to 0.9 s of one core a face (bench/draft.py), and a PDF whose cards
-    moved (a count changed, a card added) places every face again."""
+class Converted:
+    """The faces of a build as a kind of PDF converts them, each kept in the output folder's cache/<kind>/ and
+    recorded with the face's digest and the conversion's parameters: a face is converted once however many of
+    the build's PDFs print it, the next build takes it as it is while the face is unchanged, and a PDF taken
+    from the previous build brings its faces' conversions along (Records.put_again). A conversion costs 0.1 to
+    0.9 s of one core a face (bench/draft.py, bench/README.md), and a PDF whose cards moved (a count changed, a
+    card added) places every face again."""
 
-    def __init__(self, coverage: float, records: Records):
-        self.coverage = coverage
+    kind = ""  # the folder in cache/
+    space = "DeviceRGB"  # the images' colour space in the PDF
+    predictors = 3  # the colours of the PNG predictors the data is filtered with; 0: none
+
+    def __init__(self, records: Records, tag: str, parameters: list):
         self.records = records
+        self.tag = tag  # in the kept file's name: the parameters, for the reader
+        self.parameters = parameters
 
     def image(self, rel: str) -> tuple[int, int, bytes]:
-        """The width, height and zlib data of the face `rel` (a path in the output folder), lightened."""
-        return png_image(self.kept(rel))
+        """The width, height and zlib data of the face `rel` (a path in the output folder), converted."""
+        return self.read(self.kept(rel))
 
     def kept(self, rel: str) -> Path:
-        """The file of the face `rel` lightened, in this build: taken from the previous one while the face is
+        """The file of the face `rel` converted, in this build: taken from the previous one while the face is
         the same, else made."""
-        kept = f"{CACHE}/drafts/{rel.removesuffix('.png')}@ink{self.coverage * 100:g}.png"
-        key = artifact_key("draft", self.records.digest(rel), self.coverage)
+        kept = f"{CACHE}/{self.kind}/{rel.removesuffix('.png')}@{self.tag}"
+        key = artifact_key(self.kind, self.records.digest(rel), self.parameters)
         target = self.records.out / kept
         if not self.records.reuse_file(kept, key, kept):
-            from ...ink import lightened
-            from ...render import DPI
-
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(png.encode(lightened(png.read(self.records.out / rel), self.coverage), DPI))
-            self.records.keep(kept, key, kept)
+            target.unlink(missing_ok=True)  # a link to the previous build's file, which stays as it is
+            target.write_bytes(self.convert(self.records.out / rel))
+            self.records.keep(kept, key, kept, more={"cached": True})
         return target
+
+    def convert(self, face: Path) -> bytes:
+        """The bytes of the kept file of the face at `face`."""
+        raise NotImplementedError
+
+    def read(self, path: Path) -> tuple[int, int, bytes]:
+        """The width, height and zlib data of the kept file at `path`."""
+        raise NotImplementedError
+
+
+class Drafts(Converted):
+    """The faces lightened to `coverage` (0 to 1, ink.lightened) for a low-ink draft, kept as PNGs."""
+
+    kind = "drafts"
+
+    def __init__(self, records: Records, coverage: float):
+        super().__init__(records, f"ink{coverage * 100:g}.png", [coverage])
+        self.coverage = coverage
+
+    def convert(self, face: Path) -> bytes:
+        from ...ink import lightened
+        from ...render import DPI
+
+        return png.encode(lightened(png.read(face), self.coverage), DPI)
+
+    def read(self, path: Path) -> tuple[int, int, bytes]:
+        return png_image(path)
+
+
+class CmykFaces(Converted):
+    """The faces in the CMYK of `cmyk` (PDF/X), kept as their width and height (big-endian 32 bits) after
+    CMYK_MAGIC, then the deflated pixels."""
+
+    kind, space, predictors = "cmyk", "DeviceCMYK", 0
+
+    def __init__(self, records: Records, cmyk: Cmyk):
+        icc = hashlib.sha256(cmyk.icc).hexdigest()
+        super().__init__(records, f"{icc[:12]}-{cmyk.ink_limit:g}.cmyk", [icc, cmyk.ink_limit])
+        self.cmyk = cmyk
+
+    def convert(self, face: Path) -> bytes:
+        width, height, data = cmyk_image(face, self.cmyk)
+        return CMYK_MAGIC + struct.pack(">II", width, height) + data
+
+    def read(self, path: Path) -> tuple[int, int, bytes]:
+        data = path.read_bytes()
+        if not data.startswith(CMYK_MAGIC):
+            raise ValueError(f"{path} is not a face in CMYK as deckpress keeps it")
+        width, height = struct.unpack(">II", data[len(CMYK_MAGIC):len(CMYK_MAGIC) + 8])
+        return width, height, data[len(CMYK_MAGIC) + 8:]
 
 
 def png_image(path: Path) -> tuple[int, int, bytes]:

@@ -30,7 +30,7 @@ from ...inputs import artifact_key, icon_files, model_inputs, plain, sha256_file
 from ...render import DPI
 from ...schema import Component
 from . import PDFOptions
-from .canvas import SANS, Drafts, Images, new_canvas, plain_streams, register_fonts, save
+from .canvas import SANS, CmykFaces, Drafts, Images, new_canvas, plain_streams, register_fonts, save
 from .cutters import Marks, area_sheet, cricut_image, draw_marks, marked_sheet
 from .labels import calibration_text, labels
 from .layout import Band, Rect, Sheet, Slot, duplex_sheet, gutterfold_sheet, token_pages
@@ -91,7 +91,7 @@ def build(ctx: BuildContext, options: PDFOptions) -> None:
                 layout = layout or printed_inputs(ctx)
                 shown = images
                 if profile.spec.ink_coverage is not None:
-                    shown = Images(ctx.out, draft=Drafts(profile.spec.ink_coverage / 100, ctx.records))
+                    shown = Images(ctx.out, Drafts(ctx.records, profile.spec.ink_coverage / 100))
                 printed(ctx, f"print/{deck.name}-{profile.name}.pdf", [*made_of, layout], digests, shown,
                         lambda target: write_pdf(ctx, profile, style, shown, target, stories))
                 if ctx.since is not None:
@@ -164,11 +164,9 @@ def printed(ctx: BuildContext, target: str, made_of: list, faces: dict[str, str]
     drawn = value.get("faces") if value is not None else None
     if isinstance(drawn, dict) and all(isinstance(v, list) and len(v) == 2 for v in drawn.values()):
         changed = {rel: number for rel, (number, digest) in drawn.items() if faces.get(rel) != digest}
-        if (not changed and records.reuse_file(target, key, target) or
-                changed and _replaced(ctx, target, key, value, changed, faces, images)):
-            if images.draft is not None:  # the faces it shows lightened, in this build as in a clean one
-                for rel in drawn:
-                    images.draft.kept(rel)
+        if not changed and records.reuse_file(target, key, target):
+            return
+        if changed and _replaced(ctx, target, key, value, changed, faces, images):
             return
     since = records.making()
     numbers = write(ctx.path(target))
@@ -190,7 +188,8 @@ def _replaced(ctx: BuildContext, target: str, key: str, value: dict, changed: di
     if pdf is None or not all(0 < number < pdf.count for number in objects):
         return False
     since = records.making()
-    records.put_again(uses)  # as a clean build puts them while writing the PDF (the rules' plan)
+    if not records.put_again(uses):  # as a clean build puts them while writing the PDF (the rules' plan)
+        return False
     pdf.write(ctx.path(target), objects)
     drawn = {rel: [number, faces[rel]] for rel, (number, _) in sorted(value["faces"].items())}
     records.keep(target, key, target, since, {"faces": drawn})
@@ -591,7 +590,7 @@ def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of
     cmyk = None
     if profile.cmyk_profile is not None:  # pdfx
         cmyk = Cmyk(profile.cmyk_profile, profile.spec.ink_limit)
-        images = Images(ctx.out, cmyk)
+        images = Images(ctx.out, CmykFaces(ctx.records, cmyk))
         made_of = [*made_of, hashlib.sha256(cmyk.icc).hexdigest()]
     for component in deck.model.components:
         items = component_items(ctx, component)
