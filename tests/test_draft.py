@@ -15,7 +15,7 @@ from pypdf import PdfReader
 
 from conftest import run_cli
 from deckpress.ink import lightened
-from helpers.builds import URL, clean_build, edit, tree
+from helpers.builds import URL, clean_build, edit, identities, tree
 
 ROOT = Path(__file__).resolve().parents[1]
 SQUARE = round(10 * 300 / 25.4)  # a 10 mm square at 300 DPI, px
@@ -119,8 +119,7 @@ def test_lines_over_a_fill_and_dense_lines_are_brought_to_the_coverage(fill, eve
 
 def kept_drafts(project: Path) -> dict[str, tuple[int, int]]:
     """The lightened faces kept in the build's cache/drafts/, by path: their inode and modification time."""
-    folder = project / "build" / "score" / "cache" / "drafts"
-    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.rglob("*.png")}
+    return identities(project / "build" / "score" / "cache" / "drafts")
 
 
 def test_a_draft_after_a_cards_edit_is_the_clean_builds(drafts, tmp_path):

@@ -22,7 +22,7 @@ from deckpress.errors import DeckError
 from deckpress.builders.pdf.canvas import new_canvas, save
 from deckpress.builders.pdf.pdffile import Layout
 from deckpress.builders.pdf.pdfx import SHIPPED_PROFILE, Cmyk, limit_ink
-from helpers.builds import URL, edit, tree
+from helpers.builds import URL, edit, identities, tree
 from helpers.pdf import build_pdfs, placements
 
 MM = 72 / 25.4
@@ -204,11 +204,12 @@ def test_drivethrucards_bytes_are_the_same_from_build_to_build_and_after_an_edit
 
 
 def test_an_edit_converts_only_the_faces_it_changed_and_builds_what_a_clean_build_does(project, tmp_path):
-    """The faces of a PDF/X file are converted to CMYK once and kept in cache/cmyk/: after a card's edit only its
-    face is converted again (the template's edit changes the King's face alone), the others taken from the previous build (hard links of its files, as the faces
-    are); after a build that changes only the TTS mod (another --asset-url), the PDF/X files and their kept
-    faces are taken as they are. Each time the build is a clean build's, file for file (with an --asset-url:
-    without one, a TTS save names the images by their place on disk)."""
+    """The faces of a PDF/X file are converted to CMYK once and kept in cache/cmyk/: after a template's edit that
+    changes the King's face alone, only that face is converted again, the others taken from the previous build
+    (hard links of its files, as the faces are); after a build that changes only the TTS mod (another
+    --asset-url), the PDF/X files and their kept faces are taken as they are. Each time the build is a clean
+    build's, file for file (with an --asset-url: without one, a TTS save names the images by their place on
+    disk)."""
     root = tmp_path / "edited"
     shutil.copytree(project, root)
 
@@ -218,9 +219,7 @@ def test_an_edit_converts_only_the_faces_it_changed_and_builds_what_a_clean_buil
         return tree(folder / "build" / "shop")
 
     def kept():
-        folder = root / "build" / "shop" / "cache" / "cmyk"
-        return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.rglob("*")
-                if p.is_file()}
+        return identities(root / "build" / "shop" / "cache" / "cmyk")
 
     def clean(*options):
         fresh = tmp_path / f"clean-{len(list(tmp_path.glob('clean-*')))}"

@@ -31,7 +31,7 @@ from .schema import Card, Component, Template
 
 
 PER_WORKER = 6  # fewer faces than this per extra process are drawn faster in this one
-CACHE = "cache"  # the output folder's cache: the tiles, and the faces a draft profile lightened (pdf/canvas.py)
+CACHE = "cache"  # the output folder's cache: the tiles, and the faces the PDFs convert (pdf/canvas.py Converted)
 REDUCING_GAP = 3.0  # see cut
 TILE_MAGIC = b"deckpress tile\n\0"  # then the width and height (big-endian 32 bits), then the zstd frame
 TILE_LEVEL = 1

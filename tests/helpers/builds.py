@@ -27,6 +27,13 @@ def tree(root: Path) -> dict[str, str]:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
+def identities(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every file under `folder` by its path, as its inode and modification time: the same for a file a build
+    took from the previous one (a hard link, as the build makes it), another for one it wrote anew."""
+    return {p.relative_to(folder).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, old

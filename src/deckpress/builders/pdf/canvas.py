@@ -81,9 +81,10 @@ class Images:
     A page draws a face as a form XObject (reportlab's beginForm and doForm), empty but for a comment naming
     it, which `save` replaces in the finished file by the face's image: the PNG's zlib data as it is (a valid
     PDF Flate stream with the PNG predictors), so an image costs no re-compression and keeps its exact pixels;
-    with `converted`, the face as it converts them (CMYK for PDF/X, lightened for a draft). reportlab's drawImage
-    would decode every PNG and deflate it again. Each form is named after the face's path relative to the output folder (not the absolute path
-    drawImage would hash), so the same deck gives the same bytes wherever it is built.
+    with `converted`, the face as it converts them (CMYK for PDF/X, lightened for a draft). reportlab's
+    drawImage would decode every PNG and deflate it again. Each form is named after the face's path relative to
+    the output folder (not the absolute path drawImage would hash), so the same deck gives the same bytes
+    wherever it is built.
     """
 
     def __init__(self, root: Path, converted: Converted | None = None):
@@ -133,9 +134,8 @@ class Converted:
     """The faces of a build as a kind of PDF converts them, each kept in the output folder's cache/<kind>/ and
     recorded with the face's digest and the conversion's parameters: a face is converted once however many of
     the build's PDFs print it, the next build takes it as it is while the face is unchanged, and a PDF taken
-    from the previous build brings its faces' conversions along (Records.put_again). A conversion costs 0.1 to
-    0.9 s of one core a face (bench/draft.py, bench/README.md), and a PDF whose cards moved (a count changed, a
-    card added) places every face again."""
+    from the previous build brings its faces' conversions along (Records.put_again). A conversion is slow
+    (bench/README.md), and a PDF whose cards moved (a count changed, a card added) places every face again."""
 
     kind = ""  # the folder in cache/
     space = "DeviceRGB"  # the images' colour space in the PDF
@@ -198,8 +198,8 @@ class CmykFaces(Converted):
     kind, space, predictors = "cmyk", "DeviceCMYK", 0
 
     def __init__(self, records: Records, cmyk: Cmyk):
-        icc = hashlib.sha256(cmyk.icc).hexdigest()
-        super().__init__(records, f"{icc[:12]}-{cmyk.ink_limit:g}.cmyk", [icc, cmyk.ink_limit])
+        super().__init__(records, f"{cmyk.icc_digest[:12]}-{cmyk.ink_limit:g}.cmyk",
+                         [cmyk.icc_digest, cmyk.ink_limit])
         self.cmyk = cmyk
 
     def convert(self, face: Path) -> bytes:

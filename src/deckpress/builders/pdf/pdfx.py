@@ -9,6 +9,8 @@ total ink limit, DriveThruCards' maximum. Its source, command and licence: data/
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -92,6 +94,11 @@ class Cmyk:
     @cached_property
     def icc(self) -> bytes:
         return self.profile.read_bytes()
+
+    @cached_property
+    def icc_digest(self) -> str:
+        """The profile's sha256, in the keys of what is made with the conversion."""
+        return hashlib.sha256(self.icc).hexdigest()
 
     @cached_property
     def deflated_icc(self) -> bytes:

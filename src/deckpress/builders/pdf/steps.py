@@ -11,7 +11,6 @@ an image per face instead. Details and every profile key: docs/print.md.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 from collections.abc import Callable
 from pathlib import Path
@@ -591,7 +590,7 @@ def write_card_pdfs(ctx: BuildContext, profile: Profile, images: Images, made_of
     if profile.cmyk_profile is not None:  # pdfx
         cmyk = Cmyk(profile.cmyk_profile, profile.spec.ink_limit)
         images = Images(ctx.out, CmykFaces(ctx.records, cmyk))
-        made_of = [*made_of, hashlib.sha256(cmyk.icc).hexdigest()]
+        made_of = [*made_of, cmyk.icc_digest]
     for component in deck.model.components:
         items = component_items(ctx, component)
         if component.type == "tokens" or not items:
